@@ -1,0 +1,318 @@
+//! Log-linear latency histogram, laid out like fio's: values below 128 ns are exact, above that
+//! each power of two is split into 64 linear sub-buckets, so a bucket's midpoint is within 1/128
+//! (0.78%) of any value in it. Insertion is O(1) (one leading-zeros count), histograms merge by
+//! adding buckets, and they serialize sparsely as `[bucket, count]` pairs.
+//!
+//! Exact min, max, sum and sum of squares ride along, so mean and standard deviation are exact
+//! and only percentiles carry the bucket error.
+
+use serde::{Deserialize, Serialize};
+
+const SUB_BITS: u32 = 6;
+const SUB_BUCKETS: usize = 1 << SUB_BITS;
+/// Two exact groups (0..128) plus one group per remaining power of two up to 2^63.
+pub const BUCKETS: usize = (64 - SUB_BITS as usize + 1) * SUB_BUCKETS;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Histogram {
+    counts: Box<[u64; BUCKETS]>,
+    count: u64,
+    min: u64,
+    max: u64,
+    sum: u128,
+    sum_squares: u128,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The bucket a value falls in.
+#[inline(always)]
+pub fn bucket_of(value: u64) -> usize {
+    if value < 2 * SUB_BUCKETS as u64 {
+        return value as usize;
+    }
+    let msb = 63 - value.leading_zeros();
+    let shift = msb - SUB_BITS;
+    let group = (msb - SUB_BITS + 1) as usize;
+    group * SUB_BUCKETS + ((value >> shift) as usize - SUB_BUCKETS)
+}
+
+/// The lowest value a bucket holds.
+pub fn bucket_low(bucket: usize) -> u64 {
+    if bucket < 2 * SUB_BUCKETS {
+        return bucket as u64;
+    }
+    let group = bucket / SUB_BUCKETS;
+    let shift = group as u32 - 1;
+    ((bucket % SUB_BUCKETS + SUB_BUCKETS) as u64) << shift
+}
+
+/// The value reported for a bucket: its midpoint (its only value while buckets are exact).
+pub fn bucket_value(bucket: usize) -> u64 {
+    if bucket < 2 * SUB_BUCKETS {
+        return bucket as u64;
+    }
+    let width = 1u64 << (bucket / SUB_BUCKETS - 1);
+    bucket_low(bucket) + (width - 1) / 2
+}
+
+impl Histogram {
+    pub fn new() -> Self {
+        Histogram {
+            counts: vec![0u64; BUCKETS].into_boxed_slice().try_into().expect("BUCKETS entries"),
+            count: 0,
+            min: u64::MAX,
+            max: 0,
+            sum: 0,
+            sum_squares: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn record(&mut self, value: u64) {
+        self.counts[bucket_of(value)] += 1;
+        self.count += 1;
+        self.min = self.min.min(value);
+        self.max = self.max.max(value);
+        self.sum += value as u128;
+        self.sum_squares += value as u128 * value as u128;
+    }
+
+    pub fn merge(&mut self, other: &Histogram) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
+            *mine += theirs;
+        }
+        self.count += other.count;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    pub fn min(&self) -> u64 {
+        if self.count == 0 { 0 } else { self.min }
+    }
+
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 }
+    }
+
+    /// Population standard deviation, exact (from the running sums, not the buckets).
+    pub fn stddev(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let n = self.count as f64;
+        let mean = self.sum as f64 / n;
+        let variance = self.sum_squares as f64 / n - mean * mean;
+        variance.max(0.0).sqrt()
+    }
+
+    /// The value at percentile `p` (0..=100): the midpoint of the bucket holding the
+    /// ceil(p% * count)-th smallest value, clamped to the exact min and max.
+    pub fn percentile(&self, p: f64) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        let rank = ((p / 100.0) * self.count as f64).ceil().max(1.0) as u64;
+        let mut seen = 0u64;
+        for (bucket, &n) in self.counts.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                return bucket_value(bucket).clamp(self.min, self.max);
+            }
+        }
+        self.max
+    }
+
+    /// Share of values (0..=1) below `limit`, counting a bucket that straddles the limit by the
+    /// part of its range that lies below it.
+    pub fn fraction_below(&self, limit: u64) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let mut below = 0.0;
+        for (bucket, &n) in self.counts.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let low = bucket_low(bucket);
+            if low >= limit {
+                break;
+            }
+            let high = if bucket + 1 < BUCKETS { bucket_low(bucket + 1) } else { u64::MAX };
+            if high <= limit {
+                below += n as f64;
+            } else {
+                below += n as f64 * (limit - low) as f64 / (high - low) as f64;
+            }
+        }
+        below / self.count as f64
+    }
+
+    /// The non-empty buckets as `(bucket, count)`, for sparse serialization.
+    pub fn nonzero_buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.counts.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| (i, *n))
+    }
+}
+
+/// The serialized form: exact summary values plus the non-empty buckets.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SparseHistogram {
+    pub count: u64,
+    pub min: u64,
+    pub max: u64,
+    /// Sums as decimal strings: they overflow u64 (and JSON numbers) on long runs.
+    pub sum: String,
+    pub sum_squares: String,
+    /// `[bucket index, count]` pairs; bucket layout: 64 linear sub-buckets per power of two.
+    pub buckets: Vec<(u32, u64)>,
+}
+
+impl From<&Histogram> for SparseHistogram {
+    fn from(h: &Histogram) -> Self {
+        SparseHistogram {
+            count: h.count,
+            min: h.min(),
+            max: h.max,
+            sum: h.sum.to_string(),
+            sum_squares: h.sum_squares.to_string(),
+            buckets: h.nonzero_buckets().map(|(b, n)| (b as u32, n)).collect(),
+        }
+    }
+}
+
+impl TryFrom<&SparseHistogram> for Histogram {
+    type Error = String;
+
+    fn try_from(s: &SparseHistogram) -> Result<Self, String> {
+        let mut h = Histogram::new();
+        for &(bucket, n) in &s.buckets {
+            let slot =
+                h.counts.get_mut(bucket as usize).ok_or_else(|| format!("histogram bucket {bucket} out of range"))?;
+            *slot += n;
+        }
+        h.count = s.count;
+        h.min = if s.count == 0 { u64::MAX } else { s.min };
+        h.max = s.max;
+        h.sum = s.sum.parse().map_err(|_| format!("histogram sum '{}' is not a number", s.sum))?;
+        h.sum_squares =
+            s.sum_squares.parse().map_err(|_| format!("histogram sum_squares '{}' is not a number", s.sum_squares))?;
+        Ok(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_values_are_exact() {
+        for v in 0..128 {
+            assert_eq!(bucket_value(bucket_of(v)), v);
+        }
+    }
+
+    #[test]
+    fn buckets_are_contiguous_and_ordered() {
+        assert_eq!(bucket_of(128), 128);
+        assert_eq!(bucket_of(255), 191);
+        assert_eq!(bucket_of(256), 192);
+        assert_eq!(bucket_of(u64::MAX), BUCKETS - 1);
+        for b in 1..BUCKETS {
+            assert!(bucket_low(b) > bucket_low(b - 1), "bucket {b}");
+            assert_eq!(bucket_of(bucket_low(b)), b);
+            assert_eq!(bucket_of(bucket_low(b) - 1), b - 1);
+        }
+    }
+
+    #[test]
+    fn relative_error_is_under_one_percent() {
+        let mut v = 1u64;
+        while v < u64::MAX / 3 {
+            let reported = bucket_value(bucket_of(v)) as f64;
+            let err = (reported - v as f64).abs() / v as f64;
+            assert!(err < 0.008, "value {v} reported {reported}");
+            v = v * 3 / 2 + 1;
+        }
+    }
+
+    #[test]
+    fn percentiles_of_a_uniform_range() {
+        let mut h = Histogram::new();
+        for v in 1..=100_000u64 {
+            h.record(v * 1000);
+        }
+        for (p, expect) in [(50.0, 50_000_000.0), (99.0, 99_000_000.0), (99.9, 99_900_000.0)] {
+            let got = h.percentile(p) as f64;
+            assert!((got - expect).abs() / expect < 0.01, "p{p}: {got}");
+        }
+        assert_eq!(h.percentile(100.0), 100_000_000);
+        assert_eq!(h.min(), 1000);
+        assert!((h.mean() - 50_000_500.0).abs() < 1.0);
+        let expected_sd = ((100_000f64.powi(2) - 1.0) / 12.0).sqrt() * 1000.0;
+        assert!((h.stddev() - expected_sd).abs() / expected_sd < 1e-6);
+    }
+
+    #[test]
+    fn merge_equals_recording_everything_in_one() {
+        let (mut a, mut b, mut all) = (Histogram::new(), Histogram::new(), Histogram::new());
+        for v in 0..5000u64 {
+            let x = v * v % 100_003;
+            if v % 3 == 0 {
+                a.record(x)
+            } else {
+                b.record(x)
+            }
+            all.record(x);
+        }
+        a.merge(&b);
+        assert_eq!(a, all);
+    }
+
+    #[test]
+    fn sparse_round_trip() {
+        let mut h = Histogram::new();
+        for v in [5u64, 900, 900, 123_456_789, u64::MAX / 2] {
+            h.record(v);
+        }
+        let sparse = SparseHistogram::from(&h);
+        assert_eq!(sparse.buckets.len(), 4);
+        let back = Histogram::try_from(&sparse).unwrap();
+        assert_eq!(back, h);
+        let bad = SparseHistogram { buckets: vec![(BUCKETS as u32, 1)], ..sparse };
+        assert!(Histogram::try_from(&bad).is_err());
+    }
+
+    #[test]
+    fn fraction_below_splits_straddling_buckets() {
+        let mut h = Histogram::new();
+        for _ in 0..3 {
+            h.record(500_000);
+        }
+        h.record(2_500_000);
+        assert!((h.fraction_below(1_000_000) - 0.75).abs() < 1e-9);
+        assert!((h.fraction_below(3_000_000) - 1.0).abs() < 1e-9);
+        assert_eq!(Histogram::new().fraction_below(10), 0.0);
+    }
+}

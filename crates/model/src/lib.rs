@@ -1,0 +1,12 @@
+//! spindle's vocabulary: workload specs, units, the log-linear latency histogram and the
+//! run record. Everything here is pure data and arithmetic, so every other crate can depend
+//! on it without pulling in I/O, drivers or formats.
+
+pub mod histogram;
+pub mod record;
+pub mod spec;
+pub mod time;
+pub mod units;
+
+pub use histogram::Histogram;
+pub use record::RunRecord;

@@ -1,0 +1,310 @@
+//! The run record: the one type that the store, reports, comparisons and importers see.
+//! Its JSON form is versioned (`schema`) and described by `docs/run-record.schema.json`.
+
+use crate::histogram::{Histogram, SparseHistogram};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Identifies this layout of the record; bump the suffix on any breaking change.
+pub const SCHEMA_ID: &str = "spindle.run-record/v1";
+
+/// Percentiles every latency summary carries.
+pub const PERCENTILES: [f64; 6] = [50.0, 90.0, 95.0, 99.0, 99.9, 99.99];
+
+/// SQLIO's latency histogram: one bucket per whole millisecond 0..23, then 24+.
+pub const SQLIO_BUCKETS: usize = 25;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// Ran for its whole duration.
+    Complete,
+    /// Stopped early (Ctrl-C, out of space, a server going away); the figures cover what ran.
+    Interrupted,
+    /// Could not measure; `warnings`/`errors` say why.
+    Failed,
+}
+
+impl RunStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            RunStatus::Complete => "complete",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub schema: String,
+    /// What produced the run: `io` (later also `hammer`, `logtest`, `largeops`, `import`).
+    pub kind: String,
+    pub status: RunStatus,
+    pub spindle_version: String,
+    /// RFC 3339 UTC time the measurement started.
+    pub started_at: String,
+    /// Seconds actually measured (excludes warm-up; shorter than asked when interrupted).
+    pub measured_seconds: f64,
+    pub labels: BTreeMap<String, String>,
+    /// The arguments spindle was started with, passwords removed.
+    pub command_line: Vec<String>,
+    /// The resolved job (for `io`: a `JobSpec`), echoed so the run says exactly what ran.
+    pub spec: serde_json::Value,
+    pub summary: IoStats,
+    pub targets: Vec<TargetResult>,
+    pub threads: Vec<ThreadResult>,
+    pub timeseries: Vec<TimePoint>,
+    pub environment: Environment,
+    /// Failed operations counted by kind (e.g. `EIO`), instead of aborting on the first.
+    pub errors: BTreeMap<String, u64>,
+    pub warnings: Vec<String>,
+}
+
+/// Throughput and latency of a set of I/Os: a whole run, one target, or one thread.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IoStats {
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
+    /// Decimal megabytes (10^6), as SQLIO and IOMeter's "MBps (Decimal)" print them.
+    pub mb_per_sec: f64,
+    pub mib_per_sec: f64,
+    pub latency_ns: LatencySummary,
+    pub read: DirectionStats,
+    pub write: DirectionStats,
+    pub flush: FlushStats,
+    /// Share of I/Os (percent) per SQLIO millisecond bucket 0, 1, ... 23, 24+.
+    pub sqlio_histogram_pct: Vec<f64>,
+    pub cpu: CpuUsage,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DirectionStats {
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
+    pub latency_ns: LatencySummary,
+    pub histogram: SparseHistogram,
+}
+
+/// fdatasync calls issued by `--fsync-every`; their latency is not mixed into writes'.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FlushStats {
+    pub count: u64,
+    pub latency_ns: LatencySummary,
+    pub histogram: SparseHistogram,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencySummary {
+    pub min: u64,
+    pub mean: f64,
+    pub max: u64,
+    pub stddev: f64,
+    pub p50: u64,
+    pub p90: u64,
+    pub p95: u64,
+    pub p99: u64,
+    pub p99_9: u64,
+    pub p99_99: u64,
+}
+
+impl LatencySummary {
+    pub fn of(h: &Histogram) -> Self {
+        let [p50, p90, p95, p99, p99_9, p99_99] = PERCENTILES.map(|p| h.percentile(p));
+        LatencySummary {
+            min: h.min(),
+            mean: h.mean(),
+            max: h.max(),
+            stddev: h.stddev(),
+            p50,
+            p90,
+            p95,
+            p99,
+            p99_9,
+            p99_99,
+        }
+    }
+}
+
+/// CPU time spindle itself used while measuring: the cost of the tool per I/O.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuUsage {
+    pub user_seconds: f64,
+    pub system_seconds: f64,
+    /// (user + system) microseconds per completed I/O.
+    pub us_per_io: f64,
+}
+
+impl CpuUsage {
+    pub fn new(user_seconds: f64, system_seconds: f64, ios: u64) -> Self {
+        let us_per_io = if ios == 0 { 0.0 } else { (user_seconds + system_seconds) * 1e6 / ios as f64 };
+        CpuUsage { user_seconds, system_seconds, us_per_io }
+    }
+}
+
+impl IoStats {
+    /// Builds the statistics of I/Os whose latencies are in `read`/`write`/`flush`, moved
+    /// `bytes_read`/`bytes_written` over `seconds`.
+    pub fn from_histograms(
+        read: &Histogram,
+        write: &Histogram,
+        flush: &Histogram,
+        bytes_read: u64,
+        bytes_written: u64,
+        seconds: f64,
+        cpu: CpuUsage,
+    ) -> Self {
+        let per_sec = |x: u64| if seconds > 0.0 { x as f64 / seconds } else { 0.0 };
+        let mut all = read.clone();
+        all.merge(write);
+        let direction = |h: &Histogram, bytes: u64| DirectionStats {
+            ios: h.count(),
+            bytes,
+            iops: per_sec(h.count()),
+            bytes_per_sec: per_sec(bytes),
+            latency_ns: LatencySummary::of(h),
+            histogram: SparseHistogram::from(h),
+        };
+        let bytes = bytes_read + bytes_written;
+        IoStats {
+            ios: all.count(),
+            bytes,
+            iops: per_sec(all.count()),
+            bytes_per_sec: per_sec(bytes),
+            mb_per_sec: per_sec(bytes) / 1e6,
+            mib_per_sec: per_sec(bytes) / (1u64 << 20) as f64,
+            latency_ns: LatencySummary::of(&all),
+            read: direction(read, bytes_read),
+            write: direction(write, bytes_written),
+            flush: FlushStats {
+                count: flush.count(),
+                latency_ns: LatencySummary::of(flush),
+                histogram: SparseHistogram::from(flush),
+            },
+            sqlio_histogram_pct: sqlio_histogram(&all),
+            cpu,
+        }
+    }
+}
+
+/// SQLIO's 0..24+ millisecond histogram, in percent of I/Os.
+pub fn sqlio_histogram(h: &Histogram) -> Vec<f64> {
+    let mut below_prev = 0.0;
+    let mut out = Vec::with_capacity(SQLIO_BUCKETS);
+    for ms in 1..SQLIO_BUCKETS as u64 {
+        let below = h.fraction_below(ms * 1_000_000);
+        out.push((below - below_prev) * 100.0);
+        below_prev = below;
+    }
+    out.push(if h.is_empty() { 0.0 } else { (1.0 - below_prev) * 100.0 });
+    out
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TargetResult {
+    pub path: String,
+    /// The block device under the target (a partition's disk, a loop device's backing disk).
+    pub device: Option<String>,
+    pub size: u64,
+    /// The workload in words, e.g. `8KiB random read, 4 threads x 8 outstanding`.
+    pub workload: String,
+    pub stats: IoStats,
+    pub timeseries: Vec<TimePoint>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ThreadResult {
+    /// Index into `targets`.
+    pub target: usize,
+    /// Thread number within its target.
+    pub thread: u32,
+    pub stats: IoStats,
+}
+
+/// One second of the measurement (all targets, or one target).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimePoint {
+    /// End of the interval, seconds since measurement start.
+    pub t: f64,
+    pub read_ios: u64,
+    pub write_ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
+    pub latency_mean_ns: f64,
+    pub latency_max_ns: u64,
+}
+
+/// Where the run happened, so two runs can be told apart and compared fairly.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    pub hostname: String,
+    pub os: String,
+    pub kernel: String,
+    pub cpu_model: String,
+    pub logical_cpus: u32,
+    pub memory_bytes: u64,
+    pub devices: Vec<DeviceInfo>,
+}
+
+/// What lies under one target: its filesystem and block device.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    /// The target path this describes.
+    pub target: String,
+    /// Kernel name of the whole disk (`vda`, `nvme0n1`), after mapping partitions and loops.
+    pub device: Option<String>,
+    /// The device the target sits on directly, when it differs (`vda1`, `loop0`).
+    pub partition: Option<String>,
+    pub model: Option<String>,
+    pub vendor: Option<String>,
+    pub rotational: Option<bool>,
+    pub size_bytes: Option<u64>,
+    pub scheduler: Option<String>,
+    pub logical_block_size: Option<u64>,
+    pub physical_block_size: Option<u64>,
+    pub filesystem: Option<String>,
+    pub mount_point: Option<String>,
+    pub mount_options: Option<String>,
+    /// The device's volatile write cache setting (`write back` / `write through`).
+    pub write_cache: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_from_histograms() {
+        let (mut r, mut w, f) = (Histogram::new(), Histogram::new(), Histogram::new());
+        for _ in 0..300 {
+            r.record(500_000);
+        }
+        for _ in 0..100 {
+            w.record(30_000_000);
+        }
+        let s = IoStats::from_histograms(&r, &w, &f, 300 * 8192, 100 * 8192, 2.0, CpuUsage::new(0.1, 0.3, 400));
+        assert_eq!(s.ios, 400);
+        assert_eq!(s.iops, 200.0);
+        assert_eq!(s.read.iops, 150.0);
+        assert_eq!(s.bytes_per_sec, 400.0 * 8192.0 / 2.0);
+        assert_eq!(s.sqlio_histogram_pct.len(), SQLIO_BUCKETS);
+        assert!((s.sqlio_histogram_pct[0] - 75.0).abs() < 1e-9);
+        assert!((s.sqlio_histogram_pct[24] - 25.0).abs() < 1e-9);
+        assert!((s.cpu.us_per_io - 1000.0).abs() < 1e-9);
+        assert_eq!(s.flush.count, 0);
+    }
+
+    #[test]
+    fn empty_stats_have_no_nans() {
+        let h = Histogram::new();
+        let s = IoStats::from_histograms(&h, &h, &h, 0, 0, 0.0, CpuUsage::new(0.0, 0.0, 0));
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(!json.contains("NaN") && !json.contains("null"), "{json}");
+        assert!(s.sqlio_histogram_pct.iter().all(|p| *p == 0.0));
+    }
+}

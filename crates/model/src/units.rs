@@ -1,0 +1,140 @@
+//! Sizes and durations as users write them: `512`, `4K`, `8KiB`, `1MiB`, `10G` (binary
+//! multiples, as DiskSpd and fio read them) and `500ms`, `30s`, `5m`, `1h`.
+
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum UnitError {
+    #[error("'{0}' is not a size: write a number with an optional unit (512, 4K, 8KiB, 1MiB, 10G)")]
+    Size(String),
+    #[error("'{0}' is not a duration: write a number with a unit (500ms, 30s, 5m, 1h)")]
+    Duration(String),
+    #[error("'{0}' is too large")]
+    Overflow(String),
+}
+
+/// Parses a byte count. Suffixes K, M, G, T (with optional `B`, `iB`) are powers of 1024.
+pub fn parse_size(text: &str) -> Result<u64, UnitError> {
+    let s = text.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (digits, suffix) = s.split_at(split);
+    if digits.is_empty() {
+        return Err(UnitError::Size(text.to_string()));
+    }
+    let number: u64 = digits.parse().map_err(|_| UnitError::Overflow(text.to_string()))?;
+    let multiplier: u64 = match suffix.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return Err(UnitError::Size(text.to_string())),
+    };
+    number.checked_mul(multiplier).ok_or_else(|| UnitError::Overflow(text.to_string()))
+}
+
+/// Parses a duration into nanoseconds. A bare number is refused: `30` could mean seconds or
+/// milliseconds, and a benchmark that silently runs 1000x too long is worse than an error.
+pub fn parse_duration_ns(text: &str) -> Result<u64, UnitError> {
+    let s = text.trim();
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (digits, suffix) = s.split_at(split);
+    let number: f64 = digits.parse().map_err(|_| UnitError::Duration(text.to_string()))?;
+    let unit_ns: f64 = match suffix.trim().to_ascii_lowercase().as_str() {
+        "ns" => 1.0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" | "sec" => 1e9,
+        "m" | "min" => 60e9,
+        "h" => 3600e9,
+        _ => return Err(UnitError::Duration(text.to_string())),
+    };
+    let ns = number * unit_ns;
+    if !ns.is_finite() || ns > u64::MAX as f64 / 2.0 {
+        return Err(UnitError::Overflow(text.to_string()));
+    }
+    Ok(ns.round() as u64)
+}
+
+/// Formats a byte count the way it would be typed: `8KiB`, `1MiB`, `512B`, `1536B`.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (factor, unit) in UNITS {
+        if bytes >= factor && bytes % factor == 0 {
+            return format!("{}{}", bytes / factor, unit);
+        }
+    }
+    format!("{bytes}B")
+}
+
+/// Formats nanoseconds with a unit that keeps three significant digits readable.
+pub fn format_latency_ns(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.0}ns")
+    } else if ns < 1e6 {
+        format!("{:.2}us", ns / 1e3)
+    } else if ns < 1e9 {
+        format!("{:.2}ms", ns / 1e6)
+    } else {
+        format!("{:.2}s", ns / 1e9)
+    }
+}
+
+/// Formats nanoseconds as a duration a user would type back (`30s`, `500ms`).
+pub fn format_duration_ns(ns: u64) -> String {
+    if ns % 3_600_000_000_000 == 0 && ns > 0 {
+        format!("{}h", ns / 3_600_000_000_000)
+    } else if ns % 60_000_000_000 == 0 && ns > 0 {
+        format!("{}m", ns / 60_000_000_000)
+    } else if ns % 1_000_000_000 == 0 {
+        format!("{}s", ns / 1_000_000_000)
+    } else {
+        format!("{}ms", ns / 1_000_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_use_binary_multiples() {
+        assert_eq!(parse_size("512").unwrap(), 512);
+        assert_eq!(parse_size("4K").unwrap(), 4096);
+        assert_eq!(parse_size("8KiB").unwrap(), 8192);
+        assert_eq!(parse_size("1MiB").unwrap(), 1 << 20);
+        assert_eq!(parse_size("10G").unwrap(), 10 << 30);
+        assert_eq!(parse_size("64kb").unwrap(), 65536);
+    }
+
+    #[test]
+    fn bad_sizes_name_the_input() {
+        assert_eq!(parse_size("10X"), Err(UnitError::Size("10X".into())));
+        assert_eq!(parse_size(""), Err(UnitError::Size("".into())));
+        assert_eq!(parse_size("K"), Err(UnitError::Size("K".into())));
+        assert_eq!(parse_size("-4K"), Err(UnitError::Size("-4K".into())));
+        assert!(matches!(parse_size("99999999999999T"), Err(UnitError::Overflow(_))));
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ns("500ms").unwrap(), 500_000_000);
+        assert_eq!(parse_duration_ns("30s").unwrap(), 30_000_000_000);
+        assert_eq!(parse_duration_ns("5m").unwrap(), 300_000_000_000);
+        assert_eq!(parse_duration_ns("1h").unwrap(), 3_600_000_000_000);
+        assert_eq!(parse_duration_ns("1.5s").unwrap(), 1_500_000_000);
+        assert!(parse_duration_ns("30").is_err());
+        assert!(parse_duration_ns("s").is_err());
+        assert!(parse_duration_ns("3x").is_err());
+    }
+
+    #[test]
+    fn formatting_round_trips() {
+        assert_eq!(format_size(8192), "8KiB");
+        assert_eq!(format_size(1536), "1536B");
+        assert_eq!(format_size(1 << 20), "1MiB");
+        assert_eq!(format_duration_ns(30_000_000_000), "30s");
+        assert_eq!(format_duration_ns(500_000_000), "500ms");
+        assert_eq!(format_latency_ns(1500.0), "1.50us");
+    }
+}
