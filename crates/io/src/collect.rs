@@ -1,0 +1,189 @@
+//! Turns the workers' raw results into a run record: per thread, per target and in total,
+//! with a per-second time series. Pure arithmetic over what the workers measured.
+
+use crate::run::JobOutcome;
+use crate::worker::{Second, WorkerResult};
+use spindle_model::Histogram;
+use spindle_model::record::{
+    CpuUsage, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
+};
+use spindle_model::spec::{JobSpec, Workload};
+use std::collections::BTreeMap;
+
+/// Everything about a run that does not come from the workers.
+pub struct RunContext {
+    pub labels: BTreeMap<String, String>,
+    pub command_line: Vec<String>,
+    pub environment: Environment,
+    pub warnings: Vec<String>,
+}
+
+/// Sums of several workers' histograms and byte counts.
+#[derive(Default)]
+struct Totals {
+    read: Histogram,
+    write: Histogram,
+    flush: Histogram,
+    bytes_read: u64,
+    bytes_written: u64,
+    cpu: (f64, f64),
+}
+
+impl Totals {
+    fn add(&mut self, w: &WorkerResult) {
+        self.read.merge(&w.read);
+        self.write.merge(&w.write);
+        self.flush.merge(&w.flush);
+        self.bytes_read += w.bytes_read;
+        self.bytes_written += w.bytes_written;
+        self.cpu.0 += w.cpu.0;
+        self.cpu.1 += w.cpu.1;
+    }
+
+    fn stats(&self, seconds: f64, cpu: (f64, f64)) -> IoStats {
+        let ios = self.read.count() + self.write.count();
+        IoStats::from_histograms(
+            &self.read,
+            &self.write,
+            &self.flush,
+            self.bytes_read,
+            self.bytes_written,
+            seconds,
+            CpuUsage::new(cpu.0, cpu.1, ios),
+        )
+    }
+}
+
+/// `8KiB random read, 4 threads x 8 outstanding` — the workload as a DBA would say it.
+pub fn describe_workload(w: &Workload) -> String {
+    let access = match w.random_pct() {
+        100.0 => "random".to_string(),
+        0.0 => "sequential".to_string(),
+        p => format!("{p:.0}% random"),
+    };
+    let direction = match w.read_pct() {
+        100.0 => "read".to_string(),
+        0.0 => "write".to_string(),
+        p => format!("{p:.0}% read"),
+    };
+    let mut text = format!(
+        "{} {access} {direction}, {} thread{} x {} outstanding",
+        w.mix_label(),
+        w.threads,
+        if w.threads == 1 { "" } else { "s" },
+        w.depth
+    );
+    if let Some(rate) = w.rate_iops {
+        text.push_str(&format!(", capped at {rate} IOPS"));
+    }
+    if w.buffered {
+        text.push_str(", buffered");
+    }
+    if w.write_through {
+        text.push_str(", write-through");
+    }
+    if w.fsync_every > 0 {
+        text.push_str(&format!(", fdatasync every {} writes", w.fsync_every));
+    }
+    text
+}
+
+/// Adds `from` into `into` second by second.
+fn add_seconds(into: &mut Vec<Second>, from: &[Second]) {
+    if into.len() < from.len() {
+        into.resize(from.len(), Second::default());
+    }
+    for (a, b) in into.iter_mut().zip(from) {
+        a.read_ios += b.read_ios;
+        a.write_ios += b.write_ios;
+        a.bytes += b.bytes;
+        a.latency_sum_ns += b.latency_sum_ns;
+        a.latency_max_ns = a.latency_max_ns.max(b.latency_max_ns);
+    }
+}
+
+/// One point per second measured; the last one covers only the part of a second that ran.
+fn time_series(seconds: &[Second], measured: f64) -> Vec<TimePoint> {
+    let points = measured.ceil() as usize;
+    (0..points)
+        .map(|i| {
+            let s = seconds.get(i).copied().unwrap_or_default();
+            let t = ((i + 1) as f64).min(measured);
+            let width = (t - i as f64).max(1e-9);
+            let ios = s.read_ios + s.write_ios;
+            TimePoint {
+                t,
+                read_ios: s.read_ios,
+                write_ios: s.write_ios,
+                bytes: s.bytes,
+                iops: ios as f64 / width,
+                bytes_per_sec: s.bytes as f64 / width,
+                latency_mean_ns: if ios == 0 { 0.0 } else { s.latency_sum_ns as f64 / ios as f64 },
+                latency_max_ns: s.latency_max_ns,
+            }
+        })
+        .collect()
+}
+
+/// Builds the run record of an `io` job.
+pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -> RunRecord {
+    let measured = outcome.measured_ns as f64 / 1e9;
+    let mut warnings = context.warnings;
+    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    let mut total = Totals::default();
+    let mut total_seconds = Vec::new();
+    let mut per_target: Vec<(Totals, Vec<Second>)> = spec.targets.iter().map(|_| Default::default()).collect();
+    let mut threads = Vec::new();
+    for w in &outcome.workers {
+        total.add(w);
+        add_seconds(&mut total_seconds, &w.seconds);
+        let (target_totals, target_seconds) = &mut per_target[w.target];
+        target_totals.add(w);
+        add_seconds(target_seconds, &w.seconds);
+        for (kind, n) in &w.errors {
+            *errors.entry(kind.clone()).or_insert(0) += n;
+        }
+        let mut one = Totals::default();
+        one.add(w);
+        threads.push(ThreadResult { target: w.target, thread: w.thread, stats: one.stats(measured, w.cpu) });
+    }
+    if outcome.workers.iter().any(|w| w.out_of_space) {
+        warnings.push("the target ran out of space: the run stopped early".to_string());
+    }
+    let devices = &context.environment.devices;
+    let targets = spec
+        .targets
+        .iter()
+        .zip(&per_target)
+        .map(|(t, (totals, seconds))| {
+            let path = t.path.display().to_string();
+            TargetResult {
+                device: devices.iter().find(|d| d.target == path).and_then(|d| d.device.clone()),
+                path,
+                size: t.size,
+                workload: describe_workload(&t.workload),
+                stats: totals.stats(measured, totals.cpu),
+                timeseries: time_series(seconds, measured),
+            }
+        })
+        .collect();
+    let status = if outcome.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    RunRecord {
+        schema: SCHEMA_ID.to_string(),
+        kind: "io".to_string(),
+        status,
+        spindle_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_at: spindle_model::time::rfc3339_utc(outcome.started_at),
+        measured_seconds: measured,
+        labels: context.labels,
+        command_line: context.command_line,
+        spec: serde_json::to_value(spec).unwrap_or(serde_json::Value::Null),
+        summary: total.stats(measured, outcome.cpu),
+        targets,
+        threads,
+        timeseries: time_series(&total_seconds, measured),
+        environment: context.environment,
+        errors,
+        warnings,
+    }
+}

@@ -1,0 +1,66 @@
+//! The engine contract: a small ops table in the manner of fio's `ioengine_ops`. The worker
+//! loop is generic over [`Engine`], so the engine is chosen once per job and every call in the
+//! hot loop is static.
+
+mod buffers;
+pub mod null;
+pub mod sync;
+#[cfg(target_os = "linux")]
+pub mod uring;
+
+pub use buffers::BufferPool;
+
+use std::os::fd::RawFd;
+use thiserror::Error;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    Read,
+    Write,
+    /// fdatasync of the whole file.
+    Flush,
+}
+
+/// One I/O handed to an engine. `slot` names both the buffer the I/O uses and the worker's
+/// bookkeeping entry for it; a slot is never reused before its completion is reaped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoRequest {
+    pub slot: u32,
+    pub kind: OpKind,
+    pub offset: u64,
+    pub len: u32,
+}
+
+/// A finished I/O: bytes transferred, or a negative errno.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub slot: u32,
+    pub result: i32,
+}
+
+#[derive(Debug, Error)]
+pub enum EngineError {
+    #[error("io_uring is not available: {0}")]
+    Unavailable(String),
+    #[error("{op} failed: {source}")]
+    Os { op: &'static str, source: std::io::Error },
+}
+
+/// What every engine does: queue I/Os, then reap their completions.
+pub trait Engine {
+    /// Queues `requests`. They are all in flight by the time the next [`Engine::reap`] returns;
+    /// a synchronous engine performs them here.
+    fn submit(&mut self, requests: &[IoRequest]) -> Result<(), EngineError>;
+
+    /// Submits anything queued, waits until at least `min` completions are available, and
+    /// appends every available completion to `out`.
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), EngineError>;
+}
+
+/// What an engine is opened on: one file descriptor (opened by the worker with the job's
+/// direct/write-through flags) and the worker's buffers, `depth` slots deep.
+pub struct EngineTarget<'a> {
+    pub fd: RawFd,
+    pub buffers: &'a BufferPool,
+    pub depth: u32,
+}

@@ -1,0 +1,12 @@
+//! spindle's I/O engine. A job's targets are prepared (test files created or checked), then
+//! each target's threads run a worker loop over an engine chosen once per job; workers own
+//! their statistics and the collector merges them into a run record at the end.
+
+pub mod collect;
+pub mod engine;
+pub mod live;
+pub mod pattern;
+pub mod rng;
+pub mod run;
+pub mod target;
+pub mod worker;

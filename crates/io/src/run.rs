@@ -1,0 +1,259 @@
+//! Runs one job: opens every target once per worker thread, starts all workers together, waits
+//! while reporting progress, and hands the workers' results to the collector.
+
+use crate::engine::null::NullEngine;
+use crate::engine::sync::SyncEngine;
+use crate::engine::uring::UringEngine;
+use crate::engine::{BufferPool, EngineError, EngineTarget};
+use crate::live::{self, LiveCounters, LiveSnapshot};
+use crate::pattern::Pattern;
+use crate::worker::{self, Timing, WorkerPlan, WorkerResult};
+use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Barrier, Mutex, OnceLock};
+use std::time::{Duration, Instant, SystemTime};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error("cannot open {path}: {source}{hint}")]
+    Open { path: PathBuf, source: std::io::Error, hint: &'static str },
+    #[error("cannot start the {engine} engine on {path}: {source}")]
+    Engine { engine: &'static str, path: PathBuf, source: EngineError },
+}
+
+/// What the progress display is shown once a second.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub elapsed: Duration,
+    /// True while still inside the warm-up.
+    pub warming_up: bool,
+    /// Counters over the last interval.
+    pub interval: LiveSnapshot,
+    pub interval_secs: f64,
+}
+
+/// The raw outcome of a job, before collection into a run record.
+pub struct JobOutcome {
+    pub workers: Vec<WorkerResult>,
+    pub started_at: SystemTime,
+    /// Nanoseconds actually measured (after warm-up, until the end or the stop).
+    pub measured_ns: u64,
+    pub interrupted: bool,
+    /// Process CPU time over the measured window (user, system), seconds.
+    pub cpu: (f64, f64),
+}
+
+/// Synchronises the start: every worker opens its target and engine first, then all begin at
+/// one instant, so set-up time never counts as measurement.
+struct StartGate {
+    ready: Barrier,
+    go: Barrier,
+    t0: OnceLock<Instant>,
+}
+
+impl StartGate {
+    fn arrive(&self) -> Instant {
+        self.ready.wait();
+        self.go.wait();
+        *self.t0.get().expect("t0 is set between the barriers")
+    }
+}
+
+/// Runs `spec` until its duration ends or `stop` is raised (Ctrl-C, out of space).
+pub fn run_job(
+    spec: &JobSpec,
+    stop: &AtomicBool,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Result<JobOutcome, RunError> {
+    let patterns: Vec<Pattern> =
+        spec.targets.iter().enumerate().map(|(i, t)| Pattern::new(&t.workload, t.size, 0x5eed + i as u64)).collect();
+    let mut plans = Vec::new();
+    for (index, target) in spec.targets.iter().enumerate() {
+        let w = &target.workload;
+        let threads = w.threads.max(1) as u64;
+        let align = w.smallest_block().max(1);
+        for thread in 0..w.threads {
+            plans.push(WorkerPlan {
+                target: index,
+                thread,
+                target_size: target.size,
+                pattern: &patterns[index],
+                depth: w.depth,
+                fsync_every: w.fsync_every,
+                interval_ns: w.rate_iops.map(|r| (1e9 * threads as f64 / r.max(1) as f64) as u64),
+                sequential_start: target.size / threads * thread as u64 / align * align,
+                seed: 0x9e37_79b9_7f4a_7c15 ^ ((index as u64) << 32 | thread as u64),
+            });
+        }
+    }
+    let live: Vec<LiveCounters> = plans.iter().map(|_| LiveCounters::default()).collect();
+    let gate =
+        StartGate { ready: Barrier::new(plans.len() + 1), go: Barrier::new(plans.len() + 1), t0: OnceLock::new() };
+    let failure: Mutex<Option<RunError>> = Mutex::new(None);
+    let started_at = SystemTime::now();
+
+    let (workers, measured_ns, cpu) = std::thread::scope(|scope| {
+        let handles: Vec<_> = plans
+            .iter()
+            .zip(&live)
+            .map(|(plan, live)| {
+                let (gate, failure, target) = (&gate, &failure, &spec.targets[plan.target]);
+                std::thread::Builder::new()
+                    .name(format!("spindle-t{}-{}", plan.target, plan.thread))
+                    .spawn_scoped(scope, move || {
+                        let result = drive(spec, target, plan, gate, stop, live);
+                        result.map_err(|e| {
+                            stop.store(true, Ordering::Relaxed);
+                            failure.lock().expect("failure lock").get_or_insert(e);
+                        })
+                    })
+                    .expect("spawn worker thread")
+            })
+            .collect();
+
+        gate.ready.wait();
+        let t0 = Instant::now();
+        gate.t0.set(t0).expect("t0 set once");
+        gate.go.wait();
+        let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
+        let workers: Vec<WorkerResult> =
+            handles.into_iter().filter_map(|h| h.join().ok().and_then(Result::ok)).collect();
+        (workers, measured_ns, cpu)
+    });
+    if let Some(e) = failure.into_inner().expect("failure lock") {
+        return Err(e);
+    }
+    let interrupted = measured_ns < spec.duration_ns;
+    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu })
+}
+
+/// The coordinator's loop while workers run: progress once a second, process CPU at the
+/// measurement's edges, and the moment a stop was first seen.
+fn watch<T>(
+    spec: &JobSpec,
+    t0: Instant,
+    stop: &AtomicBool,
+    live: &[LiveCounters],
+    handles: &[std::thread::ScopedJoinHandle<'_, T>],
+    on_progress: &mut dyn FnMut(Progress),
+) -> (u64, (f64, f64)) {
+    let warmup = Duration::from_nanos(spec.warmup_ns);
+    let end = warmup + Duration::from_nanos(spec.duration_ns);
+    let mut cpu_start = (warmup.is_zero()).then(worker::process_cpu);
+    let mut stopped_at: Option<Duration> = None;
+    let mut last_tick = Duration::ZERO;
+    let mut last = LiveSnapshot::default();
+    while !handles.iter().all(|h| h.is_finished()) {
+        let elapsed = t0.elapsed();
+        let next_tick = last_tick + Duration::from_secs(1);
+        let mut wake = next_tick.min(end);
+        if cpu_start.is_none() {
+            wake = wake.min(warmup);
+        }
+        std::thread::sleep(wake.saturating_sub(elapsed).clamp(Duration::from_millis(1), Duration::from_millis(100)));
+        let elapsed = t0.elapsed();
+        if cpu_start.is_none() && elapsed >= warmup {
+            cpu_start = Some(worker::process_cpu());
+        }
+        if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
+            stopped_at = Some(elapsed);
+        }
+        if elapsed >= next_tick {
+            let now = live::total(live);
+            let interval = LiveSnapshot {
+                ios: now.ios.saturating_sub(last.ios),
+                bytes: now.bytes.saturating_sub(last.bytes),
+                latency_sum_ns: now.latency_sum_ns.saturating_sub(last.latency_sum_ns),
+            };
+            let interval_secs = (elapsed - last_tick).as_secs_f64();
+            on_progress(Progress { elapsed, warming_up: elapsed < warmup, interval, interval_secs });
+            last = now;
+            last_tick = elapsed;
+        }
+    }
+    let cpu_end = worker::process_cpu();
+    let cpu_start = cpu_start.unwrap_or(cpu_end);
+    let stop_point = stopped_at.unwrap_or(end).min(end);
+    let measured = stop_point.saturating_sub(warmup).as_nanos() as u64;
+    (measured, (cpu_end.0 - cpu_start.0, cpu_end.1 - cpu_start.1))
+}
+
+/// One worker thread: open the target with the workload's flags, start the job's engine on it
+/// (chosen here, once), wait for the common start, run.
+fn drive(
+    spec: &JobSpec,
+    target: &TargetSpec,
+    plan: &WorkerPlan<'_>,
+    gate: &StartGate,
+    stop: &AtomicBool,
+    live: &LiveCounters,
+) -> Result<WorkerResult, RunError> {
+    let setup = open_target(target, spec.engine);
+    let (fd, buffers) = match setup {
+        Ok(fd) => (fd, BufferPool::new(plan.depth as usize, target.workload.largest_block() as usize)),
+        Err(e) => {
+            stop.store(true, Ordering::Relaxed);
+            gate.arrive();
+            return Err(e);
+        }
+    };
+    let engine_target = EngineTarget { fd: fd.as_raw_fd(), buffers: &buffers, depth: plan.depth };
+    let timing =
+        |t0: Instant| Timing { t0, measure_start_ns: spec.warmup_ns, end_ns: spec.warmup_ns + spec.duration_ns };
+    let engine_error = |source| RunError::Engine { engine: spec.engine.name(), path: target.path.clone(), source };
+    match spec.engine {
+        EngineKind::Null => {
+            let mut engine = NullEngine::new(plan.depth);
+            let t0 = gate.arrive();
+            Ok(worker::run(&mut engine, &buffers, plan, timing(t0), stop, live))
+        }
+        EngineKind::Sync => {
+            let mut engine = SyncEngine::new(engine_target);
+            let t0 = gate.arrive();
+            Ok(worker::run(&mut engine, &buffers, plan, timing(t0), stop, live))
+        }
+        EngineKind::Uring => match UringEngine::open(engine_target) {
+            Ok(mut engine) => {
+                let t0 = gate.arrive();
+                Ok(worker::run(&mut engine, &buffers, plan, timing(t0), stop, live))
+            }
+            Err(e) => {
+                stop.store(true, Ordering::Relaxed);
+                gate.arrive();
+                Err(engine_error(e))
+            }
+        },
+    }
+}
+
+/// Opens a target the way its workload needs: direct unless buffered, O_DSYNC when
+/// write-through, read-only when nothing is written. The null engine opens nothing real.
+fn open_target(target: &TargetSpec, engine: EngineKind) -> Result<OwnedFd, RunError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let w = &target.workload;
+    let path = if engine == EngineKind::Null { PathBuf::from("/dev/null") } else { target.path.clone() };
+    let mut flags = 0;
+    if !w.buffered && engine != EngineKind::Null {
+        flags |= libc::O_DIRECT;
+    }
+    if w.write_through {
+        flags |= libc::O_DSYNC;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(w.writes() || engine == EngineKind::Null)
+        .custom_flags(flags)
+        .open(&path)
+        .map_err(|source| {
+            let hint = if source.raw_os_error() == Some(libc::EINVAL) && flags & libc::O_DIRECT != 0 {
+                " (this filesystem does not support direct I/O; use --buffered)"
+            } else {
+                ""
+            };
+            RunError::Open { path: path.clone(), source, hint }
+        })?;
+    Ok(file.into())
+}

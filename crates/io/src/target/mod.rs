@@ -1,0 +1,165 @@
+//! Targets before a run: test files created (or reused), existing files and block devices
+//! checked, so that nothing the user owns is written unless they said so. Everything here
+//! happens before measurement starts; `PreparedTarget::finish` cleans up after it.
+
+mod device;
+mod error;
+mod fill;
+mod marker;
+#[cfg(test)]
+mod tests;
+
+pub use error::TargetError;
+
+use error::Bytes;
+use spindle_model::spec::TargetSpec;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// What the run is allowed to do to its targets.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrepareOptions {
+    /// Write to an existing file spindle did not create.
+    pub force: bool,
+    /// Write to a block device.
+    pub allow_destroy: bool,
+    /// Whether the workload writes at all (reads never destroy anything).
+    pub writes: bool,
+    /// Whether the run uses direct I/O (the fill does too, where the filesystem allows it).
+    pub direct: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// Created and filled by this run.
+    CreatedTestFile,
+    /// A spindle test file of the right size, kept by an earlier run.
+    ReusedTestFile,
+    /// A file spindle did not create: read, or written with `--force`; never removed.
+    ExistingFile,
+    /// A block device; never removed.
+    BlockDevice,
+}
+
+/// A target ready to measure. Call `finish` when the run is over.
+#[derive(Debug)]
+pub struct PreparedTarget {
+    pub path: PathBuf,
+    /// Bytes the I/O covers.
+    pub size: u64,
+    pub kind: TargetKind,
+    pub warnings: Vec<String>,
+}
+
+impl PreparedTarget {
+    /// Removes the target if it is a spindle test file and `keep` is false; leaves everything
+    /// else alone.
+    pub fn finish(self, keep: bool) -> std::io::Result<()> {
+        let ours = matches!(self.kind, TargetKind::CreatedTestFile | TargetKind::ReusedTestFile);
+        if ours && !keep {
+            return match std::fs::remove_file(&self.path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            };
+        }
+        Ok(())
+    }
+}
+
+/// Makes `target` ready: creates and fills a test file, reuses a spindle test file of the
+/// same size, or checks an existing file or device against `options`. `progress` is told
+/// (bytes done, bytes total) while a file is filled; `stop` (Ctrl-C) ends a fill early.
+pub fn prepare(
+    target: &TargetSpec,
+    options: &PrepareOptions,
+    progress: &mut dyn FnMut(u64, u64),
+    stop: &AtomicBool,
+) -> Result<PreparedTarget, TargetError> {
+    let path = target.path.as_path();
+    let ready = |size, kind, warnings| PreparedTarget { path: path.to_path_buf(), size, kind, warnings };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let warnings = create(path, target.size, options.direct, progress, stop)?;
+            return Ok(ready(target.size, TargetKind::CreatedTestFile, warnings));
+        }
+        Err(e) => return Err(TargetError::io("cannot inspect", path, e)),
+    };
+    let kind = meta.file_type();
+    if kind.is_block_device() {
+        let size = device::check(path, options.writes, options.allow_destroy, target.size)?;
+        return Ok(ready(size, TargetKind::BlockDevice, Vec::new()));
+    }
+    if !kind.is_file() {
+        let what = if kind.is_dir() { "a directory" } else { "not a regular file" };
+        return Err(TargetError::NotAFile { path: path.to_path_buf(), what });
+    }
+    match marker::size_of(path) {
+        Some(marked) if marked == target.size && meta.len() == target.size => {
+            drop_cache(path);
+            Ok(ready(target.size, TargetKind::ReusedTestFile, Vec::new()))
+        }
+        // Ours, but another size: it is a scratch file, so make it again.
+        Some(_) => {
+            std::fs::remove_file(path).map_err(|e| TargetError::io("cannot replace", path, e))?;
+            let warnings = create(path, target.size, options.direct, progress, stop)?;
+            Ok(ready(target.size, TargetKind::CreatedTestFile, warnings))
+        }
+        None => {
+            if options.writes && !options.force {
+                return Err(TargetError::Foreign { path: path.to_path_buf() });
+            }
+            if meta.len() < target.size {
+                return Err(TargetError::TooSmall {
+                    path: path.to_path_buf(),
+                    have: Bytes(meta.len()),
+                    want: Bytes(target.size),
+                });
+            }
+            drop_cache(path);
+            Ok(ready(target.size, TargetKind::ExistingFile, Vec::new()))
+        }
+    }
+}
+
+/// Checks free space, creates and fills the file, then marks it as ours.
+fn create(
+    path: &Path,
+    size: u64,
+    direct: bool,
+    progress: &mut dyn FnMut(u64, u64),
+    stop: &AtomicBool,
+) -> Result<Vec<String>, TargetError> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(TargetError::NoDirectory { path: path.to_path_buf() });
+    }
+    let available = spindle_host::free_space(dir).map_err(|e| TargetError::io("cannot read free space of", dir, e))?;
+    if available < size {
+        return Err(TargetError::NoSpace { path: path.to_path_buf(), need: Bytes(size), available: Bytes(available) });
+    }
+    fill::create(path, size, direct, progress, stop)?;
+    drop_cache(path);
+    let mut warnings = Vec::new();
+    if let Err(e) = marker::set(path, size) {
+        warnings.push(format!(
+            "cannot mark {} as a spindle test file ({e}): it is removed at the end as usual, but if kept, a later run will treat it as a foreign file",
+            path.display()
+        ));
+    }
+    Ok(warnings)
+}
+
+/// Evicts the file from the page cache, as fio does before a job, so a buffered run starts
+/// from the storage rather than from what the fill or an earlier run left in memory.
+fn drop_cache(path: &Path) {
+    if let Ok(file) = std::fs::File::open(path) {
+        // SAFETY: advice only; a failure changes nothing.
+        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    }
+}

@@ -1,0 +1,376 @@
+//! The per-thread worker loop: keep `depth` I/Os in flight on one engine, stamp them with one
+//! clock read per batch, and record every completion into the thread's own histograms. Nothing
+//! here takes a lock; the only shared writes are relaxed stores to this worker's live counters.
+
+use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
+use crate::live::LiveCounters;
+use crate::pattern::Pattern;
+use crate::rng::Rng;
+use spindle_model::Histogram;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// When the worker measures, relative to the job's common start instant.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    pub t0: Instant,
+    /// I/Os that start before this are warm-up and are not recorded.
+    pub measure_start_ns: u64,
+    /// No I/O starts at or after this.
+    pub end_ns: u64,
+}
+
+/// What one thread of one target does.
+pub struct WorkerPlan<'a> {
+    pub target: usize,
+    pub thread: u32,
+    pub target_size: u64,
+    pub pattern: &'a Pattern,
+    pub depth: u32,
+    pub fsync_every: u32,
+    /// Nanoseconds between intended I/O starts when rate-limited.
+    pub interval_ns: Option<u64>,
+    /// Where this thread's sequential stream begins (threads of a target start spread out).
+    pub sequential_start: u64,
+    pub seed: u64,
+}
+
+/// One second of this worker's measurement.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Second {
+    pub read_ios: u64,
+    pub write_ios: u64,
+    pub bytes: u64,
+    pub latency_sum_ns: u64,
+    pub latency_max_ns: u64,
+}
+
+/// Everything a worker measured; merged by the collector.
+pub struct WorkerResult {
+    pub target: usize,
+    pub thread: u32,
+    pub read: Histogram,
+    pub write: Histogram,
+    pub flush: Histogram,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    pub seconds: Vec<Second>,
+    /// Failed I/Os by kind (errno name, or `short read`/`short write`).
+    pub errors: BTreeMap<String, u64>,
+    pub out_of_space: bool,
+    /// Thread CPU time over the measured window (user, system), seconds.
+    pub cpu: (f64, f64),
+}
+
+#[derive(Clone, Copy)]
+struct InFlight {
+    start_ns: u64,
+    kind: OpKind,
+    len: u32,
+}
+
+/// Bytes between dedup-defeating stamps in a write buffer: the smallest block arrays dedup on.
+const STAMP_STRIDE: usize = 4096;
+
+struct State<'a> {
+    plan: &'a WorkerPlan<'a>,
+    result: WorkerResult,
+    rng: Rng,
+    pattern_index: usize,
+    sequential_cursor: u64,
+    next_intended_ns: u64,
+    writes_since_flush: u32,
+    measuring: bool,
+    cpu_start: (f64, f64),
+}
+
+/// Runs one worker to the end of its timing window, or until `stop` is raised.
+pub fn run<E: Engine>(
+    engine: &mut E,
+    buffers: &BufferPool,
+    plan: &WorkerPlan<'_>,
+    timing: Timing,
+    stop: &AtomicBool,
+    live: &LiveCounters,
+) -> WorkerResult {
+    let depth = plan.depth.max(1) as usize;
+    let mut rng = Rng::new(plan.seed);
+    for slot in 0..buffers.slots() as u32 {
+        // SAFETY: nothing is in flight yet.
+        rng.fill(unsafe { buffers.slot_mut(slot) });
+    }
+    let pattern_len = plan.pattern.len().max(1);
+    let threads_offset = plan.thread as u64 * 0x9e37_79b9;
+    let mut s = State {
+        plan,
+        result: WorkerResult {
+            target: plan.target,
+            thread: plan.thread,
+            read: Histogram::new(),
+            write: Histogram::new(),
+            flush: Histogram::new(),
+            bytes_read: 0,
+            bytes_written: 0,
+            seconds: Vec::new(),
+            errors: BTreeMap::new(),
+            out_of_space: false,
+            cpu: (0.0, 0.0),
+        },
+        rng,
+        pattern_index: (threads_offset % pattern_len as u64) as usize,
+        sequential_cursor: plan.sequential_start,
+        next_intended_ns: 0,
+        writes_since_flush: 0,
+        measuring: false,
+        cpu_start: (0.0, 0.0),
+    };
+
+    let mut free: Vec<u32> = (0..depth as u32).rev().collect();
+    let mut in_flight = vec![InFlight { start_ns: 0, kind: OpKind::Read, len: 0 }; depth];
+    let mut batch: Vec<IoRequest> = Vec::with_capacity(depth);
+    let mut done: Vec<Completion> = Vec::with_capacity(depth * 2);
+    let mut outstanding = 0usize;
+    let mut flushing = false;
+    let mut now = timing.t0.elapsed().as_nanos() as u64;
+    s.next_intended_ns = now;
+
+    loop {
+        let stopping = now >= timing.end_ns || stop.load(Ordering::Relaxed);
+        if stopping && outstanding == 0 {
+            break;
+        }
+        if !s.measuring && now >= timing.measure_start_ns {
+            s.measuring = true;
+            s.cpu_start = thread_cpu();
+        }
+        if !stopping {
+            let flush_due = plan.fsync_every > 0 && s.writes_since_flush >= plan.fsync_every;
+            if flush_due {
+                // A flush covers the writes before it: wait for them, then sync alone, as a
+                // database's log writer does before acknowledging a commit.
+                if outstanding == 0 && !flushing {
+                    let slot = free.pop().expect("a free slot when nothing is in flight");
+                    in_flight[slot as usize] = InFlight { start_ns: now, kind: OpKind::Flush, len: 0 };
+                    batch.push(IoRequest { slot, kind: OpKind::Flush, offset: 0, len: 0 });
+                    flushing = true;
+                }
+            } else {
+                fill_batch(&mut s, &mut free, &mut in_flight, &mut batch, buffers, now);
+            }
+        }
+        if !batch.is_empty() {
+            if let Err(e) = engine.submit(&batch) {
+                count_error(&mut s.result, &e.to_string());
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            outstanding += batch.len();
+            batch.clear();
+        }
+        if outstanding == 0 {
+            // Rate-limited and ahead of schedule: sleep until the next intended start.
+            if let Some(wait) = s.next_intended_ns.checked_sub(now).filter(|w| *w > 0) {
+                let until_end = timing.end_ns.saturating_sub(now);
+                std::thread::sleep(Duration::from_nanos(wait.min(until_end).min(50_000_000)));
+            }
+            now = timing.t0.elapsed().as_nanos() as u64;
+            continue;
+        }
+        if let Err(e) = engine.reap(1, &mut done) {
+            count_error(&mut s.result, &e.to_string());
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        now = timing.t0.elapsed().as_nanos() as u64;
+        for c in done.drain(..) {
+            let io = in_flight[c.slot as usize];
+            free.push(c.slot);
+            outstanding -= 1;
+            if io.kind == OpKind::Flush {
+                flushing = false;
+                s.writes_since_flush = 0;
+            }
+            complete(&mut s, io, c.result, now, timing, stop);
+        }
+        live.publish(
+            s.result.read.count() + s.result.write.count(),
+            s.result.bytes_read + s.result.bytes_written,
+            (s.result.read.sum() + s.result.write.sum()) as u64,
+        );
+    }
+    // Drain anything still in flight after an engine error, so buffers are not freed under the kernel.
+    while outstanding > 0 {
+        done.clear();
+        if engine.reap(outstanding, &mut done).is_err() {
+            break;
+        }
+        outstanding = outstanding.saturating_sub(done.len());
+    }
+    if s.measuring {
+        let end = thread_cpu();
+        s.result.cpu = (end.0 - s.cpu_start.0, end.1 - s.cpu_start.1);
+    }
+    s.result
+}
+
+/// Queues new I/Os into every free slot (or as many as the rate allows by `now`).
+#[inline(always)]
+fn fill_batch(
+    s: &mut State<'_>,
+    free: &mut Vec<u32>,
+    in_flight: &mut [InFlight],
+    batch: &mut Vec<IoRequest>,
+    buffers: &BufferPool,
+    now: u64,
+) {
+    let pattern = s.plan.pattern;
+    let pattern_len = pattern.len();
+    while let Some(slot) = free.pop() {
+        let start_ns = match s.plan.interval_ns {
+            Some(interval) => {
+                if s.next_intended_ns > now {
+                    free.push(slot);
+                    break;
+                }
+                // Latency counts from the intended start, so a late issue shows as latency
+                // instead of silently lowering the offered load (coordinated omission).
+                let intended = s.next_intended_ns;
+                s.next_intended_ns += interval;
+                intended
+            }
+            None => now,
+        };
+        let access = pattern.get(s.pattern_index);
+        s.pattern_index += 1;
+        if s.pattern_index == pattern_len {
+            s.pattern_index = 0;
+        }
+        let offset = if access.random {
+            s.rng.below(access.positions) * access.len as u64
+        } else {
+            if s.sequential_cursor + access.len as u64 > s.plan.target_size {
+                s.sequential_cursor = 0;
+            }
+            let at = s.sequential_cursor;
+            s.sequential_cursor += access.len as u64;
+            at
+        };
+        let kind = if access.read {
+            OpKind::Read
+        } else {
+            stamp(buffers, slot, access.len as usize, &mut s.rng);
+            s.writes_since_flush += 1;
+            OpKind::Write
+        };
+        in_flight[slot as usize] = InFlight { start_ns, kind, len: access.len };
+        batch.push(IoRequest { slot, kind, offset, len: access.len });
+        if s.plan.fsync_every > 0 && s.writes_since_flush >= s.plan.fsync_every {
+            break;
+        }
+    }
+}
+
+/// Makes every 4 KiB of a write unique, so deduplicating arrays cannot skip the write.
+#[inline(always)]
+fn stamp(buffers: &BufferPool, slot: u32, len: usize, rng: &mut Rng) {
+    // SAFETY: the slot is free (just popped from the free list), so not in flight.
+    let buf = unsafe { buffers.slot_mut(slot) };
+    let mut at = 0;
+    while at + 8 <= len {
+        buf[at..at + 8].copy_from_slice(&rng.next_u64().to_ne_bytes());
+        at += STAMP_STRIDE;
+    }
+}
+
+#[inline(always)]
+fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timing, stop: &AtomicBool) {
+    if result < 0 || (io.kind != OpKind::Flush && (result as u32) < io.len) {
+        if result == -libc::ENOSPC {
+            s.result.out_of_space = true;
+            stop.store(true, Ordering::Relaxed);
+        }
+        let kind = if result < 0 {
+            errno_name(-result)
+        } else if io.kind == OpKind::Read {
+            "short read".to_string()
+        } else {
+            "short write".to_string()
+        };
+        count_error(&mut s.result, &kind);
+        return;
+    }
+    if io.start_ns < timing.measure_start_ns {
+        return;
+    }
+    let latency = now.saturating_sub(io.start_ns);
+    match io.kind {
+        OpKind::Read => {
+            s.result.read.record(latency);
+            s.result.bytes_read += io.len as u64;
+        }
+        OpKind::Write => {
+            s.result.write.record(latency);
+            s.result.bytes_written += io.len as u64;
+        }
+        OpKind::Flush => {
+            s.result.flush.record(latency);
+            return;
+        }
+    }
+    let second = (now.saturating_sub(timing.measure_start_ns) / 1_000_000_000) as usize;
+    if second >= s.result.seconds.len() {
+        s.result.seconds.resize(second + 1, Second::default());
+    }
+    let sec = &mut s.result.seconds[second];
+    if io.kind == OpKind::Read {
+        sec.read_ios += 1;
+    } else {
+        sec.write_ios += 1;
+    }
+    sec.bytes += io.len as u64;
+    sec.latency_sum_ns += latency;
+    sec.latency_max_ns = sec.latency_max_ns.max(latency);
+}
+
+fn count_error(result: &mut WorkerResult, kind: &str) {
+    *result.errors.entry(kind.to_string()).or_insert(0) += 1;
+}
+
+/// `EIO`, `ENOSPC`, ...: the symbolic name DBAs search for, with the message beside it.
+pub fn errno_name(errno: i32) -> String {
+    let name = match errno {
+        libc::EIO => "EIO",
+        libc::ENOSPC => "ENOSPC",
+        libc::EINVAL => "EINVAL",
+        libc::EBADF => "EBADF",
+        libc::EAGAIN => "EAGAIN",
+        libc::EFAULT => "EFAULT",
+        libc::ENXIO => "ENXIO",
+        libc::EROFS => "EROFS",
+        libc::EDQUOT => "EDQUOT",
+        libc::ETIMEDOUT => "ETIMEDOUT",
+        _ => return format!("errno {errno} ({})", std::io::Error::from_raw_os_error(errno)),
+    };
+    format!("{name} ({})", std::io::Error::from_raw_os_error(errno))
+}
+
+/// This thread's CPU time so far (user, system), seconds.
+pub fn thread_cpu() -> (f64, f64) {
+    rusage(libc::RUSAGE_THREAD)
+}
+
+/// The whole process's CPU time so far (user, system), seconds.
+pub fn process_cpu() -> (f64, f64) {
+    rusage(libc::RUSAGE_SELF)
+}
+
+fn rusage(who: libc::c_int) -> (f64, f64) {
+    // SAFETY: getrusage writes into the zeroed struct we own.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(who, &mut usage) } != 0 {
+        return (0.0, 0.0);
+    }
+    let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    (secs(usage.ru_utime), secs(usage.ru_stime))
+}

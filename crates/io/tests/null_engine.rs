@@ -1,0 +1,100 @@
+//! The whole job path (plan -> workers -> collector) on the null engine, which makes the
+//! numbers deterministic enough to check exactly.
+
+use spindle_io::collect::{RunContext, build_record};
+use spindle_io::run::run_job;
+use spindle_model::record::RunStatus;
+use spindle_model::spec::{EngineKind, JobSpec, MixEntry, TargetSpec, Workload};
+use std::sync::atomic::AtomicBool;
+
+fn job(read_pct: u8, sizes: &[(u64, u32)], threads: u32, depth: u32, rate: Option<u64>, fsync_every: u32) -> JobSpec {
+    let mix = sizes.iter().map(|&(block, weight)| MixEntry { block, weight, read_pct, random_pct: 100 }).collect();
+    JobSpec {
+        engine: EngineKind::Null,
+        duration_ns: 300_000_000,
+        warmup_ns: 100_000_000,
+        targets: vec![TargetSpec {
+            path: "null-target".into(),
+            size: 1 << 30,
+            workload: Workload {
+                mix,
+                threads,
+                depth,
+                rate_iops: rate,
+                buffered: false,
+                write_through: false,
+                fsync_every,
+            },
+        }],
+        keep_file: false,
+        force: false,
+        allow_destroy: false,
+    }
+}
+
+fn context() -> RunContext {
+    RunContext { labels: Default::default(), command_line: vec![], environment: Default::default(), warnings: vec![] }
+}
+
+#[test]
+fn mixed_workload_proportions_and_totals() {
+    let spec = job(70, &[(65536, 83), (512, 17)], 2, 16, None, 0);
+    let stop = AtomicBool::new(false);
+    let outcome = run_job(&spec, &stop, &mut |_| {}).unwrap();
+    assert!(!outcome.interrupted);
+    let record = build_record(&spec, &outcome, context());
+    let s = &record.summary;
+    assert_eq!(record.status, RunStatus::Complete);
+    assert!(s.ios > 10_000, "null engine should do many I/Os: {}", s.ios);
+    let read_share = s.read.ios as f64 / s.ios as f64;
+    assert!((read_share - 0.70).abs() < 0.01, "read share {read_share}");
+    let mean_size = s.bytes as f64 / s.ios as f64;
+    let expected = 0.83 * 65536.0 + 0.17 * 512.0;
+    assert!((mean_size - expected).abs() / expected < 0.01, "mean size {mean_size}");
+    assert_eq!(record.threads.len(), 2);
+    assert_eq!(record.threads.iter().map(|t| t.stats.ios).sum::<u64>(), s.ios);
+    assert_eq!(record.targets[0].stats.ios, s.ios);
+    assert!((record.measured_seconds - 0.3).abs() < 1e-9);
+    assert_eq!(record.timeseries.len(), 1);
+    let series_ios: u64 = record.timeseries.iter().map(|p| p.read_ios + p.write_ios).sum();
+    assert_eq!(series_ios, s.ios);
+}
+
+#[test]
+fn rate_cap_is_held() {
+    let spec = job(100, &[(8192, 1)], 1, 4, Some(2000), 0);
+    let outcome = run_job(&spec, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let record = build_record(&spec, &outcome, context());
+    let iops = record.summary.iops;
+    assert!((1800.0..=2200.0).contains(&iops), "iops {iops} with a 2000 IOPS cap");
+}
+
+#[test]
+fn fsync_every_records_flushes_separately() {
+    let spec = job(0, &[(4096, 1)], 1, 1, None, 4);
+    let outcome = run_job(&spec, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let record = build_record(&spec, &outcome, context());
+    let s = &record.summary;
+    assert!(s.flush.count > 0);
+    let ratio = s.write.ios as f64 / s.flush.count as f64;
+    assert!((ratio - 4.0).abs() < 0.01, "writes per flush {ratio}");
+}
+
+#[test]
+fn stop_marks_the_run_interrupted() {
+    let mut spec = job(100, &[(4096, 1)], 1, 1, None, 0);
+    spec.duration_ns = 60_000_000_000;
+    let stop = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        run_job(&spec, &stop, &mut |_| {}).unwrap()
+    });
+    assert!(outcome.interrupted);
+    let record = build_record(&spec, &outcome, context());
+    assert_eq!(record.status, RunStatus::Interrupted);
+    assert!(record.measured_seconds < 1.0, "{}", record.measured_seconds);
+    assert!(record.summary.ios > 0);
+}
