@@ -1,0 +1,101 @@
+//! A realistic run record for the exporters' tests: two targets (a data file with a mixed
+//! workload and a log with flushes), threads, a time series and an environment.
+
+use spindle_model::Histogram;
+use spindle_model::record::{
+    CpuUsage, DeviceInfo, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
+};
+
+fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
+    let (mut r, mut w, mut f) = (Histogram::new(), Histogram::new(), Histogram::new());
+    for i in 0..reads {
+        r.record(base_ns + i % 977 * 300);
+    }
+    for i in 0..writes {
+        w.record(2 * base_ns + i % 353 * 9_000);
+    }
+    for i in 0..flushes {
+        f.record(1_500_000 + i % 17 * 100_000);
+    }
+    IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, CpuUsage::new(0.5, 1.5, reads + writes))
+}
+
+pub fn record() -> RunRecord {
+    let data = stats(180_000, 40_000, 10_000, 0);
+    let log = stats(400_000, 0, 5_000, 2_500);
+    let mut summary = stats(180_000, 40_000, 15_000, 2_500);
+    summary.cpu = CpuUsage::new(1.0, 3.0, summary.ios);
+    let point = |t: f64| TimePoint {
+        t,
+        read_ios: 4_000,
+        write_ios: 1_500,
+        bytes: 4_000 * 8192 + 1_500 * 65536,
+        iops: 5_500.0,
+        bytes_per_sec: (4_000 * 8192 + 1_500 * 65536) as f64,
+        latency_mean_ns: 250_000.0,
+        latency_max_ns: 9_000_000,
+    };
+    let series: Vec<TimePoint> = (1..=10).map(|s| point(s as f64)).collect();
+    RunRecord {
+        schema: SCHEMA_ID.into(),
+        kind: "io".into(),
+        status: RunStatus::Complete,
+        spindle_version: "0.1.0".into(),
+        started_at: "2026-11-23T10:00:00Z".into(),
+        measured_seconds: 10.0,
+        labels: [("raid".to_string(), "10".to_string())].into(),
+        command_line: vec!["spindle".into(), "io".into(), "--spec".into(), "job.toml".into()],
+        spec: serde_json::json!({ "engine": "uring", "duration_ns": 10_000_000_000u64 }),
+        summary,
+        targets: vec![
+            TargetResult {
+                path: "/data/my,file.dat".into(),
+                device: Some("vda".into()),
+                size: 1 << 30,
+                workload: "64KiB:83,8KiB:17 80% read, 2 threads x 8 outstanding".into(),
+                stats: data.clone(),
+                timeseries: series.clone(),
+            },
+            TargetResult {
+                path: "/log/log.dat".into(),
+                device: Some("vdb".into()),
+                size: 256 << 20,
+                workload: "64KiB sequential write, 1 thread x 1 outstanding, fdatasync every 2 writes".into(),
+                stats: log.clone(),
+                timeseries: series.clone(),
+            },
+        ],
+        threads: vec![
+            ThreadResult { target: 0, thread: 0, stats: data.clone() },
+            ThreadResult { target: 0, thread: 1, stats: data },
+            ThreadResult { target: 1, thread: 0, stats: log },
+        ],
+        timeseries: series,
+        environment: Environment {
+            hostname: "db01".into(),
+            os: "Debian GNU/Linux 13".into(),
+            kernel: "6.12.0".into(),
+            cpu_model: "AMD EPYC".into(),
+            logical_cpus: 2,
+            memory_bytes: 24 << 30,
+            devices: vec![DeviceInfo {
+                target: "/data/my,file.dat".into(),
+                device: Some("vda".into()),
+                partition: None,
+                model: Some("Virtio disk".into()),
+                vendor: None,
+                rotational: Some(false),
+                size_bytes: Some(256 << 30),
+                scheduler: Some("mq-deadline".into()),
+                logical_block_size: Some(512),
+                physical_block_size: Some(4096),
+                filesystem: Some("ext4".into()),
+                mount_point: Some("/".into()),
+                mount_options: Some("rw,relatime".into()),
+                write_cache: Some("write back".into()),
+            }],
+        },
+        errors: [("EIO".to_string(), 3)].into(),
+        warnings: vec!["a warning".into()],
+    }
+}

@@ -1,0 +1,242 @@
+//! The human summary, laid out the way SQLIO printed its results (throughput metrics, latency
+//! metrics, the millisecond histogram) so a DBA who knows those files reads it at a glance,
+//! with the percentiles, per-thread figures and environment SQLIO never had.
+
+use spindle_model::RunRecord;
+use spindle_model::record::{DeviceInfo, IoStats, LatencySummary, RunStatus};
+use spindle_model::units::{format_latency_ns, format_size};
+use std::fmt::Write;
+
+pub fn render_text(records: &[RunRecord]) -> Vec<u8> {
+    let mut out = String::new();
+    for (i, r) in records.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        record(&mut out, r);
+    }
+    if records.len() > 1 {
+        overview(&mut out, records);
+    }
+    out.into_bytes()
+}
+
+fn record(out: &mut String, r: &RunRecord) {
+    let status = match r.status {
+        RunStatus::Complete => "complete".to_string(),
+        RunStatus::Interrupted => "INTERRUPTED: the figures cover only the time measured".to_string(),
+        RunStatus::Failed => "FAILED".to_string(),
+    };
+    let engine = r.spec.get("engine").and_then(|e| e.as_str()).unwrap_or("-");
+    let _ = writeln!(out, "spindle {} run, {status}", r.kind);
+    let _ = writeln!(out, "started {}, measured {:.2} s, engine {engine}", r.started_at, r.measured_seconds);
+    if !r.labels.is_empty() {
+        let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "labels: {}", labels.join(" "));
+    }
+    for (i, t) in r.targets.iter().enumerate() {
+        let on = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
+        let _ = writeln!(out, "\ntarget {}: {} ({}{on})", i + 1, t.path, format_size(t.size));
+        let _ = writeln!(out, "  {}", t.workload);
+        stats(out, &t.stats, "  ");
+    }
+    if r.targets.len() != 1 {
+        let _ = writeln!(out, "\nall targets:");
+        stats(out, &r.summary, "  ");
+    }
+    threads(out, r);
+    let cpu = &r.summary.cpu;
+    let _ = writeln!(
+        out,
+        "\nCPU (spindle itself): user {:.2} s, system {:.2} s, {:.2} us per I/O",
+        cpu.user_seconds, cpu.system_seconds, cpu.us_per_io
+    );
+    environment(out, r);
+    if !r.errors.is_empty() {
+        let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        let _ = writeln!(out, "\nfailed I/Os: {}", errors.join(", "));
+    }
+    for w in &r.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+}
+
+fn stats(out: &mut String, s: &IoStats, indent: &str) {
+    let _ = writeln!(out, "{indent}throughput metrics:");
+    let _ = writeln!(out, "{indent}IOs/sec: {:>12.2}", s.iops);
+    let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
+    let _ = writeln!(out, "{indent}latency metrics:");
+    latency(out, indent, "", &s.latency_ns);
+    if s.read.ios > 0 && s.write.ios > 0 {
+        let share = |n: u64| 100.0 * n as f64 / s.ios.max(1) as f64;
+        let _ = writeln!(out, "{indent}reads  {:5.1}%: {:.2} IOs/sec", share(s.read.ios), s.read.iops);
+        latency(out, indent, "  ", &s.read.latency_ns);
+        let _ = writeln!(out, "{indent}writes {:5.1}%: {:.2} IOs/sec", share(s.write.ios), s.write.iops);
+        latency(out, indent, "  ", &s.write.latency_ns);
+    }
+    if s.flush.count > 0 {
+        let _ = writeln!(out, "{indent}flushes (fdatasync): {}", s.flush.count);
+        latency(out, indent, "  ", &s.flush.latency_ns);
+    }
+    histogram(out, indent, &s.sqlio_histogram_pct);
+}
+
+fn latency(out: &mut String, indent: &str, sub: &str, l: &LatencySummary) {
+    let ns = |v: u64| format_latency_ns(v as f64);
+    let _ = writeln!(
+        out,
+        "{indent}{sub}Min_Latency: {}  Avg_Latency: {}  Max_Latency: {}  Stddev: {}",
+        ns(l.min),
+        format_latency_ns(l.mean),
+        ns(l.max),
+        format_latency_ns(l.stddev)
+    );
+    let _ = writeln!(
+        out,
+        "{indent}{sub}p50 {}  p90 {}  p95 {}  p99 {}  p99.9 {}  p99.99 {}",
+        ns(l.p50),
+        ns(l.p90),
+        ns(l.p95),
+        ns(l.p99),
+        ns(l.p99_9),
+        ns(l.p99_99)
+    );
+}
+
+/// SQLIO's two-row histogram: milliseconds 0..23 and 24+, then the percentage of I/Os.
+fn histogram(out: &mut String, indent: &str, pct: &[f64]) {
+    if pct.is_empty() {
+        return;
+    }
+    let last = pct.len() - 1;
+    let ms: Vec<String> = (0..pct.len()).map(|i| if i == last { format!("{i}+") } else { i.to_string() }).collect();
+    let values: Vec<String> = pct.iter().map(|p| format!("{:.0}", p)).collect();
+    let row = |cells: &[String]| cells.iter().map(|c| format!("{c:>3}")).collect::<Vec<_>>().join(" ");
+    let _ = writeln!(out, "{indent}histogram:");
+    let _ = writeln!(out, "{indent}ms: {}", row(&ms));
+    let _ = writeln!(out, "{indent}%:  {}", row(&values));
+}
+
+fn threads(out: &mut String, r: &RunRecord) {
+    if r.threads.len() < 2 {
+        return;
+    }
+    let _ = writeln!(out, "\nper thread:");
+    let _ =
+        writeln!(out, "  {:>6} {:>6} {:>12} {:>10} {:>10} {:>10}", "target", "thread", "IOs/sec", "MB/s", "avg", "p99");
+    for t in &r.threads {
+        let _ = writeln!(
+            out,
+            "  {:>6} {:>6} {:>12.2} {:>10.2} {:>10} {:>10}",
+            t.target + 1,
+            t.thread,
+            t.stats.iops,
+            t.stats.mb_per_sec,
+            format_latency_ns(t.stats.latency_ns.mean),
+            format_latency_ns(t.stats.latency_ns.p99 as f64)
+        );
+    }
+}
+
+fn environment(out: &mut String, r: &RunRecord) {
+    let e = &r.environment;
+    let _ = writeln!(out, "\nenvironment:");
+    let _ = writeln!(
+        out,
+        "  host {}, {}, kernel {}, {} ({} logical CPUs), {:.1} GiB memory",
+        e.hostname,
+        e.os,
+        e.kernel,
+        e.cpu_model,
+        e.logical_cpus,
+        e.memory_bytes as f64 / (1u64 << 30) as f64
+    );
+    for d in &e.devices {
+        let _ = writeln!(out, "  {}: {}", d.target, describe_device(d));
+    }
+}
+
+fn describe_device(d: &DeviceInfo) -> String {
+    let mut parts = Vec::new();
+    if let Some(dev) = &d.device {
+        let model = d.model.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
+        let part = d.partition.as_deref().map(|p| format!(" via {p}")).unwrap_or_default();
+        parts.push(format!("device {dev}{model}{part}"));
+    }
+    if let Some(rot) = d.rotational {
+        parts.push(if rot { "rotational".into() } else { "non-rotational".into() });
+    }
+    if let Some(fs) = &d.filesystem {
+        let at = d.mount_point.as_deref().map(|m| format!(" at {m}")).unwrap_or_default();
+        let opts = d.mount_options.as_deref().map(|o| format!(" ({o})")).unwrap_or_default();
+        parts.push(format!("{fs}{at}{opts}"));
+    }
+    if let Some(s) = &d.scheduler {
+        parts.push(format!("scheduler {s}"));
+    }
+    if let (Some(l), Some(p)) = (d.logical_block_size, d.physical_block_size) {
+        parts.push(format!("blocks {l}/{p} (logical/physical)"));
+    }
+    if let Some(c) = &d.write_cache {
+        parts.push(format!("cache {c}"));
+    }
+    if parts.is_empty() { "unknown".into() } else { parts.join(", ") }
+}
+
+/// Several runs (repeats, sweeps): one line each, so they can be read against each other.
+fn overview(out: &mut String, records: &[RunRecord]) {
+    let _ = writeln!(out, "\nruns:");
+    let _ = writeln!(out, "  {:>3} {:>12} {:>10} {:>10} {:>10}  status", "#", "IOs/sec", "MB/s", "avg", "p99");
+    for (i, r) in records.iter().enumerate() {
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "  {:>3} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
+            i + 1,
+            s.iops,
+            s.mb_per_sec,
+            format_latency_ns(s.latency_ns.mean),
+            format_latency_ns(s.latency_ns.p99 as f64),
+            r.status.name()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::record;
+
+    #[test]
+    fn reads_like_sqlio_with_every_section() {
+        let text = String::from_utf8(render_text(&[record()])).unwrap();
+        for needle in [
+            "IOs/sec:",
+            "MBs/sec:",
+            "Min_Latency:",
+            "Avg_Latency:",
+            "histogram:",
+            "24+",
+            "p99.99",
+            "flushes (fdatasync): 2500",
+            "per thread:",
+            "environment:",
+            "scheduler mq-deadline",
+            "blocks 512/4096",
+            "failed I/Os: EIO: 3",
+            "labels: raid=10",
+            "all targets:",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+        }
+    }
+
+    #[test]
+    fn an_interrupted_run_says_so_up_front() {
+        let mut r = record();
+        r.status = RunStatus::Interrupted;
+        let text = String::from_utf8(render_text(&[r.clone(), r])).unwrap();
+        assert!(text.lines().next().unwrap().contains("INTERRUPTED"), "{text}");
+        assert!(text.contains("runs:"), "two records get an overview");
+    }
+}
