@@ -1,0 +1,28 @@
+//! The plan's view of this machine, answered by the host crate and the engines' probes.
+
+use crate::plan::Machine;
+use std::path::Path;
+
+pub struct ThisMachine;
+
+impl Machine for ThisMachine {
+    fn logical_block(&self, path: &Path) -> Option<(String, u64)> {
+        let (logical, _physical) = spindle_host::block_sizes(path)?;
+        // The limit is that of the device the target sits on (a loop or dm device may have a
+        // larger sector than the disk below), so that is the device to name.
+        let device = spindle_host::block_device_of(path).map(|d| d.name).unwrap_or_else(|| "the device".into());
+        Some((device, logical))
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        spindle_host::environment(&[]).memory_bytes
+    }
+
+    fn logical_cpus(&self) -> u32 {
+        std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+    }
+
+    fn uring_available(&self) -> Result<(), String> {
+        spindle_io::engine::uring::probe()
+    }
+}

@@ -1,0 +1,50 @@
+//! spindle: measure storage the way databases use it.
+//!
+//! `main` stays thin: parse, run the subcommand, map the outcome to an exit code
+//! (0 success, 1 ran but operations failed, 2 usage or fatal error, 130 interrupted).
+
+mod args;
+mod commands;
+mod interrupt;
+mod machine;
+mod output;
+mod plan;
+mod profiles;
+mod progress;
+mod spec_file;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// How a command ended, when it did not fail outright.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// The run completed, but some operations failed.
+    OperationsFailed,
+    /// Stopped early (Ctrl-C or out of space); partial results were printed.
+    Interrupted,
+}
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let result = match cli.command {
+        args::Command::Io(io) => commands::io::run(&io),
+        args::Command::Profiles(p) => commands::profiles::run(&p),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::OperationsFailed) => ExitCode::from(1),
+        Ok(Outcome::Interrupted) => ExitCode::from(130),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("spindle: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `spindle io --json | head` must not report an error when head exits.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}

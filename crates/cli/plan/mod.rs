@@ -1,0 +1,247 @@
+//! Flags and spec files become one validated `JobSpec` here, before any I/O happens. Every
+//! value carries its origin (`--read`, or `FILE line N (read)`) so a mistake is named exactly
+//! where the user made it.
+
+mod layer;
+mod target;
+#[cfg(test)]
+mod tests;
+mod values;
+
+use crate::args::IoArgs;
+use crate::spec_file::SpecFile;
+use layer::Layer;
+use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
+use spindle_model::units::format_size;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use target::{TargetDraft, resolve_target};
+use values::{bad, duration_of, flag_of};
+
+/// Where a setting came from, for error messages.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    Flag(&'static str),
+    File {
+        path: PathBuf,
+        line: usize,
+        key: String,
+    },
+    /// A value a named profile supplies (`--profile`, or `profile =` in a spec file).
+    Profile {
+        name: &'static str,
+        key: &'static str,
+    },
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Flag(flag) => write!(f, "{flag}"),
+            Origin::File { path, line, key } => write!(f, "{} line {line} ({key})", path.display()),
+            Origin::Profile { name, key } => write!(f, "profile {name} ({key})"),
+        }
+    }
+}
+
+/// A setting as written, and where.
+#[derive(Clone, Debug)]
+pub struct Setting {
+    pub text: String,
+    pub origin: Origin,
+}
+
+/// A mistake in what the user asked for; exits 2.
+#[derive(Debug)]
+pub struct PlanError(pub String);
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// What the plan needs to know about the machine; separate so tests can pin it.
+pub trait Machine {
+    /// The device name and logical block size under `path`, when known.
+    fn logical_block(&self, path: &Path) -> Option<(String, u64)>;
+    fn memory_bytes(&self) -> u64;
+    /// What `threads = "cpus"` means.
+    fn logical_cpus(&self) -> u32;
+    /// `Err(reason)` when io_uring cannot be used here.
+    fn uring_available(&self) -> Result<(), String>;
+}
+
+/// A validated job plus what the user should be told about it.
+pub struct IoPlan {
+    pub job: JobSpec,
+    pub warnings: Vec<String>,
+}
+
+pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError> {
+    let file = args.spec.as_deref().map(SpecFile::load).transpose().map_err(PlanError)?;
+    // A profile given as a flag sits just under the flags: `--profile X --depth 32` changes
+    // only the depth.
+    let flags = match &args.profile {
+        Some(name) => Layer::from_flags(args).over(&Layer::from_profile(name, &Origin::Flag("--profile"))?),
+        None => Layer::from_flags(args),
+    };
+    let mut drafts = Vec::new();
+    let mut job_settings = JobSettings::from_flags(args);
+    if let Some(file) = &file {
+        if !args.targets.is_empty() {
+            return Err(PlanError(format!(
+                "--target cannot be combined with --spec: list targets as [[target]] tables in {}",
+                file.path.display()
+            )));
+        }
+        let defaults = match &file.spec.defaults {
+            Some(d) => {
+                if let Some(p) = &d.path {
+                    let origin = file.origin("path", p.span().start);
+                    return Err(PlanError(format!(
+                        "{origin}: a path belongs in a [[target]] table, not in [defaults]"
+                    )));
+                }
+                if let Some(p) = &d.profile {
+                    let origin = file.origin("profile", p.span().start);
+                    return Err(PlanError(format!(
+                        "{origin}: a profile belongs in a [[target]] table (or pass --profile), not in [defaults]"
+                    )));
+                }
+                Layer::from_file(file, d)
+            }
+            None => Layer::default(),
+        };
+        let base = flags.over(&defaults);
+        if file.spec.target.is_empty() {
+            return Err(PlanError(format!("spec file {} has no [[target]] table", file.path.display())));
+        }
+        for t in &file.spec.target {
+            let Some(path) = &t.path else {
+                let line = t.size.as_ref().map(|s| s.span().start).unwrap_or(0);
+                return Err(PlanError(format!("{}: this [[target]] has no path", file.origin("target", line))));
+            };
+            // A target's own profile is part of the target: above the flags, under its keys.
+            let under = match &t.profile {
+                Some(p) => Layer::from_profile(p.get_ref(), &file.origin("profile", p.span().start))?.over(&base),
+                None => base.clone(),
+            };
+            drafts.push(TargetDraft {
+                path: PathBuf::from(path.get_ref()),
+                origin: file.origin("path", path.span().start),
+                layer: Layer::from_file(file, t).over(&under),
+            });
+        }
+        job_settings = job_settings.over(JobSettings::from_file(file));
+    } else {
+        if args.targets.is_empty() {
+            return Err(PlanError("no target: pass --target PATH (repeatable) or --spec FILE.toml".into()));
+        }
+        for path in &args.targets {
+            drafts.push(TargetDraft { path: path.clone(), origin: Origin::Flag("--target"), layer: flags.clone() });
+        }
+    }
+
+    let mut warnings = Vec::new();
+    let mut engine = match &job_settings.engine {
+        Some(s) => EngineKind::from_name(s.text.trim()).ok_or_else(|| {
+            let names: Vec<_> = EngineKind::ALL.iter().map(|e| e.name()).collect();
+            bad(&s.origin, &s.text, format!("unknown engine; valid engines: {}", names.join(", ")))
+        })?,
+        None => EngineKind::Uring,
+    };
+    let mut fell_back = false;
+    if engine == EngineKind::Uring {
+        if let Err(reason) = machine.uring_available() {
+            warnings.push(format!(
+                "io_uring is not available ({reason}): using the sync engine, one I/O in flight per thread"
+            ));
+            engine = EngineKind::Sync;
+            fell_back = true;
+        }
+    }
+
+    let mut targets = Vec::new();
+    for draft in drafts {
+        let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
+        if targets.iter().any(|t: &TargetSpec| t.path == target.path) {
+            return Err(PlanError(format!("target {} is listed twice", target.path.display())));
+        }
+        targets.push(target);
+    }
+    let buffer_bytes: u64 =
+        targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();
+    if buffer_bytes > machine.memory_bytes() / 4 {
+        return Err(PlanError(format!(
+            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block",
+            format_size(buffer_bytes),
+            format_size(machine.memory_bytes())
+        )));
+    }
+
+    let duration_ns = match &job_settings.duration {
+        Some(s) => duration_of(s)?,
+        None => 30_000_000_000,
+    };
+    if duration_ns < 1_000_000 {
+        let s = job_settings.duration.as_ref().expect("a short duration was given");
+        return Err(bad(&s.origin, &s.text, "the duration must be at least 1ms"));
+    }
+    let warmup_ns = job_settings.warmup.as_ref().map(duration_of).transpose()?.unwrap_or(0);
+    let keep_file = args.keep_file || job_settings.keep_file.as_ref().map(flag_of).transpose()?.unwrap_or(false);
+    Ok(IoPlan {
+        job: JobSpec {
+            engine,
+            duration_ns,
+            warmup_ns,
+            targets,
+            keep_file,
+            force: args.force,
+            allow_destroy: args.allow_destroy,
+        },
+        warnings,
+    })
+}
+
+/// Job-wide settings (not per target), flags over file.
+#[derive(Default)]
+struct JobSettings {
+    engine: Option<Setting>,
+    duration: Option<Setting>,
+    warmup: Option<Setting>,
+    keep_file: Option<Setting>,
+}
+
+impl JobSettings {
+    fn from_flags(a: &IoArgs) -> JobSettings {
+        let flag =
+            |name: &'static str, v: &Option<String>| v.clone().map(|text| Setting { text, origin: Origin::Flag(name) });
+        JobSettings {
+            engine: flag("--engine", &a.engine),
+            duration: flag("--duration", &a.duration),
+            warmup: flag("--warmup", &a.warmup),
+            keep_file: None,
+        }
+    }
+
+    fn from_file(file: &SpecFile) -> JobSettings {
+        JobSettings {
+            engine: file.setting("engine", &file.spec.engine),
+            duration: file.setting("duration", &file.spec.duration),
+            warmup: file.setting("warmup", &file.spec.warmup),
+            keep_file: file.setting("keep_file", &file.spec.keep_file),
+        }
+    }
+
+    fn over(self, under: JobSettings) -> JobSettings {
+        JobSettings {
+            engine: self.engine.or(under.engine),
+            duration: self.duration.or(under.duration),
+            warmup: self.warmup.or(under.warmup),
+            keep_file: self.keep_file.or(under.keep_file),
+        }
+    }
+}

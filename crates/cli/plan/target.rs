@@ -1,0 +1,123 @@
+//! One target's layered settings become a validated `TargetSpec`.
+
+use super::values::*;
+use super::{Layer, Machine, Origin, PlanError};
+use spindle_model::spec::{EngineKind, MixEntry, TargetSpec, Workload};
+use spindle_model::units::format_size;
+use std::path::{Path, PathBuf};
+
+/// The settings of one target before validation.
+pub(super) struct TargetDraft {
+    pub(super) path: PathBuf,
+    pub(super) origin: Origin,
+    pub(super) layer: Layer,
+}
+
+pub(super) fn resolve_target(
+    draft: TargetDraft,
+    engine: EngineKind,
+    fell_back: bool,
+    machine: &dyn Machine,
+    warnings: &mut Vec<String>,
+) -> Result<TargetSpec, PlanError> {
+    let TargetDraft { path, origin, layer } = draft;
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(PlanError(format!("{origin} {shown}: is a directory; name a file inside it")));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(PlanError(format!("{origin} {shown}: target directory {} does not exist", parent.display())));
+    }
+
+    let read_pct = layer.read.as_ref().map(percent_of).transpose()?.unwrap_or(100);
+    let random_pct = layer.random.as_ref().map(percent_of).transpose()?.unwrap_or(100);
+    let mix = match (&layer.mix, &layer.block) {
+        (Some(m), _) => mix_of(m, read_pct, random_pct)?,
+        (None, Some(b)) => vec![MixEntry { block: size_of(b)?, weight: 1, read_pct, random_pct }],
+        (None, None) => vec![MixEntry { block: 8192, weight: 1, read_pct, random_pct }],
+    };
+    let block_origin = layer.mix.as_ref().or(layer.block.as_ref());
+    for m in &mix {
+        if m.block == 0 || m.block > MAX_BLOCK {
+            let o = block_origin.map(|s| s.origin.to_string()).unwrap_or_default();
+            return Err(PlanError(format!("{o}: a block of {} is outside 1 byte..64MiB", format_size(m.block))));
+        }
+    }
+    let reads_only = mix.iter().all(|m| m.read_pct == 100);
+    let threads = match &layer.threads {
+        Some(s) if s.text.trim() == "cpus" => machine.logical_cpus(),
+        Some(s) => count_of(s, 1, MAX_THREADS, "threads (a number, or cpus)")? as u32,
+        None => 1,
+    };
+    let mut depth = layer.depth.as_ref().map(|s| count_of(s, 1, MAX_DEPTH, "depth")).transpose()?.unwrap_or(1) as u32;
+    let rate_iops = layer.rate.as_ref().map(|s| count_of(s, 1, u32::MAX as u64, "the IOPS cap")).transpose()?;
+    let buffered = layer.buffered.as_ref().map(flag_of).transpose()?.unwrap_or(false);
+    let write_through = layer.write_through.as_ref().map(flag_of).transpose()?.unwrap_or(false);
+    let fsync_every =
+        layer.fsync_every.as_ref().map(|s| count_of(s, 0, u32::MAX as u64, "fsync-every")).transpose()?.unwrap_or(0)
+            as u32;
+    if fsync_every > 0 && reads_only {
+        let s = layer.fsync_every.as_ref().expect("fsync-every was set");
+        return Err(bad(
+            &s.origin,
+            &s.text,
+            "there is nothing to flush: the workload only reads (set --read below 100)",
+        ));
+    }
+    if engine == EngineKind::Sync && depth > 1 {
+        if fell_back {
+            warnings
+                .push(format!("{shown}: depth {depth} becomes 1 on the sync engine; add --threads for concurrency"));
+            depth = 1;
+        } else {
+            let s = layer.depth.as_ref().expect("depth above 1 was set");
+            return Err(bad(
+                &s.origin,
+                &s.text,
+                "the sync engine keeps one I/O in flight per thread; use --threads for concurrency, or --engine uring",
+            ));
+        }
+    }
+
+    let largest = mix.iter().map(|m| m.block).max().unwrap_or(8192);
+    let size = match &layer.size {
+        Some(s) => size_of(s)?,
+        None if is_block_device(&path) => 0,
+        None => 1 << 30,
+    };
+    if size != 0 && size < largest {
+        let s = layer.size.as_ref().map(|s| s.origin.to_string()).unwrap_or_else(|| "--size".into());
+        return Err(PlanError(format!(
+            "{s}: {shown} of {} is smaller than one {} I/O",
+            format_size(size),
+            format_size(largest)
+        )));
+    }
+    if !buffered && engine != EngineKind::Null {
+        if let Some((device, logical)) = machine.logical_block(&path) {
+            for m in &mix {
+                if m.block % logical != 0 {
+                    let o = block_origin.map(|s| s.origin.to_string()).unwrap_or_else(|| "--block".into());
+                    return Err(PlanError(format!(
+                        "{o}: {} is not a multiple of {device}'s {logical}-byte logical block, which direct I/O requires; use a multiple of {logical} or --buffered",
+                        format_size(m.block)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(TargetSpec {
+        path,
+        size,
+        workload: Workload { mix, threads, depth, rate_iops, buffered, write_through, fsync_every },
+    })
+}
+
+fn is_block_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata(path).map(|m| m.file_type().is_block_device()).unwrap_or(false)
+}

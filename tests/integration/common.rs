@@ -1,0 +1,46 @@
+//! Helpers shared by the integration tests.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+/// The spindle binary, with no inherited store or colour settings.
+pub fn spindle() -> Command {
+    let mut cmd = Command::cargo_bin("spindle").expect("spindle binary");
+    cmd.env_remove("SPINDLE_STORE").env("NO_COLOR", "1");
+    cmd
+}
+
+/// Runs `spindle io ... --json` and returns the parsed record; panics with stderr on failure.
+pub fn io_json(args: &[&str]) -> serde_json::Value {
+    let out = spindle().arg("io").args(args).arg("--json").output().expect("run spindle");
+    assert!(out.status.success(), "spindle io {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+/// Runs `spindle io ...` expecting a usage error; returns stderr.
+pub fn io_usage_error(args: &[&str]) -> String {
+    let out = spindle().arg("io").args(args).output().expect("run spindle");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "spindle io {args:?} should exit 2; stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "nothing on stdout for a usage error");
+    stderr
+}
+
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+/// Whether io_uring works here (probed by running the real engine briefly).
+pub fn uring_works(dir: &Path) -> bool {
+    let target = dir.join("probe.dat");
+    let out = spindle()
+        .args(["io", "--engine", "uring", "--size", "1M", "--duration", "50ms", "--buffered", "--target"])
+        .arg(&target)
+        .output()
+        .expect("run spindle");
+    let works = out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("io_uring is not available");
+    if !works {
+        eprintln!("notice: io_uring is not usable here; skipping io_uring checks");
+    }
+    works
+}

@@ -1,0 +1,135 @@
+//! What `spindle io` prints: the JSON run record (validated against the published schema),
+//! CSV and the human summary, on the deterministic null engine.
+
+use crate::common::{io_json, spindle};
+
+fn schema() -> serde_json::Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/run-record.schema.json"))
+        .expect("docs/run-record.schema.json");
+    serde_json::from_str(&text).expect("the schema is JSON")
+}
+
+fn assert_valid(record: &serde_json::Value) {
+    let validator = jsonschema::validator_for(&schema()).expect("the schema compiles");
+    let errors: Vec<String> = validator.iter_errors(record).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+    assert!(errors.is_empty(), "record does not match docs/run-record.schema.json:\n{}", errors.join("\n"));
+}
+
+#[test]
+fn json_record_matches_the_schema_and_has_the_promised_fields() {
+    let r = io_json(&[
+        "--engine",
+        "null",
+        "--target",
+        "data.dat",
+        "--block",
+        "4K",
+        "--depth",
+        "8",
+        "--threads",
+        "2",
+        "--duration",
+        "1500ms",
+        "--warmup",
+        "200ms",
+        "--label",
+        "raid=10",
+    ]);
+    assert_valid(&r);
+    assert_eq!(r["schema"], "spindle.run-record/v1");
+    assert_eq!(r["kind"], "io");
+    assert_eq!(r["status"], "complete");
+    assert_eq!(r["labels"]["raid"], "10");
+    let s = &r["summary"];
+    assert!(s["iops"].as_f64().unwrap() > 1000.0);
+    assert!(s["bytes_per_sec"].as_f64().unwrap() > 0.0);
+    for key in ["min", "mean", "max", "p50", "p99", "p99_9"] {
+        assert!(s["latency_ns"][key].is_number(), "summary.latency_ns.{key}");
+    }
+    assert_eq!(r["targets"].as_array().unwrap().len(), 1);
+    assert_eq!(r["threads"].as_array().unwrap().len(), 2);
+    assert_eq!(r["timeseries"].as_array().unwrap().len(), 2, "1.5 s measured: two points");
+    assert!(r["environment"]["logical_cpus"].as_u64().unwrap() >= 1);
+    let threads_ios: u64 = r["threads"].as_array().unwrap().iter().map(|t| t["stats"]["ios"].as_u64().unwrap()).sum();
+    assert_eq!(threads_ios, s["ios"].as_u64().unwrap());
+}
+
+#[test]
+fn csv_has_total_target_and_thread_rows() {
+    let out = spindle()
+        .args(["io", "--engine", "null", "--target", "a.dat", "--threads", "2", "--duration", "200ms", "--csv"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 1 + 1 + 2, "header, total, one target, two threads:\n{text}");
+    let columns = csv_fields(lines[0]);
+    assert!(lines.iter().all(|l| csv_fields(l) == columns), "{text}");
+    assert!(lines[1].starts_with("1,") && lines[1].contains(",total,"), "{text}");
+}
+
+/// Fields in one CSV line, honouring RFC 4180 quotes (workload text has commas).
+fn csv_fields(line: &str) -> usize {
+    let mut quoted = false;
+    1 + line
+        .chars()
+        .filter(|c| {
+            if *c == '"' {
+                quoted = !quoted;
+            }
+            *c == ',' && !quoted
+        })
+        .count()
+}
+
+#[test]
+fn text_summary_reads_like_sqlio() {
+    let out = spindle().args(["io", "--engine", "null", "--target", "a.dat", "--duration", "200ms"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in ["IOs/sec", "MBs/sec", "Avg_Latency", "histogram", "24+"] {
+        assert!(text.contains(needle), "missing {needle}:\n{text}");
+    }
+}
+
+#[test]
+fn example_specs_plan_and_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for example in ["data-and-log.toml", "tempdb-seed002.toml"] {
+        let spec = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/").to_string() + example;
+        let out = spindle()
+            .current_dir(dir.path())
+            .args(["io", "--engine", "null", "--duration", "200ms", "--warmup", "0s", "--json", "--spec", &spec])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{example}: {}", String::from_utf8_lossy(&out.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_valid(&r);
+        assert!(!r["targets"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the null engine creates no files");
+}
+
+#[test]
+fn per_line_mix_keeps_reads_and_writes_apart() {
+    let r = io_json(&[
+        "--engine",
+        "null",
+        "--target",
+        "t.dat",
+        "--mix",
+        "64K:2:100,512:98:0",
+        "--duration",
+        "300ms",
+        "--depth",
+        "16",
+    ]);
+    let s = &r["summary"];
+    let reads = s["read"]["ios"].as_f64().unwrap();
+    let writes = s["write"]["ios"].as_f64().unwrap();
+    assert!((reads / (reads + writes) - 0.02).abs() < 0.005);
+    let read_size = s["read"]["bytes"].as_f64().unwrap() / reads;
+    let write_size = s["write"]["bytes"].as_f64().unwrap() / writes;
+    assert_eq!((read_size, write_size), (65536.0, 512.0));
+}

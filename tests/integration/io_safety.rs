@@ -1,0 +1,120 @@
+//! Nothing the user owns is overwritten or lost: existing files, block devices, full disks.
+
+use crate::common::{io_usage_error, path_str, spindle};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[test]
+fn an_existing_file_is_never_written_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("precious.db");
+    let content: Vec<u8> = (0..(1 << 20)).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&target, &content).unwrap();
+    let err = io_usage_error(&["--engine", "sync", "--target", path_str(&target), "--size", "1M", "--read", "50"]);
+    assert!(err.contains("precious.db") && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), content, "the file is untouched");
+
+    // Reading it destroys nothing, so it is allowed; and the file stays.
+    let out = spindle()
+        .args(["io", "--engine", "sync", "--size", "1M", "--duration", "200ms", "--buffered", "--target"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&target).unwrap(), content, "still untouched after reading");
+
+    // With --force it is written, and still not deleted afterwards.
+    let out = spindle()
+        .args(["io", "--engine", "sync", "--size", "1M", "--duration", "200ms", "--buffered", "--read", "0", "--force"])
+        .arg("--target")
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(target.exists(), "a forced file is the user's: it is not removed");
+}
+
+/// A scratch tmpfs of `size`, unmounted on drop; None (with a notice) where mounting is not allowed.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("notice: cannot mount a tmpfs here (not root?); skipping");
+            return None;
+        }
+        Some(Tmpfs(dir))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn not_enough_space_is_a_clear_error_and_leaves_no_file() {
+    let Some(fs) = Tmpfs::mount("8M") else { return };
+    let target = fs.0.join("big.dat");
+    let err = io_usage_error(&["--engine", "sync", "--buffered", "--target", path_str(&target), "--size", "64M"]);
+    assert!(err.contains("big.dat") && err.contains("space"), "{err}");
+    assert!(!target.exists());
+}
+
+/// A loop device over a sparse file, detached on drop.
+struct Loop(String, PathBuf);
+
+impl Loop {
+    fn attach(sector_size: u32) -> Option<Loop> {
+        let backing = tempfile::NamedTempFile::new().unwrap().into_temp_path().keep().unwrap();
+        std::fs::File::options().write(true).open(&backing).unwrap().set_len(64 << 20).unwrap();
+        let out = Command::new("losetup")
+            .args(["--find", "--show", "--sector-size", &sector_size.to_string()])
+            .arg(&backing)
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Some(Loop(String::from_utf8_lossy(&o.stdout).trim().to_string(), backing)),
+            _ => {
+                eprintln!("notice: cannot attach a loop device here (not root?); skipping");
+                let _ = std::fs::remove_file(&backing);
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").args(["-d", &self.0]).status();
+        let _ = std::fs::remove_file(&self.1);
+    }
+}
+
+#[test]
+fn block_devices_need_allow_destroy_and_direct_io_names_the_sector_size() {
+    let Some(dev) = Loop::attach(4096) else { return };
+    let name = Path::new(&dev.0).file_name().unwrap().to_str().unwrap().to_string();
+    let err = io_usage_error(&["--engine", "sync", "--target", &dev.0, "--read", "0", "--duration", "200ms"]);
+    assert!(err.contains(&dev.0) && err.contains("--allow-destroy"), "{err}");
+
+    let err = io_usage_error(&["--engine", "sync", "--target", &dev.0, "--block", "512", "--duration", "200ms"]);
+    assert!(err.contains(&name) && err.contains("4096"), "the device's limit is named: {err}");
+
+    let out = spindle()
+        .args(["io", "--engine", "sync", "--block", "4K", "--read", "0", "--duration", "200ms", "--allow-destroy"])
+        .args(["--json", "--target", &dev.0])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["spec"]["targets"][0]["size"], 64 << 20, "a device's size is its own");
+    assert!(Path::new(&dev.0).exists(), "a device is never removed");
+}

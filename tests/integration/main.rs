@@ -1,0 +1,7 @@
+//! Integration tests: they drive the real `spindle` binary on temp directories.
+
+mod common;
+mod io_bad_input;
+mod io_output;
+mod io_real;
+mod io_safety;
