@@ -21,6 +21,152 @@ pub enum Command {
     Io(Box<IoArgs>),
     /// List the named database I/O patterns that `spindle io --profile` takes.
     Profiles(ProfilesArgs),
+    /// Run an engine's standard I/O pattern matrix (seed 004's SQLIO set, for SQL Server).
+    Suite(Box<SuiteArgs>),
+    /// List, show or remove stored runs.
+    Runs(RunsArgs),
+    /// Compare two runs, or two groups of runs selected by label, with significance.
+    Compare(CompareArgs),
+}
+
+/// Where results are kept.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StoreArgs {
+    /// Results store [default: $SPINDLE_STORE, else $XDG_DATA_HOME/spindle/results.db].
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Which engine's matrix: sqlserver, postgres or mysql.
+    #[arg(value_name = "ENGINE")]
+    pub engine: String,
+    /// Directory to test; the suite's test file is created (and removed) there.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Size of the test file [default: 1G].
+    #[arg(long)]
+    pub size: Option<String>,
+    /// How long to measure each member [default: 30s; 13 members fit in 10 minutes].
+    #[arg(long, short = 'd')]
+    pub duration: Option<String>,
+    /// Unmeasured run before each member [default: 5s].
+    #[arg(long)]
+    pub warmup: Option<String>,
+    /// Run every member N times (interleaved), to tell real differences from noise.
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<String>,
+    /// I/O engine: uring, sync or null [default: uring, falling back to sync].
+    #[arg(long)]
+    pub io_engine: Option<String>,
+    /// Keep the test file at the end.
+    #[arg(long)]
+    pub keep_file: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RunsArgs {
+    #[command(subcommand)]
+    pub action: RunsAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RunsAction {
+    /// List stored runs, oldest first (the newest 50 unless --limit or --all).
+    List(RunsListArgs),
+    /// Show one stored run as `spindle io` printed it (--json: its run record).
+    Show(RunsShowArgs),
+    /// Remove stored runs (all or none: an unknown id removes nothing).
+    Rm(RunsRmArgs),
+}
+
+/// Which stored runs: every condition given must hold.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SelectArgs {
+    /// Runs with this label (repeatable; all must match).
+    #[arg(long = "label", value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
+    /// Runs of this kind (io, ...).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Runs with this status: complete, interrupted or failed.
+    #[arg(long)]
+    pub status: Option<String>,
+    /// Runs started at or after: 2026-11-22, 2026-11-22T10:00:00Z, or an age (90m, 24h, 7d).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Runs started at or before (a bare date includes the whole day).
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Runs of this group (a --repeat, --sweep or suite).
+    #[arg(long, value_name = "ID")]
+    pub group: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunsListArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Show the newest N matching runs [default: 50].
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    pub limit: Option<String>,
+    /// Show every matching run.
+    #[arg(long)]
+    pub all: bool,
+    /// Print the runs as JSON (id, time, labels, workload, summary figures).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RunsShowArgs {
+    /// Run id (as `spindle runs list` shows it).
+    pub id: String,
+    /// Print the run record as JSON.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the results as CSV.
+    #[arg(long)]
+    pub csv: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RunsRmArgs {
+    /// Run ids or ranges (12, 14-20).
+    #[arg(required = true)]
+    pub ids: Vec<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "Selections: a run id (12), a range (12-14), or KEY=VALUE labels; --a and --b repeat \
+to narrow.\nExamples:\n  spindle compare 12 15\n  spindle compare --a raid=5 --b raid=10\n  \
+spindle compare --a raid=5 --a host=db1 --b raid=10 --b host=db1")]
+pub struct CompareArgs {
+    /// Two runs, A then B (instead of --a and --b).
+    #[arg(value_name = "RUN", num_args = 0..=2)]
+    pub runs: Vec<String>,
+    /// Baseline selection A: run ids/ranges or KEY=VALUE labels (repeatable; all must match).
+    #[arg(long = "a", value_name = "SELECTION")]
+    pub a: Vec<String>,
+    /// Selection B, compared against A.
+    #[arg(long = "b", value_name = "SELECTION")]
+    pub b: Vec<String>,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -47,7 +193,7 @@ pub struct OutputArgs {
     pub labels: Vec<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default)]
 #[command(after_help = "Sizes: 512, 4K, 8KiB, 1MiB, 10G (binary multiples). Durations: 500ms, 30s, 5m, 1h.\n\
 Example: spindle io --target data.dat --size 1G --block 8K --read 100 --random 100 --threads 4 --depth 8 --duration 30s")]
 pub struct IoArgs {
@@ -111,6 +257,16 @@ pub struct IoArgs {
     /// Allow writing to a block device (destroys everything on it). Refused while mounted.
     #[arg(long)]
     pub allow_destroy: bool,
+    /// Run the job N times, each saved as its own run in one group (seed 000 ran everything
+    /// three times).
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<String>,
+    /// Run once per value of one setting, e.g. depth=1,2,4,...,256 (also block=, threads=);
+    /// prints the curve and its knee.
+    #[arg(long, value_name = "PARAM=LIST")]
+    pub sweep: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }

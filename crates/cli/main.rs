@@ -11,7 +11,10 @@ mod output;
 mod plan;
 mod profiles;
 mod progress;
+mod selection;
 mod spec_file;
+mod store;
+mod suites;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -31,6 +34,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         args::Command::Io(io) => commands::io::run(&io),
         args::Command::Profiles(p) => commands::profiles::run(&p),
+        args::Command::Suite(s) => commands::suite::run(&s),
+        args::Command::Runs(r) => commands::runs::run(&r),
+        args::Command::Compare(c) => commands::compare::run(&c),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -18,28 +18,18 @@ pub fn print(records: &[RunRecord], output: &OutputArgs) -> anyhow::Result<()> {
     } else {
         spindle_report::render_text(records)
     };
+    write_stdout(&bytes)
+}
+
+pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(&bytes).context("cannot write results to stdout")?;
+    stdout.write_all(bytes).context("cannot write results to stdout")?;
     stdout.flush().context("cannot write results to stdout")
 }
 
 /// `--label key=value` pairs; a malformed one names itself.
 pub fn labels(raw: &[String]) -> Result<std::collections::BTreeMap<String, String>, crate::plan::PlanError> {
-    let mut labels = std::collections::BTreeMap::new();
-    for item in raw {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| crate::plan::PlanError(format!("--label {item}: write KEY=VALUE, e.g. --label raid=10")))?;
-        let key = key.trim();
-        let valid = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
-        if !valid {
-            return Err(crate::plan::PlanError(format!(
-                "--label {item}: the key must be letters, digits, '_', '-' or '.'"
-            )));
-        }
-        labels.insert(key.to_string(), value.trim().to_string());
-    }
-    Ok(labels)
+    raw.iter().map(|item| crate::selection::parse_label("--label", item)).collect()
 }
 
 /// The command line as recorded: values of password-like flags replaced.

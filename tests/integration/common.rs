@@ -3,10 +3,19 @@
 use assert_cmd::Command;
 use std::path::Path;
 
-/// The spindle binary, with no inherited store or colour settings.
+/// The spindle binary, with no colour and a results store of this test process's own under
+/// cargo's scratch directory, so tests never write to the user's store.
 pub fn spindle() -> Command {
     let mut cmd = Command::cargo_bin("spindle").expect("spindle binary");
-    cmd.env_remove("SPINDLE_STORE").env("NO_COLOR", "1");
+    let store = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stores/{}.db", std::process::id()));
+    cmd.env("SPINDLE_STORE", store).env("NO_COLOR", "1");
+    cmd
+}
+
+/// The spindle binary using the store at `store`.
+pub fn spindle_with_store(store: &Path) -> Command {
+    let mut cmd = spindle();
+    cmd.env("SPINDLE_STORE", store);
     cmd
 }
 

@@ -1,7 +1,10 @@
 //! Integration tests: they drive the real `spindle` binary on temp directories.
 
 mod common;
+mod compare;
 mod io_bad_input;
 mod io_output;
 mod io_real;
 mod io_safety;
+mod store_runs;
+mod sweep_suite;

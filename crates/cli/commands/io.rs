@@ -1,114 +1,70 @@
-//! `spindle io`: plan, prepare the targets, run, collect, print, clean up.
+//! `spindle io`: plan (one job, repeats or a sweep), run the batch, print what belongs to the
+//! whole batch (the sweep's curve and knee, the repeats' spread).
 
 use crate::args::IoArgs;
+use crate::commands::batch::{Batch, BatchJob, run_batch};
 use crate::machine::ThisMachine;
-use crate::progress::{Display, note, warn};
-use crate::{Outcome, interrupt, output, plan};
-use anyhow::Context;
-use spindle_io::collect::{RunContext, build_record};
-use spindle_io::run::run_job;
-use spindle_io::target::{PrepareOptions, PreparedTarget, TargetError, TargetKind};
-use spindle_model::spec::{EngineKind, JobSpec};
-use spindle_model::units::format_size;
+use crate::progress::warn;
+use crate::{Outcome, output, plan};
+use spindle_model::RunRecord;
+use spindle_store::GroupKind;
 
 pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
-    let quiet = args.output.quiet;
     let labels = output::labels(&args.output.labels)?;
     let plan = plan::plan_io(args, &ThisMachine)?;
     for w in &plan.warnings {
-        warn(quiet, w);
+        warn(args.output.quiet, w);
     }
-    let mut job = plan.job;
-    let stop = interrupt::stop_flag();
-    let display = Display::new(quiet);
-
-    let prepared = match prepare_targets(&mut job, &display, quiet, stop) {
-        Ok(p) => p,
-        Err(TargetError::Interrupted(path)) => {
-            display.finish_line();
-            eprintln!("spindle: interrupted while creating {}; nothing was measured", path.display());
-            return Ok(Outcome::Interrupted);
-        }
-        Err(e) => return Err(e.into()),
+    let group = match (&plan.sweep, plan.repeats) {
+        (Some(sweep), _) => Some((GroupKind::Sweep, format!("--sweep {}", sweep.text))),
+        (None, n) if n > 1 => Some((GroupKind::Repeat, format!("--repeat {n}"))),
+        _ => None,
     };
-    let mut warnings = plan.warnings;
-    for p in &prepared {
-        warnings.extend(p.warnings.iter().cloned());
-    }
+    let sweep = plan.sweep;
+    let jobs = plan
+        .jobs
+        .into_iter()
+        .map(|p| BatchJob {
+            job: p.job,
+            point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point_name(i))),
+            repeat: p.repeat,
+        })
+        .collect();
+    let batch = Batch { jobs, group, labels, warnings: plan.warnings, output: &args.output, store: &args.store };
+    let done = run_batch(batch)?;
 
-    let paths: Vec<&std::path::Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
-    let environment = spindle_host::environment(&paths);
-    let outcome = run_job(&job, stop, &mut |p| display.tick(&p));
-    display.finish_line();
-    let cleanup = finish_targets(prepared, job.keep_file);
-    let outcome = outcome?;
-    let record = build_record(
-        &job,
-        &outcome,
-        RunContext { labels, command_line: output::command_line(), environment, warnings },
-    );
-    output::print(std::slice::from_ref(&record), &args.output)?;
-    cleanup?;
-
-    let out_of_space = record.warnings.iter().any(|w| w.contains("out of space"));
-    if out_of_space {
-        eprintln!("spindle: error: a target ran out of space; the result above covers the run until then");
+    let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();
+    if args.output.json || args.output.csv {
+        output::print(&records, &args.output)?;
+    } else if !args.output.quiet && records.len() > 1 {
+        let rows: Vec<(String, &RunRecord)> = done
+            .runs
+            .iter()
+            .map(|f| (f.point.clone().map_or(f.id.to_string(), |p| format!("{} {p}", f.id)), &f.record))
+            .collect();
+        output::write_stdout(&spindle_report::render_overview(&rows))?;
     }
-    Ok(if interrupt::requested() {
-        Outcome::Interrupted
-    } else if !record.errors.is_empty() || out_of_space {
-        Outcome::OperationsFailed
-    } else {
-        Outcome::Success
-    })
-}
-
-/// Creates or checks every target before any measurement; the null engine touches no file.
-/// On failure, targets already prepared are cleaned up before the error is returned.
-fn prepare_targets(
-    job: &mut JobSpec,
-    display: &Display,
-    quiet: bool,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<Vec<PreparedTarget>, TargetError> {
-    let mut prepared = Vec::new();
-    if job.engine == EngineKind::Null {
-        return Ok(prepared);
-    }
-    for target in &mut job.targets {
-        let w = &target.workload;
-        let options = PrepareOptions {
-            force: job.force,
-            allow_destroy: job.allow_destroy,
-            writes: w.writes(),
-            direct: !w.buffered,
-        };
-        let shown = target.path.display().to_string();
-        let result =
-            spindle_io::target::prepare(target, &options, &mut |done, total| display.fill(&shown, done, total), stop);
-        display.finish_line();
-        match result {
-            Ok(p) => {
-                if p.kind == TargetKind::ReusedTestFile {
-                    note(quiet, &format!("reusing test file {shown} ({})", format_size(p.size)));
-                }
-                target.size = p.size;
-                prepared.push(p);
-            }
-            Err(e) => {
-                let _ = finish_targets(prepared, job.keep_file);
-                return Err(e);
-            }
+    if let Some(sweep) = &sweep {
+        let points: Vec<(String, Vec<&RunRecord>)> = (0..sweep.points.len())
+            .map(|i| {
+                let name = sweep.point_name(i);
+                let runs = done.runs.iter().filter(|f| f.point.as_deref() == Some(&name)).map(|f| &f.record).collect();
+                (sweep.points[i].text.clone(), runs)
+            })
+            .collect();
+        let curve = spindle_report::curve(&points);
+        let knee = spindle_report::knee(&curve);
+        if let Some(group) = done.group {
+            let summary = serde_json::json!({
+                "param": sweep.param.name(),
+                "curve": curve,
+                "knee": knee.map(|i| &curve[i].value),
+            });
+            done.store.set_group_summary(group, &summary)?;
+        }
+        if !args.output.json && !args.output.csv && !args.output.quiet {
+            output::write_stdout(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
         }
     }
-    Ok(prepared)
-}
-
-/// Removes the test files this run created (unless kept); never anything else.
-fn finish_targets(prepared: Vec<PreparedTarget>, keep: bool) -> anyhow::Result<()> {
-    for p in prepared {
-        let path = p.path.clone();
-        p.finish(keep).with_context(|| format!("cannot remove test file {}", path.display()))?;
-    }
-    Ok(())
+    Ok(done.outcome)
 }

@@ -1,4 +1,8 @@
-//! One module per subcommand.
+//! One module per subcommand (and `batch`, the job runner that measuring commands share).
 
+pub mod batch;
+pub mod compare;
 pub mod io;
 pub mod profiles;
+pub mod runs;
+pub mod suite;

@@ -1,6 +1,7 @@
 //! The layers a target's settings are drawn from, and how they stack.
 
 use super::PlanError;
+use super::sweep::SweepParam;
 use super::{Origin, Setting};
 use crate::args::IoArgs;
 use crate::profiles::{self, Profile};
@@ -85,6 +86,17 @@ impl Layer {
             write_through: get("write_through"),
             fsync_every: get("fsync_every"),
         }
+    }
+
+    /// A layer that sets only the swept setting.
+    pub(super) fn swept(param: SweepParam, setting: Setting) -> Layer {
+        let mut layer = Layer::default();
+        match param {
+            SweepParam::Depth => layer.depth = Some(setting),
+            SweepParam::Block => layer.block = Some(setting),
+            SweepParam::Threads => layer.threads = Some(setting),
+        }
+        layer
     }
 
     /// `self` where set, else `under`. A block or mix given here hides both from below, so a

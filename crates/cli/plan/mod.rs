@@ -3,6 +3,7 @@
 //! where the user made it.
 
 mod layer;
+mod sweep;
 mod target;
 #[cfg(test)]
 mod tests;
@@ -12,7 +13,7 @@ use crate::args::IoArgs;
 use crate::spec_file::SpecFile;
 use layer::Layer;
 use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
-use spindle_model::units::format_size;
+use spindle_model::units::{format_bytes_approx, format_size};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use target::{TargetDraft, resolve_target};
@@ -74,13 +75,40 @@ pub trait Machine {
     fn uring_available(&self) -> Result<(), String>;
 }
 
-/// A validated job plus what the user should be told about it.
+/// Validated jobs plus what the user should be told about them.
 pub struct IoPlan {
-    pub job: JobSpec,
+    /// One job, or one per sweep point and repeat, in the order they run.
+    pub jobs: Vec<PlannedJob>,
     pub warnings: Vec<String>,
+    /// The sweep, when `--sweep` was given.
+    pub sweep: Option<Sweep>,
+    pub repeats: u32,
+}
+
+pub use sweep::Sweep;
+
+/// One job of a plan and where it sits among the others.
+pub struct PlannedJob {
+    pub job: JobSpec,
+    /// Index into the sweep's points.
+    pub point: Option<usize>,
+    /// 1-based.
+    pub repeat: u32,
+}
+
+/// At most this many repeats; more is a typo.
+const MAX_REPEATS: u64 = 1000;
+
+/// `--repeat N`, 1 when absent.
+pub fn repeats_of(text: &Option<String>) -> Result<u32, PlanError> {
+    let Some(text) = text else { return Ok(1) };
+    let setting = Setting { text: text.clone(), origin: Origin::Flag("--repeat") };
+    Ok(values::count_of(&setting, 1, MAX_REPEATS, "the number of repeats")? as u32)
 }
 
 pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError> {
+    let sweep = args.sweep.as_deref().map(sweep::parse_sweep).transpose()?;
+    let repeats = repeats_of(&args.repeat)?;
     let file = args.spec.as_deref().map(SpecFile::load).transpose().map_err(PlanError)?;
     // A profile given as a flag sits just under the flags: `--profile X --depth 32` changes
     // only the depth.
@@ -164,23 +192,34 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
         }
     }
 
-    let mut targets = Vec::new();
-    for draft in drafts {
-        let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
-        if targets.iter().any(|t: &TargetSpec| t.path == target.path) {
-            return Err(PlanError(format!("target {} is listed twice", target.path.display())));
+    // A swept setting overrides every layer, the target's own keys included: it is what the
+    // user asked to vary.
+    let overrides: Vec<Option<Layer>> = match &sweep {
+        Some(sw) => sw.points.iter().map(|p| Some(Layer::swept(sw.param, p.clone()))).collect(),
+        None => vec![None],
+    };
+    let mut point_targets = Vec::new();
+    for over in &overrides {
+        let mut targets = Vec::new();
+        for draft in &drafts {
+            let draft = TargetDraft {
+                path: draft.path.clone(),
+                origin: draft.origin.clone(),
+                layer: match over {
+                    Some(o) => o.clone().over(&draft.layer),
+                    None => draft.layer.clone(),
+                },
+            };
+            let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
+            if targets.iter().any(|t: &TargetSpec| t.path == target.path) {
+                return Err(PlanError(format!("target {} is listed twice", target.path.display())));
+            }
+            targets.push(target);
         }
-        targets.push(target);
+        check_buffer_memory(&targets, machine)?;
+        point_targets.push(targets);
     }
-    let buffer_bytes: u64 =
-        targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();
-    if buffer_bytes > machine.memory_bytes() / 4 {
-        return Err(PlanError(format!(
-            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block",
-            format_size(buffer_bytes),
-            format_size(machine.memory_bytes())
-        )));
-    }
+    warnings.dedup();
 
     let duration_ns = match &job_settings.duration {
         Some(s) => duration_of(s)?,
@@ -192,18 +231,42 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
     }
     let warmup_ns = job_settings.warmup.as_ref().map(duration_of).transpose()?.unwrap_or(0);
     let keep_file = args.keep_file || job_settings.keep_file.as_ref().map(flag_of).transpose()?.unwrap_or(false);
-    Ok(IoPlan {
-        job: JobSpec {
-            engine,
-            duration_ns,
-            warmup_ns,
-            targets,
-            keep_file,
-            force: args.force,
-            allow_destroy: args.allow_destroy,
-        },
-        warnings,
-    })
+    // Repeats go round the whole sweep, so slow drift (a warming cache, a filling SSD) spreads
+    // over every point instead of favouring the first.
+    let mut jobs = Vec::new();
+    for repeat in 1..=repeats {
+        for (i, targets) in point_targets.iter().enumerate() {
+            jobs.push(PlannedJob {
+                job: JobSpec {
+                    engine,
+                    duration_ns,
+                    warmup_ns,
+                    targets: targets.clone(),
+                    keep_file,
+                    force: args.force,
+                    allow_destroy: args.allow_destroy,
+                },
+                point: sweep.as_ref().map(|_| i),
+                repeat,
+            });
+        }
+    }
+    Ok(IoPlan { jobs, warnings, sweep, repeats })
+}
+
+/// Every worker's buffers are allocated up front; refuse a job that would crowd out the
+/// machine rather than let it swap and measure the swap.
+fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<(), PlanError> {
+    let buffer_bytes: u64 =
+        targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();
+    if buffer_bytes > machine.memory_bytes() / 4 {
+        return Err(PlanError(format!(
+            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block",
+            format_size(buffer_bytes),
+            format_bytes_approx(machine.memory_bytes())
+        )));
+    }
+    Ok(())
 }
 
 /// Job-wide settings (not per target), flags over file.

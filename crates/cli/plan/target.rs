@@ -3,7 +3,7 @@
 use super::values::*;
 use super::{Layer, Machine, Origin, PlanError};
 use spindle_model::spec::{EngineKind, MixEntry, TargetSpec, Workload};
-use spindle_model::units::format_size;
+use spindle_model::units::{format_bytes_approx, format_size};
 use std::path::{Path, PathBuf};
 
 /// The settings of one target before validation.
@@ -96,6 +96,13 @@ pub(super) fn resolve_target(
             format_size(size),
             format_size(largest)
         )));
+    }
+    if buffered && engine != EngineKind::Null && size != 0 && size < machine.memory_bytes() {
+        warnings.push(format!(
+            "{shown}: buffered I/O on {} with {} of memory: reads may be served by the page cache, not the device; use a --size above memory to measure the device",
+            format_size(size),
+            format_bytes_approx(machine.memory_bytes())
+        ));
     }
     if !buffered && engine != EngineKind::Null {
         if let Some((device, logical)) = machine.logical_block(&path) {

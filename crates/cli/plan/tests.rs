@@ -43,27 +43,27 @@ fn error(args: &[&str]) -> String {
 #[test]
 fn defaults_are_8k_random_reads_one_thread_depth_one_1g() {
     let p = plan(&["--target", "t.dat"]).unwrap();
-    let t = &p.job.targets[0];
+    let t = &p.jobs[0].job.targets[0];
     assert_eq!(t.size, 1 << 30);
     assert_eq!((t.workload.read_pct(), t.workload.random_pct()), (100.0, 100.0));
     assert_eq!((t.workload.threads, t.workload.depth, t.workload.smallest_block()), (1, 1, 8192));
-    assert_eq!(p.job.engine, EngineKind::Uring);
-    assert_eq!(p.job.duration_ns, 30_000_000_000);
+    assert_eq!(p.jobs[0].job.engine, EngineKind::Uring);
+    assert_eq!(p.jobs[0].job.duration_ns, 30_000_000_000);
 }
 
 #[test]
 fn a_profile_sets_the_pattern_and_flags_override_it() {
     let p = plan(&["--target", "t.dat", "--profile", "sqlserver.page-read"]).unwrap();
-    let w = &p.job.targets[0].workload;
+    let w = &p.jobs[0].job.targets[0].workload;
     assert_eq!((w.threads, w.depth, w.largest_block()), (4, 8, 8192), "threads = cpus = 4");
 
     let p =
         plan(&["--target", "t.dat", "--profile", "sqlserver.checkpoint", "--depth", "32", "--block", "64K"]).unwrap();
-    let w = &p.job.targets[0].workload;
+    let w = &p.jobs[0].job.targets[0].workload;
     assert_eq!((w.threads, w.depth, w.largest_block(), w.read_pct()), (1, 32, 65536, 0.0));
 
     let p = plan(&["--target", "t.dat", "--profile", "postgres.wal-write"]).unwrap();
-    let w = &p.job.targets[0].workload;
+    let w = &p.jobs[0].job.targets[0].workload;
     assert!(w.buffered && w.fsync_every == 1 && w.random_pct() == 0.0);
 }
 
@@ -78,13 +78,13 @@ fn flags_beside_a_profile_are_still_checked_against_the_device() {
     let err = error(&["--target", "t.dat", "--profile", "sqlserver.page-read", "--block", "512"]);
     assert!(err.contains("--block") && err.contains("nvme9n1") && err.contains("4096"), "{err}");
     let p = plan(&["--target", "t.dat", "--profile", "sqlserver.log-write"]).unwrap();
-    assert!(p.job.targets[0].workload.write_through);
+    assert!(p.jobs[0].job.targets[0].workload.write_through);
 }
 
 #[test]
 fn threads_cpus_means_one_per_logical_cpu() {
     let p = plan(&["--target", "t.dat", "--threads", "cpus"]).unwrap();
-    assert_eq!(p.job.targets[0].workload.threads, 4);
+    assert_eq!(p.jobs[0].job.targets[0].workload.threads, 4);
     let err = error(&["--target", "t.dat", "--threads", "many"]);
     assert!(err.contains("--threads many") && err.contains("cpus"), "{err}");
 }
@@ -102,8 +102,8 @@ fn values_out_of_range_name_the_flag() {
 #[test]
 fn without_io_uring_the_plan_falls_back_to_sync_and_says_so() {
     let p = plan_on(&["--target", "t.dat", "--depth", "8"], &Pinned { uring: false }).unwrap();
-    assert_eq!(p.job.engine, EngineKind::Sync);
-    assert_eq!(p.job.targets[0].workload.depth, 1);
+    assert_eq!(p.jobs[0].job.engine, EngineKind::Sync);
+    assert_eq!(p.jobs[0].job.targets[0].workload.depth, 1);
     assert!(
         p.warnings.iter().any(|w| w.contains("io_uring is not available") && w.contains("kernel.io_uring_disabled"))
     );
@@ -121,7 +121,7 @@ fn spec_file_targets_take_their_own_profile_above_the_flags() {
     )
     .unwrap();
     let p = plan(&["--spec", spec.to_str().unwrap(), "--depth", "2"]).unwrap();
-    let (data, log) = (&p.job.targets[0].workload, &p.job.targets[1].workload);
+    let (data, log) = (&p.jobs[0].job.targets[0].workload, &p.jobs[0].job.targets[1].workload);
     assert_eq!((data.threads, data.depth), (4, 8), "the target's profile beats the --depth flag");
     assert_eq!((log.largest_block(), log.depth), (8192, 1), "a target's own key beats its profile");
     assert!(log.write_through);

@@ -2,9 +2,13 @@
 //! run record. Everything here is pure data and arithmetic, so every other crate can depend
 //! on it without pulling in I/O, drivers or formats.
 
+pub mod compare;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod histogram;
 pub mod record;
 pub mod spec;
+pub mod stats;
 pub mod time;
 pub mod units;
 

@@ -67,6 +67,17 @@ pub fn format_size(bytes: u64) -> String {
     format!("{bytes}B")
 }
 
+/// Formats an amount of memory or space for reading, not typing: `23.5 GiB`, `512 MiB`.
+pub fn format_bytes_approx(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (factor, unit) in UNITS {
+        if bytes >= factor {
+            return format!("{:.1} {unit}", bytes as f64 / factor as f64);
+        }
+    }
+    format!("{bytes} B")
+}
+
 /// Formats nanoseconds with a unit that keeps three significant digits readable.
 pub fn format_latency_ns(ns: f64) -> String {
     if ns < 1e3 {
@@ -126,6 +137,13 @@ mod tests {
         assert!(parse_duration_ns("30").is_err());
         assert!(parse_duration_ns("s").is_err());
         assert!(parse_duration_ns("3x").is_err());
+    }
+
+    #[test]
+    fn approximate_sizes_read_well() {
+        assert_eq!(format_bytes_approx(25_275_424_768), "23.5 GiB");
+        assert_eq!(format_bytes_approx(1536), "1.5 KiB");
+        assert_eq!(format_bytes_approx(12), "12 B");
     }
 
     #[test]

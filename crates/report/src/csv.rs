@@ -110,7 +110,7 @@ fn quote(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::record;
+    use spindle_model::fixtures::record;
 
     /// Splits one CSV line honouring quotes.
     fn fields(line: &str) -> Vec<String> {

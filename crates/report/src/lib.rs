@@ -1,15 +1,17 @@
 //! Exporters: pure functions from run records to bytes. They never measure and never touch
 //! files, so every output format can be produced again from stored records.
 
+mod compare;
 mod csv;
 mod json;
+mod sweep;
 mod text;
 
+pub use compare::render_compare;
 pub use csv::render_csv;
 pub use json::{render_json, render_json_many};
-pub use text::render_text;
+pub use sweep::{CurvePoint, curve, knee, render_sweep};
+pub use text::{render_overview, render_text};
 
-#[cfg(test)]
-mod fixtures;
 #[cfg(test)]
 mod schema_tests;

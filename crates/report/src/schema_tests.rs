@@ -2,8 +2,8 @@
 //! writes: a realistic record validates, and records missing required fields or carrying
 //! unknown ones do not.
 
-use crate::fixtures::record;
 use crate::render_json;
+use spindle_model::fixtures::record;
 
 fn validator() -> jsonschema::Validator {
     let schema: serde_json::Value =

@@ -16,7 +16,9 @@ pub fn render_text(records: &[RunRecord]) -> Vec<u8> {
         record(&mut out, r);
     }
     if records.len() > 1 {
-        overview(&mut out, records);
+        let rows: Vec<(String, &RunRecord)> =
+            records.iter().enumerate().map(|(i, r)| ((i + 1).to_string(), r)).collect();
+        out.push_str(&String::from_utf8_lossy(&render_overview(&rows)));
     }
     out.into_bytes()
 }
@@ -183,16 +185,19 @@ fn describe_device(d: &DeviceInfo) -> String {
     if parts.is_empty() { "unknown".into() } else { parts.join(", ") }
 }
 
-/// Several runs (repeats, sweeps): one line each, so they can be read against each other.
-fn overview(out: &mut String, records: &[RunRecord]) {
+/// Several runs (repeats, sweeps, suites): one line each, so they can be read against each
+/// other, each under a name (its number, its run id, its suite member).
+pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
+    let mut out = String::new();
+    let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(1).max(3);
     let _ = writeln!(out, "\nruns:");
-    let _ = writeln!(out, "  {:>3} {:>12} {:>10} {:>10} {:>10}  status", "#", "IOs/sec", "MB/s", "avg", "p99");
-    for (i, r) in records.iter().enumerate() {
+    let _ = writeln!(out, "  {:>width$} {:>12} {:>10} {:>10} {:>10}  status", "#", "IOs/sec", "MB/s", "avg", "p99");
+    for (name, r) in rows {
         let s = &r.summary;
         let _ = writeln!(
             out,
-            "  {:>3} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
-            i + 1,
+            "  {:>width$} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
+            name,
             s.iops,
             s.mb_per_sec,
             format_latency_ns(s.latency_ns.mean),
@@ -200,12 +205,13 @@ fn overview(out: &mut String, records: &[RunRecord]) {
             r.status.name()
         );
     }
+    out.into_bytes()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::record;
+    use spindle_model::fixtures::record;
 
     #[test]
     fn reads_like_sqlio_with_every_section() {

@@ -1,8 +1,9 @@
-//! A realistic run record for the exporters' tests: two targets (a data file with a mixed
-//! workload and a log with flushes), threads, a time series and an environment.
+//! Run records for other crates' tests (feature `fixtures`, enabled only in dev-dependencies):
+//! a realistic two-target record for the exporters, and small one-target records with a
+//! chosen per-second throughput for the store and comparisons.
 
-use spindle_model::Histogram;
-use spindle_model::record::{
+use crate::Histogram;
+use crate::record::{
     CpuUsage, DeviceInfo, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
 };
 
@@ -20,6 +21,8 @@ fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
     IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, CpuUsage::new(0.5, 1.5, reads + writes))
 }
 
+/// Two targets (a data file with a mixed workload and a log with flushes), threads, a time
+/// series and an environment.
 pub fn record() -> RunRecord {
     let data = stats(180_000, 40_000, 10_000, 0);
     let log = stats(400_000, 0, 5_000, 2_500);
@@ -98,4 +101,51 @@ pub fn record() -> RunRecord {
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
     }
+}
+
+/// A one-target 8 KiB random-read run whose seconds did `iops_per_second[i]` I/Os at about
+/// `latency_ns` each, with these labels.
+pub fn io_run(iops_per_second: &[f64], latency_ns: u64, labels: &[(&str, &str)]) -> RunRecord {
+    let mut h = Histogram::new();
+    let mut series = Vec::new();
+    for (i, &iops) in iops_per_second.iter().enumerate() {
+        let n = iops.max(0.0) as u64;
+        for k in 0..n.min(2_000) {
+            h.record(latency_ns + k % 50 * (latency_ns / 100).max(1));
+        }
+        series.push(TimePoint {
+            t: (i + 1) as f64,
+            read_ios: n,
+            write_ios: 0,
+            bytes: n * 8192,
+            iops,
+            bytes_per_sec: iops * 8192.0,
+            latency_mean_ns: latency_ns as f64,
+            latency_max_ns: latency_ns * 2,
+        });
+    }
+    let seconds = iops_per_second.len() as f64;
+    let total: f64 = iops_per_second.iter().sum();
+    let mut stats =
+        IoStats::from_histograms(&h, &Histogram::new(), &Histogram::new(), 0, 0, seconds, CpuUsage::new(0.1, 0.2, 1));
+    // The histogram holds a sample; the totals are those of the series.
+    stats.ios = total as u64;
+    stats.iops = if seconds > 0.0 { total / seconds } else { 0.0 };
+    stats.bytes = stats.ios * 8192;
+    stats.bytes_per_sec = stats.iops * 8192.0;
+    stats.mb_per_sec = stats.bytes_per_sec / 1e6;
+    stats.mib_per_sec = stats.bytes_per_sec / (1u64 << 20) as f64;
+    let mut r = record();
+    r.labels = labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    r.measured_seconds = seconds;
+    r.summary = stats.clone();
+    r.targets.truncate(1);
+    r.targets[0].workload = "8KiB random read, 1 thread x 8 outstanding".into();
+    r.targets[0].stats = stats.clone();
+    r.targets[0].timeseries = series.clone();
+    r.threads = vec![ThreadResult { target: 0, thread: 0, stats }];
+    r.timeseries = series;
+    r.errors.clear();
+    r.warnings.clear();
+    r
 }

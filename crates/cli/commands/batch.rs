@@ -1,0 +1,211 @@
+//! Runs planned jobs one after another, as `spindle io` (one job, repeats, a sweep) and
+//! `spindle suite` need: targets prepared once for all jobs, each job measured, its record
+//! saved to the store as soon as it finishes (so an interrupted batch keeps what ran), and
+//! printed as text as it finishes.
+
+use crate::args::{OutputArgs, StoreArgs};
+use crate::progress::{Display, note};
+use crate::{Outcome, interrupt, output, store};
+use anyhow::Context;
+use spindle_io::collect::{RunContext, build_record};
+use spindle_io::run::run_job;
+use spindle_io::target::{PrepareOptions, PreparedTarget, TargetError, TargetKind};
+use spindle_model::RunRecord;
+use spindle_model::spec::{EngineKind, JobSpec};
+use spindle_model::units::format_size;
+use spindle_store::{GroupKind, Placement, Store};
+use std::collections::BTreeMap;
+
+/// One job and where it sits in its group.
+pub struct BatchJob {
+    pub job: JobSpec,
+    /// The sweep point or suite member (`depth=8`, `page-read`).
+    pub point: Option<String>,
+    pub repeat: u32,
+}
+
+pub struct Batch<'a> {
+    pub jobs: Vec<BatchJob>,
+    /// Set when the jobs belong together (more than one job).
+    pub group: Option<(GroupKind, String)>,
+    pub labels: BTreeMap<String, String>,
+    /// What the plan found worth saying; kept in every record.
+    pub warnings: Vec<String>,
+    pub output: &'a OutputArgs,
+    pub store: &'a StoreArgs,
+}
+
+/// A job that ran, saved as run `id`.
+pub struct Finished {
+    pub id: i64,
+    pub record: RunRecord,
+    pub point: Option<String>,
+}
+
+pub struct BatchResult {
+    pub runs: Vec<Finished>,
+    pub outcome: Outcome,
+    pub group: Option<i64>,
+    pub store: Store,
+}
+
+pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
+    let quiet = batch.output.quiet;
+    let text = !batch.output.json && !batch.output.csv && !quiet;
+    // Opened before any I/O: a store that cannot be used stops the command before it measures.
+    let mut store = store::open_for_saving(batch.store)?;
+    let mut jobs = batch.jobs;
+    let stop = interrupt::stop_flag();
+    let display = Display::new(quiet);
+
+    let prepared = match prepare_targets(&mut jobs, &display, quiet, stop) {
+        Ok(p) => p,
+        Err(TargetError::Interrupted(path)) => {
+            display.finish_line();
+            eprintln!("spindle: interrupted while creating {}; nothing was measured", path.display());
+            return Ok(BatchResult { runs: Vec::new(), outcome: Outcome::Interrupted, group: None, store });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut warnings = batch.warnings;
+    for p in &prepared {
+        warnings.extend(p.warnings.iter().cloned());
+    }
+    let keep = jobs.first().is_some_and(|j| j.job.keep_file);
+    let result = run_jobs(&mut store, jobs, batch.group, &batch.labels, &warnings, &display, text, quiet);
+    let cleanup = finish_targets(prepared, keep);
+    let (runs, group, outcome) = result?;
+    cleanup?;
+    Ok(BatchResult { runs, outcome, group, store })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_jobs(
+    store: &mut Store,
+    jobs: Vec<BatchJob>,
+    group: Option<(GroupKind, String)>,
+    labels: &BTreeMap<String, String>,
+    warnings: &[String],
+    display: &Display,
+    text: bool,
+    quiet: bool,
+) -> anyhow::Result<(Vec<Finished>, Option<i64>, Outcome)> {
+    let stop = interrupt::stop_flag();
+    let group_id = match &group {
+        Some((kind, name)) => {
+            Some(store.new_group(*kind, name, &spindle_model::time::rfc3339_utc(std::time::SystemTime::now()))?)
+        }
+        None => None,
+    };
+    let mut runs = Vec::new();
+    let mut outcome = Outcome::Success;
+    let total = jobs.len();
+    for (i, BatchJob { job, point, repeat }) in jobs.into_iter().enumerate() {
+        if total > 1 {
+            let at = point
+                .as_deref()
+                .map(|p| format!(" ({p}{})", if repeat > 1 { format!(", repeat {repeat}") } else { String::new() }));
+            note(quiet, &format!("run {} of {total}{}", i + 1, at.unwrap_or_default()));
+        }
+        let paths: Vec<&std::path::Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
+        let environment = spindle_host::environment(&paths);
+        let result = run_job(&job, stop, &mut |p| display.tick(&p));
+        display.finish_line();
+        let job_outcome = result?;
+        let context = RunContext {
+            labels: labels.clone(),
+            command_line: output::command_line(),
+            environment,
+            warnings: warnings.to_vec(),
+        };
+        let record = build_record(&job, &job_outcome, context);
+        let id = store.save(&record, &Placement { group: group_id, point: point.clone(), repeat })?;
+        if text {
+            output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&record)))?;
+        }
+        note(quiet, &format!("saved as run {id} in {}", store.path().display()));
+
+        let out_of_space = record.warnings.iter().any(|w| w.contains("out of space"));
+        if out_of_space {
+            eprintln!("spindle: error: a target ran out of space; the result above covers the run until then");
+        }
+        if !record.errors.is_empty() || out_of_space {
+            outcome = Outcome::OperationsFailed;
+        }
+        runs.push(Finished { id, record, point });
+        if out_of_space {
+            break;
+        }
+        if interrupt::requested() {
+            outcome = Outcome::Interrupted;
+            break;
+        }
+    }
+    Ok((runs, group_id, outcome))
+}
+
+/// Creates or checks every target once for all jobs, before any measurement; the null engine
+/// touches no file. A target is prepared for writing if any job writes to it. On failure,
+/// targets already prepared are cleaned up before the error is returned.
+fn prepare_targets(
+    jobs: &mut [BatchJob],
+    display: &Display,
+    quiet: bool,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Vec<PreparedTarget>, TargetError> {
+    let mut prepared: Vec<PreparedTarget> = Vec::new();
+    let Some(first) = jobs.first() else { return Ok(prepared) };
+    if first.job.engine == EngineKind::Null {
+        return Ok(prepared);
+    }
+    let (force, allow_destroy, keep) = (first.job.force, first.job.allow_destroy, first.job.keep_file);
+    let all_targets: Vec<_> = jobs.iter().flat_map(|j| j.job.targets.iter()).collect();
+    let mut sizes = Vec::new();
+    for target in &all_targets {
+        if sizes.iter().any(|(p, _)| p == &target.path) {
+            continue;
+        }
+        let same_path = || all_targets.iter().filter(|t| t.path == target.path);
+        let options = PrepareOptions {
+            force,
+            allow_destroy,
+            writes: same_path().any(|t| t.workload.writes()),
+            direct: same_path().any(|t| !t.workload.buffered),
+        };
+        let shown = target.path.display().to_string();
+        let result =
+            spindle_io::target::prepare(target, &options, &mut |done, total| display.fill(&shown, done, total), stop);
+        display.finish_line();
+        match result {
+            Ok(p) => {
+                if p.kind == TargetKind::ReusedTestFile {
+                    note(quiet, &format!("reusing test file {shown} ({})", format_size(p.size)));
+                }
+                sizes.push((target.path.clone(), p.size));
+                prepared.push(p);
+            }
+            Err(e) => {
+                let _ = finish_targets(prepared, keep);
+                return Err(e);
+            }
+        }
+    }
+    // A device's size is its own; every job sees the prepared size.
+    for job in jobs.iter_mut() {
+        for t in &mut job.job.targets {
+            if let Some((_, size)) = sizes.iter().find(|(p, _)| p == &t.path) {
+                t.size = *size;
+            }
+        }
+    }
+    Ok(prepared)
+}
+
+/// Removes the test files this batch created (unless kept); never anything else.
+fn finish_targets(prepared: Vec<PreparedTarget>, keep: bool) -> anyhow::Result<()> {
+    for p in prepared {
+        let path = p.path.clone();
+        p.finish(keep).with_context(|| format!("cannot remove test file {}", path.display()))?;
+    }
+    Ok(())
+}

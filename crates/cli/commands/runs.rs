@@ -1,0 +1,140 @@
+//! `spindle runs list|show|rm`: the results store from the command line.
+
+use crate::args::{RunsAction, RunsArgs, RunsListArgs, RunsRmArgs, RunsShowArgs};
+use crate::plan::PlanError;
+use crate::{Outcome, output, selection, store};
+use anyhow::bail;
+use spindle_model::units::format_latency_ns;
+use spindle_store::{Filter, RunSummary, StoreError};
+use std::fmt::Write;
+
+/// How many runs `runs list` shows without --limit or --all.
+const DEFAULT_LIMIT: u64 = 50;
+
+pub fn run(args: &RunsArgs) -> anyhow::Result<Outcome> {
+    match &args.action {
+        RunsAction::List(a) => list(a),
+        RunsAction::Show(a) => show(a),
+        RunsAction::Rm(a) => rm(a),
+    }
+}
+
+fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
+    let mut filter = selection::filter_of(&args.select, std::time::SystemTime::now())?;
+    filter.limit = match (&args.limit, args.all) {
+        (_, true) => None,
+        (Some(n), false) => Some(
+            n.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| PlanError(format!("--limit {n}: write a number of runs, at least 1")))?,
+        ),
+        (None, false) => Some(DEFAULT_LIMIT),
+    };
+    let (runs, total) = match store::open_existing(&args.store)? {
+        Some(s) => (s.list(&filter)?, s.count(&Filter { limit: None, ..filter.clone() })?),
+        None => (Vec::new(), 0),
+    };
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&runs)?;
+        text.push('\n');
+        output::write_stdout(text.as_bytes())?;
+    } else {
+        output::write_stdout(list_text(&runs, total).as_bytes())?;
+    }
+    Ok(Outcome::Success)
+}
+
+fn list_text(runs: &[RunSummary], total: u64) -> String {
+    let mut out = String::new();
+    if runs.is_empty() {
+        out.push_str("no runs\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "{:>6}  {:<20} {:<5} {:<11} {:>12} {:>9} {:>9} {:>9}  {:<14} {:<20} workload",
+        "id", "started (UTC)", "kind", "status", "IOs/sec", "MB/s", "avg", "p99", "group", "labels"
+    );
+    for r in runs {
+        let group = match (&r.group, &r.point) {
+            (Some(g), Some(p)) => format!("{g} {p}"),
+            (Some(g), None) => format!("{g} #{}", r.repeat),
+            _ => "-".into(),
+        };
+        let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let labels = if labels.is_empty() { "-".to_string() } else { labels.join(",") };
+        let _ = writeln!(
+            out,
+            "{:>6}  {:<20} {:<5} {:<11} {:>12.0} {:>9.2} {:>9} {:>9}  {:<14} {:<20} {}",
+            r.id,
+            r.started_at.replace('T', " ").trim_end_matches('Z'),
+            r.kind,
+            r.status,
+            r.iops,
+            r.mb_per_sec,
+            format_latency_ns(r.latency_mean_ns),
+            format_latency_ns(r.latency_p99_ns as f64),
+            group,
+            labels,
+            r.workload
+        );
+    }
+    if (runs.len() as u64) < total {
+        let _ = writeln!(out, "(the newest {} of {total} runs; --limit N or --all for more)", runs.len());
+    }
+    out
+}
+
+fn one_id(flag: &str, text: &str) -> Result<i64, PlanError> {
+    match selection::parse_ids(flag, &[text.to_string()])?.as_slice() {
+        [(a, b)] if a == b => Ok(*a),
+        _ => Err(PlanError(format!("{flag} {text}: give one run id"))),
+    }
+}
+
+fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
+    let id = one_id("runs show", &args.id)?;
+    let Some(store) = store::open_existing(&args.store)? else { return Err(StoreError::NoSuchRun(id).into()) };
+    let run = store.load(id)?;
+    let bytes = if args.json {
+        spindle_report::render_json(&run.record)
+    } else if args.csv {
+        spindle_report::render_csv(std::slice::from_ref(&run.record))
+    } else {
+        let mut head = format!("run {id}");
+        if let Some(g) = run.summary.group {
+            let _ = write!(head, ", group {g}");
+        }
+        if let Some(p) = &run.summary.point {
+            let _ = write!(head, ", {p}");
+        }
+        if run.summary.repeat > 1 {
+            let _ = write!(head, ", repeat {}", run.summary.repeat);
+        }
+        let mut bytes = format!("{head}\n").into_bytes();
+        bytes.extend(spindle_report::render_text(std::slice::from_ref(&run.record)));
+        bytes
+    };
+    output::write_stdout(&bytes)?;
+    Ok(Outcome::Success)
+}
+
+fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {
+    let ranges = selection::parse_ids("runs rm", &args.ids)?;
+    let Some(mut store) = store::open_existing(&args.store)? else {
+        return Err(StoreError::NoSuchRun(ranges[0].0).into());
+    };
+    let mut ids = Vec::new();
+    for (a, b) in ranges {
+        if b - a > 1_000_000 {
+            bail!(PlanError(format!("runs rm {a}-{b}: too wide a range")));
+        }
+        ids.extend(a..=b);
+    }
+    store.remove(&ids)?;
+    let shown: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+    eprintln!("spindle: removed run{} {}", if ids.len() == 1 { "" } else { "s" }, shown.join(", "));
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,91 @@
+//! A comparison as text: the two sides, a table of metrics with the change, its 95%
+//! confidence interval, p-value and verdict, the headline, and what else differs.
+
+use spindle_model::compare::{Basis, Comparison, Metric, Verdict};
+use spindle_model::units::format_latency_ns;
+use std::fmt::Write;
+
+/// `a_name`/`b_name` say how each side was selected (`raid=5`, `run 12`).
+pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
+    let mut out = String::new();
+    let ids = |v: &[i64]| v.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let runs = |n: usize| if n == 1 { "1 run".to_string() } else { format!("{n} runs") };
+    let _ = writeln!(out, "A: {a_name} ({}: {})", runs(c.a_runs.len()), ids(&c.a_runs));
+    let _ = writeln!(out, "B: {b_name} ({}: {})", runs(c.b_runs.len()), ids(&c.b_runs));
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<13} {:>12} {:>12} {:>9} {:>21} {:>10}  verdict",
+        "metric", "A", "B", "B vs A", "95% CI of change", "p"
+    );
+    for m in &c.metrics {
+        let show = |v: f64| match m.metric {
+            Metric::LatencyMean | Metric::LatencyP99 => format_latency_ns(v),
+            _ => format!("{v:.2}"),
+        };
+        let ci = m.ci95_pct.map(|(lo, hi)| format!("{lo:+.1}% .. {hi:+.1}%")).unwrap_or_else(|| "-".into());
+        let p = match &m.test {
+            Some(t) if t.p_value < 0.001 => "<0.001".to_string(),
+            Some(t) => format!("{:.3}", t.p_value),
+            None => "-".into(),
+        };
+        let verdict = match m.verdict {
+            Verdict::BBetter => "B better",
+            Verdict::BWorse => "B worse",
+            Verdict::WithinNoise => "within noise",
+            Verdict::Untested => "untested",
+        };
+        let _ = writeln!(
+            out,
+            "{:<13} {:>12} {:>12} {:>+8.2}% {:>21} {:>10}  {verdict}",
+            m.metric.label(),
+            show(m.a_mean),
+            show(m.b_mean),
+            m.change_pct,
+            ci,
+            p
+        );
+    }
+    let _ = writeln!(out, "\n{}", c.headline);
+    if c.basis == Basis::WithinRun {
+        let _ = writeln!(
+            out,
+            "Single runs: noise is estimated from each run's per-second variation only, and changes under 5% are not claimed."
+        );
+    }
+    if !c.confounders.is_empty() {
+        let _ = writeln!(out, "\nA and B also differ in (these may explain part of the margin):");
+        for x in &c.confounders {
+            let _ = writeln!(out, "  {} {}: A {}; B {}", x.area, x.key, x.a.join(", "), x.b.join(", "));
+        }
+    }
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_model::compare::compare;
+    use spindle_model::fixtures::io_run;
+
+    #[test]
+    fn table_headline_and_differences() {
+        let a = io_run(&[1000.0; 20], 200_000, &[("raid", "5")]);
+        let mut b = io_run(&[2000.0; 20], 100_000, &[("raid", "10")]);
+        b.environment.hostname = "db02".into();
+        let c = compare(&[(1, &a)], &[(2, &b)], &["raid".to_string()]);
+        let text = String::from_utf8(render_compare(&c, "raid=5", "raid=10")).unwrap();
+        for needle in [
+            "A: raid=5 (1 run: 1)",
+            "B: raid=10 (1 run: 2)",
+            "95% CI of change",
+            "B outperforms A by 100.00% IOPS",
+            "environment hostname: A db01; B db02",
+            "Single runs",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
+        assert!(iops_line.contains("+100.00%") && iops_line.ends_with("B better"), "{iops_line}");
+    }
+}

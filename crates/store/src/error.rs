@@ -1,0 +1,29 @@
+//! What can go wrong with the store; every message names the store file.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path} is not a spindle results store (it is {what}); pass another --store path")]
+    NotAStore { path: PathBuf, what: String },
+    #[error(
+        "{path} was written by a newer spindle (store schema {found}; this spindle reads up to {known}); upgrade spindle or pass another --store path"
+    )]
+    Newer { path: PathBuf, found: i64, known: i64 },
+    #[error("cannot create the store's directory {dir}: {source}")]
+    Directory { dir: PathBuf, source: std::io::Error },
+    #[error("no run {0} in the store")]
+    NoSuchRun(i64),
+    #[error("run {id} in the store cannot be read ({why})")]
+    Corrupt { id: i64, why: String },
+    #[error("results store {path}: {source}")]
+    Sqlite { path: PathBuf, source: rusqlite::Error },
+}
+
+impl StoreError {
+    /// Whether the user can fix this by what they typed (a wrong path, id or selection):
+    /// exit 2. The rest are failures of the store itself.
+    pub fn is_user_error(&self) -> bool {
+        !matches!(self, StoreError::Sqlite { .. } | StoreError::Corrupt { .. })
+    }
+}

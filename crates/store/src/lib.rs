@@ -1,0 +1,85 @@
+//! spindle's results store: every measured run, kept in one SQLite file with its labels, spec,
+//! environment, summary, time series and histograms, so runs can be listed, shown, removed
+//! and compared later. The run record (spindle-model) is the only thing stored; the summary
+//! columns are copies of its fields, for fast listing and selection.
+
+mod error;
+mod location;
+mod query;
+mod save;
+mod schema;
+#[cfg(test)]
+mod tests;
+
+pub use error::StoreError;
+pub use location::store_path;
+pub use query::{Filter, RunSummary, StoredRun, TimeBound};
+pub use save::{GroupKind, Placement};
+pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
+
+use rusqlite::{Connection, OpenFlags};
+use schema::Found;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens the store at `path` for saving, creating it (and its directory) when missing.
+    /// A file that is not a spindle store, or one from a newer spindle, is refused untouched.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::Directory { dir: dir.into(), source })?;
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = connect(path, flags)?;
+        let from = match schema::inspect(&conn, path)? {
+            Found::Store(v) => v,
+            Found::Empty => 0,
+        };
+        schema::migrate(&mut conn, from, path)?;
+        // WAL lets `runs list` read while a run saves; set once the file is known to be ours.
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(|source| sqlite(path, source))?;
+        Ok(Store { conn, path: path.into() })
+    }
+
+    /// Opens an existing store for reading and removing. `None` when there is no store yet
+    /// (no file, or an empty one): there are no runs. Never creates anything.
+    pub fn open_existing(path: &Path) -> Result<Option<Store>, StoreError> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = connect(path, flags)?;
+        match schema::inspect(&conn, path)? {
+            Found::Empty => Ok(None),
+            Found::Store(v) => {
+                schema::migrate(&mut conn, v, path)?;
+                Ok(Some(Store { conn, path: path.into() }))
+            }
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn sql(&self, source: rusqlite::Error) -> StoreError {
+        sqlite(&self.path, source)
+    }
+}
+
+fn connect(path: &Path, flags: OpenFlags) -> Result<Connection, StoreError> {
+    let conn = Connection::open_with_flags(path, flags).map_err(|source| sqlite(path, source))?;
+    // Another spindle may be saving at the same moment (parallel runs, several hosts later).
+    conn.busy_timeout(Duration::from_secs(10)).map_err(|source| sqlite(path, source))?;
+    conn.pragma_update(None, "foreign_keys", "ON").map_err(|source| sqlite(path, source))?;
+    Ok(conn)
+}
+
+fn sqlite(path: &Path, source: rusqlite::Error) -> StoreError {
+    StoreError::Sqlite { path: path.into(), source }
+}

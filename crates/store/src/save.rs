@@ -1,0 +1,118 @@
+//! Saving runs and the groups they belong to. Each run is saved in one transaction as soon as
+//! its job finishes, so an interrupted suite keeps every run before the interruption.
+
+use crate::{Store, StoreError};
+use rusqlite::params;
+use spindle_model::RunRecord;
+
+/// Why runs were made together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupKind {
+    /// `--repeat N` of one configuration.
+    Repeat,
+    /// `--sweep PARAM=LIST`: one configuration per point.
+    Sweep,
+    /// `spindle suite ENGINE`: an engine's pattern matrix.
+    Suite,
+}
+
+impl GroupKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKind::Repeat => "repeat",
+            GroupKind::Sweep => "sweep",
+            GroupKind::Suite => "suite",
+        }
+    }
+}
+
+/// Where a run sits among runs made together.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Placement {
+    pub group: Option<i64>,
+    /// The sweep point or suite member, e.g. `depth=8` or `page-read`.
+    pub point: Option<String>,
+    /// 1-based repeat number.
+    pub repeat: u32,
+}
+
+impl Store {
+    /// Starts a group; its runs are saved with `Placement::group` set to the returned id.
+    pub fn new_group(&self, kind: GroupKind, name: &str, created_at: &str) -> Result<i64, StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO groups (kind, name, created_at) VALUES (?1, ?2, ?3)",
+                params![kind.name(), name, created_at],
+            )
+            .map_err(|e| self.sql(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Attaches what was learnt from the whole group (a sweep's knee, a suite's table).
+    pub fn set_group_summary(&self, group: i64, summary: &serde_json::Value) -> Result<(), StoreError> {
+        self.conn
+            .execute("UPDATE groups SET summary = ?1 WHERE id = ?2", params![summary.to_string(), group])
+            .map_err(|e| self.sql(e))?;
+        Ok(())
+    }
+
+    /// Saves one run with its labels and full record; returns its id. Ids are never reused,
+    /// so a removed run's id never comes to mean another run.
+    pub fn save(&mut self, record: &RunRecord, place: &Placement) -> Result<i64, StoreError> {
+        let json = serde_json::to_string(record).expect("a run record always serializes");
+        let s = &record.summary;
+        let lat = &s.latency_ns;
+        let path = self.path.clone();
+        let sql = |source| crate::sqlite(&path, source);
+        let tx = self.conn.transaction().map_err(sql)?;
+        tx.execute(
+            "INSERT INTO runs (kind, status, started_at, measured_seconds, hostname, spindle_version, workload,
+                group_id, point, repeat, ios, iops, bytes_per_sec, latency_mean_ns, latency_p50_ns,
+                latency_p99_ns, latency_p99_9_ns, latency_max_ns, cpu_us_per_io, errors)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+            params![
+                record.kind,
+                record.status.name(),
+                record.started_at,
+                record.measured_seconds,
+                record.environment.hostname,
+                record.spindle_version,
+                workload_of(record),
+                place.group,
+                place.point,
+                place.repeat.max(1),
+                s.ios as i64,
+                s.iops,
+                s.bytes_per_sec,
+                lat.mean,
+                lat.p50 as i64,
+                lat.p99 as i64,
+                lat.p99_9 as i64,
+                lat.max as i64,
+                s.cpu.us_per_io,
+                record.errors.values().sum::<u64>() as i64,
+            ],
+        )
+        .map_err(sql)?;
+        let id = tx.last_insert_rowid();
+        for (key, value) in &record.labels {
+            tx.execute("INSERT INTO labels (run_id, key, value) VALUES (?1, ?2, ?3)", params![id, key, value])
+                .map_err(sql)?;
+        }
+        tx.execute("INSERT INTO records (run_id, schema, json) VALUES (?1, ?2, ?3)", params![id, record.schema, json])
+            .map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        Ok(id)
+    }
+}
+
+/// One line saying what ran: `data.dat: 8KiB random read, 4 threads x 8 outstanding`.
+fn workload_of(record: &RunRecord) -> String {
+    let one = record.targets.len() == 1;
+    record
+        .targets
+        .iter()
+        .map(|t| if one { t.workload.clone() } else { format!("{}: {}", t.path, t.workload) })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,105 @@
+use crate::*;
+use spindle_model::fixtures::io_run;
+use std::time::{Duration, SystemTime};
+
+fn temp_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("sub/results.db")).unwrap();
+    (dir, store)
+}
+
+#[test]
+fn saves_lists_loads_and_removes_runs() {
+    let (_dir, mut store) = temp_store();
+    let a = store.save(&io_run(&[100.0, 110.0], 200_000, &[("raid", "5")]), &Placement::default()).unwrap();
+    let g = store.new_group(GroupKind::Repeat, "raid 10", "2026-11-23T10:00:00Z").unwrap();
+    let mut ids = Vec::new();
+    for repeat in 1..=2 {
+        let place = Placement { group: Some(g), point: None, repeat };
+        ids.push(store.save(&io_run(&[200.0, 220.0], 100_000, &[("raid", "10"), ("host", "x")]), &place).unwrap());
+    }
+
+    let all = store.list(&Filter::default()).unwrap();
+    assert_eq!(all.iter().map(|r| r.id).collect::<Vec<_>>(), [a, ids[0], ids[1]], "oldest first");
+    assert_eq!(all[0].labels["raid"], "5");
+    assert_eq!(all[1].labels.len(), 2);
+    assert!((all[1].iops - 210.0).abs() < 1e-9);
+    assert_eq!((all[2].group, all[2].repeat), (Some(g), 2));
+
+    let raid10 = Filter { labels: vec![("raid".into(), "10".into())], ..Filter::default() };
+    assert_eq!(store.count(&raid10).unwrap(), 2);
+    let newest = Filter { limit: Some(1), ..raid10.clone() };
+    assert_eq!(store.list(&newest).unwrap()[0].id, ids[1]);
+    let both = Filter { labels: vec![("raid".into(), "10".into()), ("host".into(), "y".into())], ..Filter::default() };
+    assert!(store.list(&both).unwrap().is_empty(), "every label must match");
+
+    let loaded = store.load(ids[0]).unwrap();
+    assert_eq!(loaded.record, io_run(&[200.0, 220.0], 100_000, &[("raid", "10"), ("host", "x")]));
+
+    assert!(matches!(store.remove(&[a, 999]), Err(StoreError::NoSuchRun(999))));
+    assert_eq!(store.count(&Filter::default()).unwrap(), 3, "a failed remove removes nothing");
+    store.remove(&[a]).unwrap();
+    assert!(matches!(store.load(a), Err(StoreError::NoSuchRun(_))));
+    let next = store.save(&io_run(&[1.0], 1_000, &[]), &Placement::default()).unwrap();
+    assert!(next > ids[1], "ids are never reused");
+}
+
+#[test]
+fn reopening_keeps_runs_and_a_missing_store_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.db");
+    assert!(Store::open_existing(&path).unwrap().is_none());
+    assert!(!path.exists(), "reading never creates a store");
+    Store::open(&path).unwrap().save(&io_run(&[5.0], 1_000, &[]), &Placement::default()).unwrap();
+    let store = Store::open_existing(&path).unwrap().expect("a store");
+    assert_eq!(store.count(&Filter::default()).unwrap(), 1);
+}
+
+#[test]
+fn foreign_and_newer_files_are_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "my notes, not a database\n".repeat(100)).unwrap();
+    for open in [Store::open, |p: &std::path::Path| Store::open_existing(p).map(|s| s.unwrap())] {
+        let err = open(&text).err().expect("refused");
+        assert!(matches!(err, StoreError::NotAStore { .. }), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), "my notes, not a database\n".repeat(100));
+
+    let other = dir.path().join("other.db");
+    rusqlite::Connection::open(&other).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+    let before = std::fs::read(&other).unwrap();
+    let err = Store::open(&other).err().expect("refused");
+    assert!(err.to_string().contains("another program"), "{err}");
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+
+    let newer = dir.path().join("newer.db");
+    drop(Store::open(&newer).unwrap());
+    rusqlite::Connection::open(&newer).unwrap().execute_batch("PRAGMA user_version = 99").unwrap();
+    let err = Store::open_existing(&newer).err().expect("refused");
+    assert!(matches!(err, StoreError::Newer { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("newer spindle"));
+}
+
+#[test]
+fn time_bounds_accept_dates_times_and_ages() {
+    let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_390_529); // 2026-11-22T23:35:29Z
+    assert_eq!(TimeBound::parse("2026-11-22", false, now).unwrap(), "2026-11-22T00:00:00Z");
+    assert_eq!(TimeBound::parse("2026-11-22", true, now).unwrap(), "2026-11-22T23:59:59Z");
+    assert_eq!(TimeBound::parse("2026-11-22T10:00:00Z", true, now).unwrap(), "2026-11-22T10:00:00Z");
+    assert_eq!(TimeBound::parse("1d", false, now).unwrap(), "2026-11-21T23:35:29Z");
+    assert_eq!(TimeBound::parse("90m", false, now).unwrap(), "2026-11-22T22:05:29Z");
+    for bad in ["yesterday", "2026-13-01", "2026-11-22 10:00", "", "-1d", "2026-11-22T25:00:00Z"] {
+        assert!(TimeBound::parse(bad, false, now).is_err(), "{bad}");
+    }
+
+    let (_dir, mut store) = temp_store();
+    let mut early = io_run(&[1.0], 1_000, &[]);
+    early.started_at = "2026-11-01T08:00:00Z".into();
+    let mut late = early.clone();
+    late.started_at = "2026-11-22T08:00:00Z".into();
+    store.save(&early, &Placement::default()).unwrap();
+    let late_id = store.save(&late, &Placement::default()).unwrap();
+    let since = Filter { since: Some("2026-11-10T00:00:00Z".into()), ..Filter::default() };
+    assert_eq!(store.list(&since).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [late_id]);
+}

@@ -1,0 +1,126 @@
+//! The results store through the binary: every run saved, listed, shown and removed; stores
+//! that are not spindle's refused untouched; bad selections named.
+
+use crate::common::spindle_with_store;
+use std::path::Path;
+
+fn null_run(store: &Path, dir: &Path, extra: &[&str]) -> std::process::Output {
+    let target = dir.join("x.dat");
+    spindle_with_store(store)
+        .args(["io", "--engine", "null", "--duration", "200ms", "--quiet", "--target"])
+        .arg(&target)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn json_of(store: &Path, args: &[&str]) -> serde_json::Value {
+    let out = spindle_with_store(store).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn io_runs_are_saved_listed_shown_and_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    for label in ["raid=5", "raid=5", "raid=10"] {
+        assert!(null_run(&store, dir.path(), &["--label", label]).status.success());
+    }
+    let all = json_of(&store, &["runs", "list", "--json"]);
+    assert_eq!(all.as_array().unwrap().len(), 3);
+    assert_eq!(all[2]["labels"]["raid"], "10");
+    assert!(all[0]["iops"].as_f64().unwrap() > 0.0);
+    let raid5 = json_of(&store, &["runs", "list", "--label", "raid=5", "--json"]);
+    assert_eq!(raid5.as_array().unwrap().len(), 2);
+    let newest = json_of(&store, &["runs", "list", "--limit", "1", "--json"]);
+    assert_eq!(newest[0]["id"], all[2]["id"]);
+
+    let id = all[0]["id"].to_string();
+    let record = json_of(&store, &["runs", "show", &id, "--json"]);
+    assert_eq!((record["kind"].as_str(), record["labels"]["raid"].as_str()), (Some("io"), Some("5")));
+    assert!(record["summary"]["read"]["histogram"]["buckets"].as_array().is_some_and(|b| !b.is_empty()));
+    let text = spindle_with_store(&store).args(["runs", "show", &id]).output().unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with(&format!("run {id}")));
+    let table = spindle_with_store(&store).args(["runs", "list"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&table.stdout).contains("raid=10"));
+
+    let missing = spindle_with_store(&store).args(["runs", "rm", &id, "999"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no run 999"));
+    assert_eq!(json_of(&store, &["runs", "list", "--json"]).as_array().unwrap().len(), 3, "nothing removed");
+    assert!(spindle_with_store(&store).args(["runs", "rm", &id]).output().unwrap().status.success());
+    assert_eq!(json_of(&store, &["runs", "list", "--json"]).as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn repeats_are_saved_as_one_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let target = dir.path().join("x.dat");
+    let out = spindle_with_store(&store)
+        .args(["io", "--engine", "null", "--duration", "100ms", "--repeat", "3", "--json", "--target"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed.as_array().map(Vec::len), Some(3), "--json prints every record");
+    let runs = json_of(&store, &["runs", "list", "--json"]);
+    let groups: Vec<_> = runs.as_array().unwrap().iter().map(|r| (r["group"].clone(), r["repeat"].clone())).collect();
+    assert!(groups[0].0.is_i64() && groups.iter().all(|g| g.0 == groups[0].0));
+    assert_eq!(groups.iter().map(|g| g.1.as_i64().unwrap()).collect::<Vec<_>>(), [1, 2, 3]);
+}
+
+#[test]
+fn a_file_that_is_not_a_spindle_store_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.db");
+    std::fs::write(&notes, "not a database, and mine\n".repeat(200)).unwrap();
+    let out = null_run(&notes, dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("notes.db") && err.contains("not a spindle results store"), "{err}");
+    let list = spindle_with_store(&notes).args(["runs", "list"]).output().unwrap();
+    assert_eq!(list.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "not a database, and mine\n".repeat(200));
+    assert!(!dir.path().join("x.dat").exists(), "nothing ran");
+}
+
+#[test]
+fn a_store_from_a_newer_spindle_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    assert!(null_run(&store, dir.path(), &[]).status.success());
+    rusqlite::Connection::open(&store).unwrap().execute_batch("PRAGMA user_version = 99").unwrap();
+    let before = std::fs::read(&store).unwrap();
+    for args in [&["runs", "list"][..], &["runs", "rm", "1"][..]] {
+        let out = spindle_with_store(&store).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("newer spindle"), "{args:?}");
+    }
+    let out = null_run(&store, dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&store).unwrap(), before, "the store is never modified by a failed command");
+}
+
+#[test]
+fn bad_labels_selections_and_times_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let cases: [(&[&str], &str); 6] = [
+        (&["io", "--engine", "null", "--target", "x.dat", "--label", "raid"], "--label raid"),
+        (&["runs", "list", "--since", "last week"], "--since last week"),
+        (&["runs", "list", "--status", "done"], "--status done"),
+        (&["runs", "show", "twelve"], "twelve"),
+        (&["compare", "--a", "raid=5", "--b", "raid=10"], "no stored run matches"),
+        (&["compare", "12"], "two runs"),
+    ];
+    for (args, needle) in cases {
+        let out = spindle_with_store(&store).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    assert!(!store.exists(), "reading commands never create a store");
+}

@@ -1,0 +1,49 @@
+//! Sweeps and suites: one saved run per point or member, in one group, with the curve's knee
+//! or the suite's table at the end.
+
+use crate::common::{io_usage_error, spindle_with_store};
+
+#[test]
+fn a_depth_sweep_prints_the_curve_and_saves_every_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let out = spindle_with_store(&store)
+        .args(["io", "--engine", "null", "--duration", "100ms", "--sweep", "depth=1,2,...,8", "--target"])
+        .arg(dir.path().join("x.dat"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("sweep of depth:"), "{text}");
+    assert!(text.contains("knee: "), "{text}");
+    let list = spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let points: Vec<&str> = runs.as_array().unwrap().iter().map(|r| r["point"].as_str().unwrap()).collect();
+    assert_eq!(points, ["depth=1", "depth=2", "depth=4", "depth=8"]);
+    assert!(runs.as_array().unwrap().iter().all(|r| r["group"] == runs[0]["group"] && r["group"].is_i64()));
+
+    let err = io_usage_error(&["--engine", "null", "--target", "x.dat", "--sweep", "size=1G,2G"]);
+    assert!(err.contains("--sweep") && err.contains("sweepable"), "{err}");
+}
+
+#[test]
+fn the_sqlserver_suite_runs_seed_004s_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let out = spindle_with_store(&store)
+        .args(["suite", "sqlserver", "--io-engine", "null", "--duration", "50ms", "--warmup", "0s", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("suite sqlserver") && text.contains("random-256k-write-o200"), "{text}");
+    let list = spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 13);
+    assert_eq!(runs[12]["point"], "log-write");
+
+    let bad = spindle_with_store(&store).args(["suite", "oracle", "--dir"]).arg(dir.path()).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("valid engines: sqlserver, postgres, mysql"));
+}
