@@ -4,6 +4,7 @@
 # read the ratios, and run it more than once before believing a small difference.
 #
 #   bench/vs-fio.sh [DIR] [SECONDS] [ROUNDS]     (defaults: ./bench-work 10 3)
+#   CASES="c d" bench/vs-fio.sh ...               (only these cases, by letter)
 #
 # Cases (issue 2): (a) null engine, 4K random read, depth 32, 1 thread;
 # (b) io_uring, direct, 4K random read, depth 32, 1 thread; (c) sync, direct, 8K random read,
@@ -25,12 +26,15 @@ out="$dir/results"
 rm -rf "$out" && mkdir -p "$out"
 
 # spindle creates (and marks) the test file once; both tools then use it as it is.
+# Results of the bench are not worth keeping in the user's store.
+export SPINDLE_STORE=$dir/bench-results.db
 $spindle io --target "$file" --size "$size" --duration 1s --keep-file --quiet
 
 run_case() { # name, spindle args, fio args
     local name=$1 sargs=$2 fargs=$3
+    [[ -z "${CASES:-}" || " $CASES " == *" ${name:0:1} "* ]] || return 0
     for r in $(seq 1 "$rounds"); do
-        $spindle io --target "$file" --size "$size" --duration "${secs}s" --keep-file --json $sargs \
+        $spindle io --target "$file" --size "$size" --duration "${secs}s" --keep-file --json --quiet $sargs \
             >"$out/$name.spindle.$r.json"
         fio --name="$name" --filename="$file" --size="$size" --runtime="$secs" --time_based \
             --lat_percentiles=1 --percentile_list=50:99 --output-format=json $fargs \
