@@ -1,6 +1,6 @@
 //! The statistics comparisons rest on: means and standard deviations, Welch's unequal-variance
-//! t-test with the Welch–Satterthwaite degrees of freedom, Student's t distribution (through
-//! the regularized incomplete beta function), and batch means for the noise within one run.
+//! t-test with the Welch–Satterthwaite degrees of freedom, and Student's t distribution
+//! (through the regularized incomplete beta function).
 
 use serde::{Deserialize, Serialize};
 
@@ -178,17 +178,6 @@ fn ln_gamma(x: f64) -> f64 {
     0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + sum.ln()
 }
 
-/// Means of `batches` equal, contiguous batches of `series`; the remainder is dropped from
-/// the start (the end of a run is kept). Fewer values than batches: one mean per value.
-pub fn batch_means(series: &[f64], batches: usize) -> Vec<f64> {
-    if batches == 0 || series.len() <= batches {
-        return series.to_vec();
-    }
-    let len = series.len() / batches;
-    let rest = series.len() - len * batches;
-    series[rest..].chunks(len).map(mean).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,14 +232,7 @@ mod tests {
     }
 
     #[test]
-    fn batches_keep_the_end_of_the_run() {
-        let s: Vec<f64> = (1..=23).map(f64::from).collect();
-        let m = batch_means(&s, 5);
-        assert_eq!(m.len(), 5);
-        assert_eq!(m[0], 5.5, "values 4..=7: the first 3 are dropped");
-        assert_eq!(m[4], 21.5);
-        assert_eq!(batch_means(&s[..3], 10), vec![1.0, 2.0, 3.0]);
-        assert!(batch_means(&[], 10).is_empty());
+    fn means_and_deviations() {
         assert_eq!((mean(&[]), sample_stddev(&[1.0])), (0.0, 0.0));
         assert!(close(sample_stddev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]), 2.138_089_935, 1e-9));
     }

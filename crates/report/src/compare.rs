@@ -1,7 +1,7 @@
 //! A comparison as text: the two sides, a table of metrics with the change, its 95%
 //! confidence interval, p-value and verdict, the headline, and what else differs.
 
-use spindle_model::compare::{Basis, Comparison, Metric, Verdict};
+use spindle_model::compare::{Comparison, Metric, Verdict};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
@@ -33,7 +33,7 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
             Verdict::BBetter => "B better",
             Verdict::BWorse => "B worse",
             Verdict::WithinNoise => "within noise",
-            Verdict::Untested => "untested",
+            Verdict::Untested => "not tested (1 run a side)",
         };
         let _ = writeln!(
             out,
@@ -47,12 +47,6 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         );
     }
     let _ = writeln!(out, "\n{}", c.headline);
-    if c.basis == Basis::WithinRun {
-        let _ = writeln!(
-            out,
-            "Single runs: noise is estimated from each run's per-second variation only, and changes under 5% are not claimed."
-        );
-    }
     if !c.confounders.is_empty() {
         let _ = writeln!(out, "\nA and B also differ in (these may explain part of the margin):");
         for x in &c.confounders {
@@ -70,22 +64,29 @@ mod tests {
 
     #[test]
     fn table_headline_and_differences() {
-        let a = io_run(&[1000.0; 20], 200_000, &[("raid", "5")]);
-        let mut b = io_run(&[2000.0; 20], 100_000, &[("raid", "10")]);
-        b.environment.hostname = "db02".into();
-        let c = compare(&[(1, &a)], &[(2, &b)], &["raid".to_string()]);
+        let a1 = io_run(&[990.0; 20], 200_000, &[("raid", "5")]);
+        let a2 = io_run(&[1010.0; 20], 200_000, &[("raid", "5")]);
+        let mut b1 = io_run(&[1980.0; 20], 100_000, &[("raid", "10")]);
+        b1.environment.hostname = "db02".into();
+        let mut b2 = io_run(&[2020.0; 20], 100_000, &[("raid", "10")]);
+        b2.environment.hostname = "db02".into();
+        let c = compare(&[(1, &a1), (2, &a2)], &[(3, &b1), (4, &b2)], &["raid".to_string()]);
         let text = String::from_utf8(render_compare(&c, "raid=5", "raid=10")).unwrap();
         for needle in [
-            "A: raid=5 (1 run: 1)",
-            "B: raid=10 (1 run: 2)",
+            "A: raid=5 (2 runs: 1, 2)",
+            "B: raid=10 (2 runs: 3, 4)",
             "95% CI of change",
             "B outperforms A by 100.00% IOPS",
             "environment hostname: A db01; B db02",
-            "Single runs",
         ] {
             assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }
         let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
         assert!(iops_line.contains("+100.00%") && iops_line.ends_with("B better"), "{iops_line}");
+
+        let single = compare(&[(1, &a1)], &[(3, &b1)], &[]);
+        let text = String::from_utf8(render_compare(&single, "1", "3")).unwrap();
+        let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
+        assert!(iops_line.ends_with("not tested (1 run a side)"), "{iops_line}");
     }
 }

@@ -18,13 +18,9 @@ use serde::Serialize;
 
 /// Below this p-value a difference is not put down to chance.
 const ALPHA: f64 = 0.05;
-/// With repeats, changes smaller than this (percent) are reported as noise even when the test
-/// finds them: real, but too small to act on.
-const MIN_EFFECT_REPEATS_PCT: f64 = 1.0;
-/// With single runs, the only noise estimate is the variation within each run, which misses
-/// run-to-run variation (cache state, file placement, device housekeeping); runs of one
-/// configuration differ by a few percent, so smaller changes are not claimed.
-const MIN_EFFECT_SINGLE_PCT: f64 = 5.0;
+/// Changes smaller than this (percent) are reported as noise even when the test finds them:
+/// real, perhaps, but too small to act on.
+const MIN_EFFECT_PCT: f64 = 1.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -73,7 +69,7 @@ pub enum Verdict {
     BWorse,
     /// The change is within what noise (or too small a change) explains.
     WithinNoise,
-    /// Not enough samples to test (e.g. p99 of single runs).
+    /// Not enough runs to test (a side has a single run).
     Untested,
 }
 
@@ -131,15 +127,11 @@ fn compare_metric(metric: Metric, basis: Basis, a: &[&RunRecord], b: &[&RunRecor
         _ => None,
     };
     let ci95_pct = test.as_ref().map(|t| (pct(t.ci95_low), pct(t.ci95_high)));
-    let min_effect = match basis {
-        Basis::Repeats => MIN_EFFECT_REPEATS_PCT,
-        Basis::WithinRun => MIN_EFFECT_SINGLE_PCT,
-    };
     let verdict = match &test {
         // No samples to test, but nothing to explain either (a run against itself).
         None if change_pct == 0.0 => Verdict::WithinNoise,
         None => Verdict::Untested,
-        Some(t) if t.p_value < ALPHA && change_pct.abs() >= min_effect => {
+        Some(t) if t.p_value < ALPHA && change_pct.abs() >= MIN_EFFECT_PCT => {
             let b_higher = b_mean > a_mean;
             if b_higher == metric.higher_is_better() { Verdict::BBetter } else { Verdict::BWorse }
         }
@@ -150,23 +142,25 @@ fn compare_metric(metric: Metric, basis: Basis, a: &[&RunRecord], b: &[&RunRecor
 
 fn headline(m: &MetricComparison, basis: Basis, na: usize, nb: usize) -> String {
     let how = match (basis, &m.test) {
-        (Basis::Repeats, Some(t)) => format!("Welch's t-test over {na} vs {nb} runs, {}", p_text(t.p_value)),
-        (Basis::WithinRun, Some(t)) => {
-            format!(
-                "single runs, tested on their per-second variation, {}; repeat with --repeat 3 to be sure",
-                p_text(t.p_value)
-            )
-        }
-        (_, None) => "too few samples to test".to_string(),
+        (_, Some(t)) => format!("Welch's t-test over {na} vs {nb} runs, {}", p_text(t.p_value)),
+        (_, None) if m.change_pct == 0.0 => "the figures are identical".to_string(),
+        (Basis::SingleRun, None) => format!(
+            "{na} vs {nb} runs: how much runs of one configuration differ is unknown; run each side with --repeat 3 to test"
+        ),
+        (Basis::Repeats, None) => "the figures cannot be tested".to_string(),
     };
     let by = m.change_pct.abs();
+    let label = m.metric.label();
     match m.verdict {
-        Verdict::BBetter => format!("B outperforms A by {by:.2}% {} ({how}).", m.metric.label()),
-        Verdict::BWorse => format!("A outperforms B: B is {by:.2}% lower in {} ({how}).", m.metric.label()),
-        Verdict::WithinNoise => {
-            format!("No real difference in {}: B vs A {:+.2}% is within noise ({how}).", m.metric.label(), m.change_pct)
+        Verdict::BBetter => format!("B outperforms A by {by:.2}% {label} ({how})."),
+        Verdict::BWorse => {
+            let way = if m.change_pct > 0.0 { "higher" } else { "lower" };
+            format!("A outperforms B: B's {label} is {by:.2}% {way} ({how}).")
         }
-        Verdict::Untested => format!("B vs A {:+.2}% {}, untested ({how}).", m.change_pct, m.metric.label()),
+        Verdict::WithinNoise => {
+            format!("No real difference in {label}: B vs A {:+.2}% is within noise ({how}).", m.change_pct)
+        }
+        Verdict::Untested => format!("B vs A {:+.2}% {label}, not tested ({how}).", m.change_pct),
     }
 }
 
