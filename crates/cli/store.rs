@@ -12,11 +12,6 @@ pub fn path(args: &StoreArgs) -> anyhow::Result<PathBuf> {
     })
 }
 
-/// For commands that measure: created when missing.
-pub fn open_for_saving(args: &StoreArgs) -> anyhow::Result<Store> {
-    Ok(Store::open(&path(args)?)?)
-}
-
 /// For commands that read or remove: `None` when there is no store yet.
 pub fn open_existing(args: &StoreArgs) -> anyhow::Result<Option<Store>> {
     Ok(Store::open_existing(&path(args)?)?)

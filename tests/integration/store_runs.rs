@@ -124,3 +124,19 @@ fn bad_labels_selections_and_times_are_named() {
     }
     assert!(!store.exists(), "reading commands never create a store");
 }
+
+#[test]
+fn a_command_that_fails_before_measuring_creates_no_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let mine = dir.path().join("mine.dat");
+    std::fs::write(&mine, b"the user's own data").unwrap();
+    let out = spindle_with_store(&store)
+        .args(["io", "--read", "0", "--duration", "200ms", "--target"])
+        .arg(&mine)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!store.exists(), "no store for a run that never measured");
+    assert_eq!(std::fs::read(&mine).unwrap(), b"the user's own data");
+}

@@ -15,6 +15,7 @@ use spindle_model::spec::{EngineKind, JobSpec};
 use spindle_model::units::format_size;
 use spindle_store::{GroupKind, Placement, Store};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 /// One job and where it sits in its group.
 pub struct BatchJob {
@@ -46,14 +47,44 @@ pub struct BatchResult {
     pub runs: Vec<Finished>,
     pub outcome: Outcome,
     pub group: Option<i64>,
-    pub store: Store,
+    /// `None` when nothing was saved.
+    pub store: Option<Store>,
+}
+
+/// Saves runs, opening (or creating) the store and the group only when the first run is
+/// saved, so a command that fails before measuring leaves no store or empty group behind.
+struct Saver {
+    path: PathBuf,
+    store: Option<Store>,
+    group: Option<(GroupKind, String)>,
+    group_id: Option<i64>,
+}
+
+impl Saver {
+    /// Checks an existing store before any I/O: one that cannot be used stops the command
+    /// before it measures.
+    fn new(args: &StoreArgs, group: Option<(GroupKind, String)>) -> anyhow::Result<Saver> {
+        let path = store::path(args)?;
+        let store = Store::open_existing(&path)?;
+        Ok(Saver { path, store, group, group_id: None })
+    }
+
+    fn save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
+        let store = match &mut self.store {
+            Some(s) => s,
+            None => self.store.insert(Store::open(&self.path)?),
+        };
+        if let (None, Some((kind, name))) = (self.group_id, &self.group) {
+            self.group_id = Some(store.new_group(*kind, name, &record.started_at)?);
+        }
+        Ok(store.save(record, &Placement { group: self.group_id, point, repeat })?)
+    }
 }
 
 pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
     let quiet = batch.output.quiet;
     let text = !batch.output.json && !batch.output.csv && !quiet;
-    // Opened before any I/O: a store that cannot be used stops the command before it measures.
-    let mut store = store::open_for_saving(batch.store)?;
+    let mut saver = Saver::new(batch.store, batch.group)?;
     let mut jobs = batch.jobs;
     let stop = interrupt::stop_flag();
     let display = Display::new(quiet);
@@ -63,7 +94,7 @@ pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
         Err(TargetError::Interrupted(path)) => {
             display.finish_line();
             eprintln!("spindle: interrupted while creating {}; nothing was measured", path.display());
-            return Ok(BatchResult { runs: Vec::new(), outcome: Outcome::Interrupted, group: None, store });
+            return Ok(BatchResult { runs: Vec::new(), outcome: Outcome::Interrupted, group: None, store: None });
         }
         Err(e) => return Err(e.into()),
     };
@@ -72,31 +103,23 @@ pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
         warnings.extend(p.warnings.iter().cloned());
     }
     let keep = jobs.first().is_some_and(|j| j.job.keep_file);
-    let result = run_jobs(&mut store, jobs, batch.group, &batch.labels, &warnings, &display, text, quiet);
+    let result = run_jobs(&mut saver, jobs, &batch.labels, &warnings, &display, text, quiet);
     let cleanup = finish_targets(prepared, keep);
-    let (runs, group, outcome) = result?;
+    let (runs, outcome) = result?;
     cleanup?;
-    Ok(BatchResult { runs, outcome, group, store })
+    Ok(BatchResult { runs, outcome, group: saver.group_id, store: saver.store })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_jobs(
-    store: &mut Store,
+    saver: &mut Saver,
     jobs: Vec<BatchJob>,
-    group: Option<(GroupKind, String)>,
     labels: &BTreeMap<String, String>,
     warnings: &[String],
     display: &Display,
     text: bool,
     quiet: bool,
-) -> anyhow::Result<(Vec<Finished>, Option<i64>, Outcome)> {
+) -> anyhow::Result<(Vec<Finished>, Outcome)> {
     let stop = interrupt::stop_flag();
-    let group_id = match &group {
-        Some((kind, name)) => {
-            Some(store.new_group(*kind, name, &spindle_model::time::rfc3339_utc(std::time::SystemTime::now()))?)
-        }
-        None => None,
-    };
     let mut runs = Vec::new();
     let mut outcome = Outcome::Success;
     let total = jobs.len();
@@ -119,11 +142,11 @@ fn run_jobs(
             warnings: warnings.to_vec(),
         };
         let record = build_record(&job, &job_outcome, context);
-        let id = store.save(&record, &Placement { group: group_id, point: point.clone(), repeat })?;
+        let id = saver.save(&record, point.clone(), repeat)?;
         if text {
             output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&record)))?;
         }
-        note(quiet, &format!("saved as run {id} in {}", store.path().display()));
+        note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
 
         let out_of_space = record.warnings.iter().any(|w| w.contains("out of space"));
         if out_of_space {
@@ -141,7 +164,7 @@ fn run_jobs(
             break;
         }
     }
-    Ok((runs, group_id, outcome))
+    Ok((runs, outcome))
 }
 
 /// Creates or checks every target once for all jobs, before any measurement; the null engine

@@ -54,13 +54,13 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             .collect();
         let curve = spindle_report::curve(&points);
         let knee = spindle_report::knee(&curve);
-        if let Some(group) = done.group {
+        if let (Some(group), Some(store)) = (done.group, &done.store) {
             let summary = serde_json::json!({
                 "param": sweep.param.name(),
                 "curve": curve,
                 "knee": knee.map(|i| &curve[i].value),
             });
-            done.store.set_group_summary(group, &summary)?;
+            store.set_group_summary(group, &summary)?;
         }
         if !args.output.json && !args.output.csv && !args.output.quiet {
             output::write_stdout(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
