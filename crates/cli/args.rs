@@ -29,6 +29,14 @@ pub enum Command {
     Compare(CompareArgs),
 }
 
+/// The counter sampler that runs beside every measuring command.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SamplerArgs {
+    /// How often disk, CPU and memory counters are sampled during a run [default: 1s].
+    #[arg(long, value_name = "DURATION")]
+    pub sample_interval: Option<String>,
+}
+
 /// Where results are kept.
 #[derive(Debug, Args, Clone, Default)]
 pub struct StoreArgs {
@@ -65,6 +73,8 @@ pub struct SuiteArgs {
     pub keep_file: bool,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
     #[command(flatten)]
     pub store: StoreArgs,
 }
@@ -267,6 +277,8 @@ pub struct IoArgs {
     pub sweep: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
     #[command(flatten)]
     pub store: StoreArgs,
 }

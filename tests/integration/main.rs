@@ -2,6 +2,7 @@
 
 mod common;
 mod compare;
+mod counters;
 mod io_bad_input;
 mod io_output;
 mod io_real;

@@ -7,6 +7,7 @@ use crate::args::{OutputArgs, StoreArgs};
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output, store};
 use anyhow::Context;
+use spindle_counters::{ProcRoot, Sampler, devices_under};
 use spindle_io::collect::{RunContext, build_record};
 use spindle_io::run::run_job;
 use spindle_io::target::{PrepareOptions, PreparedTarget, TargetError, TargetKind};
@@ -16,6 +17,7 @@ use spindle_model::units::format_size;
 use spindle_store::{GroupKind, Placement, Store};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// One job and where it sits in its group.
 pub struct BatchJob {
@@ -34,6 +36,8 @@ pub struct Batch<'a> {
     pub warnings: Vec<String>,
     pub output: &'a OutputArgs,
     pub store: &'a StoreArgs,
+    /// How often the counter sampler reads /proc during each job.
+    pub sample_interval: Duration,
 }
 
 /// A job that ran, saved as run `id`.
@@ -103,22 +107,30 @@ pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
         warnings.extend(p.warnings.iter().cloned());
     }
     let keep = jobs.first().is_some_and(|j| j.job.keep_file);
-    let result = run_jobs(&mut saver, jobs, &batch.labels, &warnings, &display, text, quiet);
+    let how = Reporting { labels: &batch.labels, warnings: &warnings, display: &display, text, quiet };
+    let result = run_jobs(&mut saver, jobs, batch.sample_interval, &how);
     let cleanup = finish_targets(prepared, keep);
     let (runs, outcome) = result?;
     cleanup?;
     Ok(BatchResult { runs, outcome, group: saver.group_id, store: saver.store })
 }
 
+/// What every record carries and how progress is shown.
+struct Reporting<'a> {
+    labels: &'a BTreeMap<String, String>,
+    warnings: &'a [String],
+    display: &'a Display,
+    text: bool,
+    quiet: bool,
+}
+
 fn run_jobs(
     saver: &mut Saver,
     jobs: Vec<BatchJob>,
-    labels: &BTreeMap<String, String>,
-    warnings: &[String],
-    display: &Display,
-    text: bool,
-    quiet: bool,
+    sample_interval: Duration,
+    how: &Reporting<'_>,
 ) -> anyhow::Result<(Vec<Finished>, Outcome)> {
+    let Reporting { labels, warnings, display, text, quiet } = *how;
     let stop = interrupt::stop_flag();
     let mut runs = Vec::new();
     let mut outcome = Outcome::Success;
@@ -132,13 +144,16 @@ fn run_jobs(
         }
         let paths: Vec<&std::path::Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
         let environment = spindle_host::environment(&paths);
+        let sampler = Sampler::start(ProcRoot::default(), devices_under(&paths), sample_interval);
         let result = run_job(&job, stop, &mut |p| display.tick(&p));
+        let counters = sampler.stop(Duration::from_nanos(job.warmup_ns));
         display.finish_line();
         let job_outcome = result?;
         let context = RunContext {
             labels: labels.clone(),
             command_line: output::command_line(),
             environment,
+            counters: Some(counters),
             warnings: warnings.to_vec(),
         };
         let record = build_record(&job, &job_outcome, context);

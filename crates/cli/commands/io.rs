@@ -30,7 +30,15 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             repeat: p.repeat,
         })
         .collect();
-    let batch = Batch { jobs, group, labels, warnings: plan.warnings, output: &args.output, store: &args.store };
+    let batch = Batch {
+        jobs,
+        group,
+        labels,
+        warnings: plan.warnings,
+        output: &args.output,
+        store: &args.store,
+        sample_interval: plan::sample_interval_of(&args.sampler.sample_interval)?,
+    };
     let done = run_batch(batch)?;
 
     let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();

@@ -48,7 +48,15 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
         }
     }
     let group = Some((GroupKind::Suite, format!("suite {}", suite.engine)));
-    let batch = Batch { jobs, group, labels, warnings, output: &args.output, store: &args.store };
+    let batch = Batch {
+        jobs,
+        group,
+        labels,
+        warnings,
+        output: &args.output,
+        store: &args.store,
+        sample_interval: plan::sample_interval_of(&args.sampler.sample_interval)?,
+    };
     let done = run_batch(batch)?;
 
     let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();

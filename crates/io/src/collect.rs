@@ -4,6 +4,7 @@
 use crate::run::JobOutcome;
 use crate::worker::{Second, WorkerResult};
 use spindle_model::Histogram;
+use spindle_model::counters::CounterLog;
 use spindle_model::record::{
     CpuUsage, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
 };
@@ -15,6 +16,8 @@ pub struct RunContext {
     pub labels: BTreeMap<String, String>,
     pub command_line: Vec<String>,
     pub environment: Environment,
+    /// What the sampler recorded beside the run.
+    pub counters: Option<CounterLog>,
     pub warnings: Vec<String>,
 }
 
@@ -183,6 +186,7 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         threads,
         timeseries: time_series(&total_seconds, measured),
         environment: context.environment,
+        counters: context.counters,
         errors,
         warnings,
     }

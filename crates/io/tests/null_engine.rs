@@ -33,7 +33,13 @@ fn job(read_pct: u8, sizes: &[(u64, u32)], threads: u32, depth: u32, rate: Optio
 }
 
 fn context() -> RunContext {
-    RunContext { labels: Default::default(), command_line: vec![], environment: Default::default(), warnings: vec![] }
+    RunContext {
+        labels: Default::default(),
+        command_line: vec![],
+        environment: Default::default(),
+        counters: None,
+        warnings: vec![],
+    }
 }
 
 #[test]

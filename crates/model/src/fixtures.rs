@@ -3,6 +3,7 @@
 //! chosen per-second throughput for the store and comparisons.
 
 use crate::Histogram;
+use crate::counters::{CounterLog, CounterSeries};
 use crate::record::{
     CpuUsage, DeviceInfo, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
 };
@@ -98,6 +99,28 @@ pub fn record() -> RunRecord {
                 write_cache: Some("write back".into()),
             }],
         },
+        counters: Some(CounterLog {
+            interval_seconds: 1.0,
+            t: vec![1.0, 2.0, 3.0],
+            counters: vec![
+                CounterSeries::new(
+                    "\\PhysicalDisk(vda)\\Disk Reads/sec".into(),
+                    vec![Some(3900.0), Some(4000.0), Some(4100.0)],
+                ),
+                CounterSeries::new(
+                    "\\PhysicalDisk(vda)\\Disk Writes/sec".into(),
+                    vec![Some(1500.0), Some(1500.0), Some(1500.0)],
+                ),
+                CounterSeries::new(
+                    "\\PhysicalDisk(vda)\\Avg. Disk Queue Length".into(),
+                    vec![Some(15.5), None, Some(16.5)],
+                ),
+                CounterSeries::new(
+                    "\\Processor(_Total)\\% Processor Time".into(),
+                    vec![Some(20.0), Some(30.0), Some(25.0)],
+                ),
+            ],
+        }),
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
     }

@@ -1,6 +1,7 @@
 //! The run record: the one type that the store, reports, comparisons and importers see.
 //! Its JSON form is versioned (`schema`) and described by `docs/run-record.schema.json`.
 
+use crate::counters::CounterLog;
 use crate::histogram::{Histogram, SparseHistogram};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -56,6 +57,10 @@ pub struct RunRecord {
     pub threads: Vec<ThreadResult>,
     pub timeseries: Vec<TimePoint>,
     pub environment: Environment,
+    /// Disk, CPU, memory and pressure counters sampled while the run measured (absent in
+    /// records from before counters were sampled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<CounterLog>,
     /// Failed operations counted by kind (e.g. `EIO`), instead of aborting on the first.
     pub errors: BTreeMap<String, u64>,
     pub warnings: Vec<String>,

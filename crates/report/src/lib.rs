@@ -2,6 +2,7 @@
 //! files, so every output format can be produced again from stored records.
 
 mod compare;
+mod counters;
 mod csv;
 mod json;
 mod sweep;

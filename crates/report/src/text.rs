@@ -53,6 +53,7 @@ fn record(out: &mut String, r: &RunRecord) {
         "\nCPU (spindle itself): user {:.2} s, system {:.2} s, {:.2} us per I/O",
         cpu.user_seconds, cpu.system_seconds, cpu.us_per_io
     );
+    crate::counters::counters(out, r);
     environment(out, r);
     if !r.errors.is_empty() {
         let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}: {n}")).collect();
@@ -191,12 +192,12 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
     let mut out = String::new();
     let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(1).max(3);
     let _ = writeln!(out, "\nruns:");
-    let _ = writeln!(out, "  {:>width$} {:>12} {:>10} {:>10} {:>10}  status", "#", "IOs/sec", "MB/s", "avg", "p99");
+    let _ = writeln!(out, "  {:<width$} {:>12} {:>10} {:>10} {:>10}  status", "run", "IOs/sec", "MB/s", "avg", "p99");
     for (name, r) in rows {
         let s = &r.summary;
         let _ = writeln!(
             out,
-            "  {:>width$} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
+            "  {:<width$} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
             name,
             s.iops,
             s.mb_per_sec,
@@ -231,6 +232,8 @@ mod tests {
             "blocks 512/4096",
             "failed I/Os: EIO: 3",
             "labels: raid=10",
+            "counters (every 1 s, 3 samples)",
+            "device I/Os/sec (vda): 5500.00 against spindle's",
             "all targets:",
         ] {
             assert!(text.contains(needle), "missing {needle:?}:\n{text}");

@@ -1,0 +1,14 @@
+//! Counters sampled beside every measuring command: for each disk under the targets, the
+//! perfmon PhysicalDisk counters from /proc/diskstats; % Processor Time from /proc/stat;
+//! paging from /proc/vmstat; Available MBytes from /proc/meminfo; I/O pressure from
+//! /proc/pressure/io where the kernel has it. Database-side counters join through the same
+//! log later.
+
+pub mod procfs;
+mod rates;
+mod sampler;
+mod snapshot;
+
+pub use rates::{DISK_COUNTERS, MACHINE_COUNTERS, disk_path};
+pub use sampler::Sampler;
+pub use snapshot::{ProcRoot, Snapshot, devices_under};

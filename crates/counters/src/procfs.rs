@@ -1,0 +1,165 @@
+//! Parsers for the /proc files the sampler reads. Text in, numbers out; a malformed line is
+//! skipped, never a panic (see ../shared/reference/counter-formats.md, section 2 and 3).
+
+/// One /proc/diskstats line's cumulative counters (iostats.rst field numbers in comments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiskStat {
+    pub reads: u64,           // 1
+    pub sectors_read: u64,    // 3
+    pub read_ms: u64,         // 4
+    pub writes: u64,          // 5
+    pub sectors_written: u64, // 7
+    pub write_ms: u64,        // 8
+    pub in_flight: u64,       // 9
+    pub io_ms: u64,           // 10
+    pub weighted_io_ms: u64,  // 11
+}
+
+/// `(device name, counters)` for every line with at least the 11 classic fields (old 4-field
+/// partition lines and anything shorter are skipped, as sysstat does).
+pub fn parse_diskstats(text: &str) -> Vec<(String, DiskStat)> {
+    text.lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() < 14 {
+                return None;
+            }
+            let n = |i: usize| f[i + 2].parse::<u64>().ok();
+            Some((
+                f[2].to_string(),
+                DiskStat {
+                    reads: n(1)?,
+                    sectors_read: n(3)?,
+                    read_ms: n(4)?,
+                    writes: n(5)?,
+                    sectors_written: n(7)?,
+                    write_ms: n(8)?,
+                    in_flight: n(9)?,
+                    io_ms: n(10)?,
+                    weighted_io_ms: n(11)?,
+                },
+            ))
+        })
+        .collect()
+}
+
+/// The `cpu` line of /proc/stat, in USER_HZ ticks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuTicks {
+    pub user: u64,
+    pub nice: u64,
+    pub system: u64,
+    pub idle: u64,
+    pub iowait: u64,
+    pub irq: u64,
+    pub softirq: u64,
+    pub steal: u64,
+}
+
+impl CpuTicks {
+    /// The first eight columns; guest time is already inside user and nice.
+    pub fn total(&self) -> u64 {
+        self.user + self.nice + self.system + self.idle + self.iowait + self.irq + self.softirq + self.steal
+    }
+}
+
+pub fn parse_cpu(text: &str) -> Option<CpuTicks> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line.split_whitespace().skip(1).map_while(|x| x.parse().ok()).collect();
+    let at = |i: usize| v.get(i).copied().unwrap_or(0);
+    (v.len() >= 4).then(|| CpuTicks {
+        user: at(0),
+        nice: at(1),
+        system: at(2),
+        idle: at(3),
+        iowait: at(4),
+        irq: at(5),
+        softirq: at(6),
+        steal: at(7),
+    })
+}
+
+/// The /proc/vmstat counters behind paging.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VmStat {
+    pub pswpin: u64,
+    pub pswpout: u64,
+    pub pgmajfault: u64,
+}
+
+pub fn parse_vmstat(text: &str) -> Option<VmStat> {
+    let mut vm = VmStat::default();
+    let mut seen = 0;
+    for line in text.lines() {
+        let mut it = line.split_whitespace();
+        let (Some(key), Some(Ok(value))) = (it.next(), it.next().map(str::parse::<u64>)) else { continue };
+        let slot = match key {
+            "pswpin" => &mut vm.pswpin,
+            "pswpout" => &mut vm.pswpout,
+            "pgmajfault" => &mut vm.pgmajfault,
+            _ => continue,
+        };
+        *slot = value;
+        seen += 1;
+    }
+    (seen > 0).then_some(vm)
+}
+
+/// `MemAvailable` from /proc/meminfo, in KiB.
+pub fn parse_mem_available_kib(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Cumulative stall time (µs) from /proc/pressure/io: `some` and, where present, `full`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pressure {
+    pub some_us: u64,
+    pub full_us: Option<u64>,
+}
+
+pub fn parse_pressure(text: &str) -> Option<Pressure> {
+    let total = |kind: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(kind))?;
+        line.split_whitespace().find_map(|f| f.strip_prefix("total="))?.parse().ok()
+    };
+    Some(Pressure { some_us: total("some ")?, full_us: total("full ") })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diskstats_from_sysstat_test_data() {
+        let text = include_str!("../testdata/diskstats-sysstat-root6.txt");
+        let disks = parse_diskstats(text);
+        let sda = disks.iter().find(|(n, _)| n == "sda").map(|(_, d)| *d).unwrap();
+        assert_eq!((sda.reads, sda.sectors_read, sda.read_ms), (49601, 3195498, 623970));
+        assert_eq!((sda.writes, sda.sectors_written, sda.write_ms), (12180, 821088, 117109));
+        assert_eq!((sda.in_flight, sda.io_ms, sda.weighted_io_ms), (0, 32862, 714408));
+        assert!(disks.iter().any(|(n, _)| n == "cciss/c0d0"), "names with a slash are kept");
+        assert!(parse_diskstats("8 1 sda1 51 0 4216 3107\n   garbage line\n\n").is_empty(), "short lines skipped");
+    }
+
+    #[test]
+    fn cpu_vmstat_meminfo_pressure() {
+        let cpu = parse_cpu("cpu  93044 0 39199 576369 44086 0 7142 8565 0 0\ncpu0 1 2 3 4\n").unwrap();
+        assert_eq!((cpu.user, cpu.system, cpu.idle, cpu.iowait, cpu.steal), (93044, 39199, 576369, 44086, 8565));
+        assert_eq!(cpu.total(), 93044 + 39199 + 576369 + 44086 + 7142 + 8565);
+        assert_eq!(parse_cpu("cpu 1 2 3 4").unwrap().iowait, 0, "old kernels have four columns");
+        assert!(parse_cpu("cpu0 1 2 3 4\n").is_none());
+
+        let vm = parse_vmstat("pgpgin 260780063\npswpin 3\npswpout 4\npgmajfault 9817\nbad\n").unwrap();
+        assert_eq!((vm.pswpin, vm.pswpout, vm.pgmajfault), (3, 4, 9817));
+        assert!(parse_vmstat("nothing here").is_none());
+
+        let mem = "MemTotal:       24683656 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(parse_mem_available_kib(mem), Some(20_000_000));
+
+        let psi = "some avg10=76.26 avg60=73.89 avg300=51.64 total=433242602\nfull avg10=71.54 avg60=59.16 avg300=35.83 total=340888941\n";
+        assert_eq!(parse_pressure(psi), Some(Pressure { some_us: 433242602, full_us: Some(340888941) }));
+        assert_eq!(parse_pressure("some avg10=0.00 total=5\n"), Some(Pressure { some_us: 5, full_us: None }));
+        assert!(parse_pressure("").is_none());
+    }
+}

@@ -1,0 +1,61 @@
+//! One reading of every source at one moment. Two snapshots make one sample of rates.
+
+use crate::procfs::{self, CpuTicks, DiskStat, Pressure, VmStat};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Where /proc is; tests point it at a fake tree.
+#[derive(Clone, Debug)]
+pub struct ProcRoot(pub PathBuf);
+
+impl Default for ProcRoot {
+    fn default() -> Self {
+        ProcRoot(PathBuf::from("/proc"))
+    }
+}
+
+impl ProcRoot {
+    fn read(&self, rel: &str) -> Option<String> {
+        std::fs::read_to_string(self.0.join(rel)).ok()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub at: Instant,
+    /// The watched devices, in the order asked for; `None` for one not in diskstats.
+    pub disks: Vec<Option<DiskStat>>,
+    pub cpu: Option<CpuTicks>,
+    pub vm: Option<VmStat>,
+    pub mem_available_kib: Option<u64>,
+    pub io_pressure: Option<Pressure>,
+}
+
+impl Snapshot {
+    pub fn take(root: &ProcRoot, devices: &[String]) -> Snapshot {
+        let stats = root.read("diskstats").map(|t| procfs::parse_diskstats(&t)).unwrap_or_default();
+        let disks = devices.iter().map(|d| stats.iter().find(|(n, _)| n == d).map(|(_, s)| *s)).collect();
+        Snapshot {
+            at: Instant::now(),
+            disks,
+            cpu: root.read("stat").as_deref().and_then(procfs::parse_cpu),
+            vm: root.read("vmstat").as_deref().and_then(procfs::parse_vmstat),
+            mem_available_kib: root.read("meminfo").as_deref().and_then(procfs::parse_mem_available_kib),
+            io_pressure: root.read("pressure/io").as_deref().and_then(procfs::parse_pressure),
+        }
+    }
+}
+
+/// The devices the counters watch for these target paths: each target's whole disk (a
+/// partition's disk, a loop device's backing disk), each once.
+pub fn devices_under(paths: &[&Path]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in paths {
+        if let Some(d) = spindle_host::block_device_of(p) {
+            if !out.contains(&d.disk) {
+                out.push(d.disk);
+            }
+        }
+    }
+    out
+}
