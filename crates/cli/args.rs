@@ -27,6 +27,60 @@ pub enum Command {
     Runs(RunsArgs),
     /// Compare two runs, or two groups of runs selected by label, with significance.
     Compare(CompareArgs),
+    /// Record disk, CPU and memory counters to a perfmon-compatible CSV, until Ctrl-C or
+    /// --duration (the file opens in Excel and in `spindle characterize`).
+    Record(RecordArgs),
+    /// Turn a counter log (perfmon CSV/TSV, spindle record) into a workload spec, seed 002's
+    /// way: size classes covering 80% of I/Os, read %, outstanding I/Os; replay with io --spec.
+    Characterize(CharacterizeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CharacterizeArgs {
+    /// The counter log: a perfmon CSV or TSV, or a `spindle record` CSV.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Only this disk (as the log names it: vda, "0 C:").
+    #[arg(long)]
+    pub device: Option<String>,
+    /// The busy profile keeps samples whose Avg. Disk Queue Length is above this [default: 2];
+    /// given, the spec is written from the busy samples.
+    #[arg(long, value_name = "QUEUE")]
+    pub min_queue: Option<String>,
+    /// Keep the largest size classes until they cover this percentage of I/Os [default: 80].
+    #[arg(long, value_name = "PERCENT")]
+    pub coverage: Option<String>,
+    /// Write the workload as a spec file for `spindle io --spec`.
+    #[arg(long, short = 'o', value_name = "SPEC.toml")]
+    pub output: Option<PathBuf>,
+    /// Replace SPEC.toml if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the profiles as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The CSV file to write (never an existing file, unless --force).
+    #[arg(long, short = 'o', value_name = "FILE.csv")]
+    pub output: PathBuf,
+    /// Time between samples [default: 1s].
+    #[arg(long, value_name = "DURATION")]
+    pub interval: Option<String>,
+    /// Stop after this long [default: until Ctrl-C].
+    #[arg(long, short = 'd')]
+    pub duration: Option<String>,
+    /// Disk to record (kernel name, e.g. nvme0n1; repeatable) [default: every disk].
+    #[arg(long = "device", value_name = "NAME")]
+    pub devices: Vec<String>,
+    /// Replace FILE.csv if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The counter sampler that runs beside every measuring command.

@@ -37,6 +37,8 @@ fn main() -> ExitCode {
         args::Command::Suite(s) => commands::suite::run(&s),
         args::Command::Runs(r) => commands::runs::run(&r),
         args::Command::Compare(c) => commands::compare::run(&c),
+        args::Command::Record(r) => commands::record::run(&r),
+        args::Command::Characterize(c) => commands::characterize::run(&c),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -51,3 +51,21 @@ pub fn command_line() -> Vec<String> {
         })
         .collect()
 }
+
+/// Creates a file the user named with `-o`: never over an existing file unless `force`.
+pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::plan::PlanError> {
+    let shown = path.display();
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true);
+    if force {
+        open.create(true).truncate(true);
+    } else {
+        open.create_new(true);
+    }
+    open.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            crate::plan::PlanError(format!("-o {shown}: the file exists; pass --force to replace it"))
+        }
+        _ => crate::plan::PlanError(format!("-o {shown}: cannot create it: {e}")),
+    })
+}

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests.
 
 use assert_cmd::Command;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command as ProcessCommand;
 
 /// The spindle binary, with no colour and a results store of this test process's own under
 /// cargo's scratch directory, so tests never write to the user's store.
@@ -52,4 +53,33 @@ pub fn uring_works(dir: &Path) -> bool {
         eprintln!("notice: io_uring is not usable here; skipping io_uring checks");
     }
     works
+}
+
+/// A loop device over a sparse file, detached on drop.
+pub struct Loop(pub String, PathBuf);
+
+impl Loop {
+    pub fn attach(sector_size: u32) -> Option<Loop> {
+        let backing = tempfile::NamedTempFile::new().unwrap().into_temp_path().keep().unwrap();
+        std::fs::File::options().write(true).open(&backing).unwrap().set_len(64 << 20).unwrap();
+        let out = ProcessCommand::new("losetup")
+            .args(["--find", "--show", "--sector-size", &sector_size.to_string()])
+            .arg(&backing)
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Some(Loop(String::from_utf8_lossy(&o.stdout).trim().to_string(), backing)),
+            _ => {
+                eprintln!("notice: cannot attach a loop device here (not root?); skipping");
+                let _ = std::fs::remove_file(&backing);
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = ProcessCommand::new("losetup").args(["-d", &self.0]).status();
+        let _ = std::fs::remove_file(&self.1);
+    }
 }

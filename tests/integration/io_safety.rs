@@ -1,6 +1,6 @@
 //! Nothing the user owns is overwritten or lost: existing files, block devices, full disks.
 
-use crate::common::{io_usage_error, path_str, spindle};
+use crate::common::{Loop, io_usage_error, path_str, spindle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -67,35 +67,6 @@ fn not_enough_space_is_a_clear_error_and_leaves_no_file() {
     let err = io_usage_error(&["--engine", "sync", "--buffered", "--target", path_str(&target), "--size", "64M"]);
     assert!(err.contains("big.dat") && err.contains("space"), "{err}");
     assert!(!target.exists());
-}
-
-/// A loop device over a sparse file, detached on drop.
-struct Loop(String, PathBuf);
-
-impl Loop {
-    fn attach(sector_size: u32) -> Option<Loop> {
-        let backing = tempfile::NamedTempFile::new().unwrap().into_temp_path().keep().unwrap();
-        std::fs::File::options().write(true).open(&backing).unwrap().set_len(64 << 20).unwrap();
-        let out = Command::new("losetup")
-            .args(["--find", "--show", "--sector-size", &sector_size.to_string()])
-            .arg(&backing)
-            .output();
-        match out {
-            Ok(o) if o.status.success() => Some(Loop(String::from_utf8_lossy(&o.stdout).trim().to_string(), backing)),
-            _ => {
-                eprintln!("notice: cannot attach a loop device here (not root?); skipping");
-                let _ = std::fs::remove_file(&backing);
-                None
-            }
-        }
-    }
-}
-
-impl Drop for Loop {
-    fn drop(&mut self) {
-        let _ = Command::new("losetup").args(["-d", &self.0]).status();
-        let _ = std::fs::remove_file(&self.1);
-    }
 }
 
 #[test]

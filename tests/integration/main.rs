@@ -7,5 +7,6 @@ mod io_bad_input;
 mod io_output;
 mod io_real;
 mod io_safety;
+mod record_characterize;
 mod store_runs;
 mod sweep_suite;

@@ -37,7 +37,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         warnings: plan.warnings,
         output: &args.output,
         store: &args.store,
-        sample_interval: plan::sample_interval_of(&args.sampler.sample_interval)?,
+        sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
     };
     let done = run_batch(batch)?;
 

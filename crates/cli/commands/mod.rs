@@ -1,8 +1,10 @@
 //! One module per subcommand (and `batch`, the job runner that measuring commands share).
 
 pub mod batch;
+pub mod characterize;
 pub mod compare;
 pub mod io;
 pub mod profiles;
+pub mod record;
 pub mod runs;
 pub mod suite;

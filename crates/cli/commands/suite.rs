@@ -55,7 +55,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
         warnings,
         output: &args.output,
         store: &args.store,
-        sample_interval: plan::sample_interval_of(&args.sampler.sample_interval)?,
+        sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
     };
     let done = run_batch(batch)?;
 

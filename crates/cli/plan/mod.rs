@@ -96,15 +96,30 @@ pub struct PlannedJob {
     pub repeat: u32,
 }
 
-/// `--sample-interval`: 1 s unless given; between 100 ms and 1 h.
-pub fn sample_interval_of(text: &Option<String>) -> Result<std::time::Duration, PlanError> {
+/// A counter sampling interval (`--sample-interval`, `--interval`): 1 s unless given;
+/// between 100 ms and 1 h.
+pub fn interval_of(flag: &'static str, text: &Option<String>) -> Result<std::time::Duration, PlanError> {
     let Some(text) = text else { return Ok(std::time::Duration::from_secs(1)) };
-    let setting = Setting { text: text.clone(), origin: Origin::Flag("--sample-interval") };
+    let setting = Setting { text: text.clone(), origin: Origin::Flag(flag) };
     let ns = duration_of(&setting)?;
     if !(100_000_000..=3_600_000_000_000).contains(&ns) {
         return Err(bad(&setting.origin, text, "the interval must be between 100ms and 1h"));
     }
     Ok(std::time::Duration::from_nanos(ns))
+}
+
+/// An optional duration flag (`spindle record --duration`), at least 1 ms.
+pub fn optional_duration_of(
+    flag: &'static str,
+    text: &Option<String>,
+) -> Result<Option<std::time::Duration>, PlanError> {
+    let Some(text) = text else { return Ok(None) };
+    let setting = Setting { text: text.clone(), origin: Origin::Flag(flag) };
+    let ns = duration_of(&setting)?;
+    if ns < 1_000_000 {
+        return Err(bad(&setting.origin, text, "the duration must be at least 1ms"));
+    }
+    Ok(Some(std::time::Duration::from_nanos(ns)))
 }
 
 /// At most this many repeats; more is a typo.

@@ -4,11 +4,12 @@
 //! /proc/pressure/io where the kernel has it. Database-side counters join through the same
 //! log later.
 
+pub mod characterize;
 pub mod procfs;
 mod rates;
 mod sampler;
 mod snapshot;
 
-pub use rates::{DISK_COUNTERS, MACHINE_COUNTERS, disk_path};
+pub use rates::{counter_paths, values};
 pub use sampler::Sampler;
-pub use snapshot::{ProcRoot, Snapshot, devices_under};
+pub use snapshot::{ProcRoot, Snapshot, devices_under, whole_disks};

@@ -38,6 +38,16 @@ pub fn disk_path(device: &str, counter: &str) -> String {
     format!("\\PhysicalDisk({device})\\{counter}")
 }
 
+/// The path of every counter `values` returns, in the same order.
+pub fn counter_paths(devices: &[String]) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    for d in devices {
+        paths.extend(DISK_COUNTERS.iter().map(|c| disk_path(d, c)));
+    }
+    paths.extend(MACHINE_COUNTERS.iter().map(|c| c.to_string()));
+    paths
+}
+
 /// Every counter's value over the interval from `a` to `b`: for each device the
 /// `DISK_COUNTERS` in order, then the `MACHINE_COUNTERS`. `None` where a source is missing.
 pub fn values(a: &Snapshot, b: &Snapshot) -> Vec<Option<f64>> {

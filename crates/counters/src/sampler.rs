@@ -2,7 +2,7 @@
 //! when it stops. It reads a few small /proc files a second, so it costs the run nothing
 //! measurable.
 
-use crate::rates::{self, DISK_COUNTERS, MACHINE_COUNTERS};
+use crate::rates;
 use crate::snapshot::{ProcRoot, Snapshot};
 use spindle_model::counters::{CounterLog, CounterSeries};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -55,11 +55,7 @@ impl Sampler {
 }
 
 fn log_of(snaps: &[Snapshot], devices: &[String], interval: Duration, skip: Duration) -> CounterLog {
-    let mut paths: Vec<String> = Vec::new();
-    for d in devices {
-        paths.extend(DISK_COUNTERS.iter().map(|c| rates::disk_path(d, c)));
-    }
-    paths.extend(MACHINE_COUNTERS.iter().map(|c| c.to_string()));
+    let paths = rates::counter_paths(devices);
     let mut t = Vec::new();
     let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::new(); paths.len()];
     if let Some(first) = snaps.first() {

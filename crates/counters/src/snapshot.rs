@@ -59,3 +59,15 @@ pub fn devices_under(paths: &[&Path]) -> Vec<String> {
     }
     out
 }
+
+/// Every whole disk this machine has (`/sys/block`), without loop, RAM and optical devices:
+/// what `spindle record` watches when no `--device` is given.
+pub fn whole_disks(sys_block: &Path) -> Vec<String> {
+    const SKIP: [&str; 5] = ["loop", "ram", "zram", "sr", "fd"];
+    let mut out: Vec<String> = std::fs::read_dir(sys_block)
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    out.retain(|n| !SKIP.iter().any(|s| n.starts_with(s)));
+    out.sort();
+    out
+}

@@ -10,6 +10,21 @@ pub fn rfc3339_utc(at: SystemTime) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// `11/23/2026 06:00:01.250`: UTC in the form perfmon logs timestamps.
+pub fn perfmon_utc(at: SystemTime) -> String {
+    let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{m:02}/{d:02}/{y:04} {:02}:{:02}:{:02}.{:03}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        since.subsec_millis()
+    )
+}
+
 /// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar
 /// (Howard Hinnant's civil_from_days).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
@@ -35,5 +50,6 @@ mod tests {
         assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(1_795_390_529)), "2026-11-22T23:35:29Z");
+        assert_eq!(perfmon_utc(UNIX_EPOCH + Duration::from_millis(1_795_390_529_250)), "11/22/2026 23:35:29.250");
     }
 }

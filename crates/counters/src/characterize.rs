@@ -1,0 +1,267 @@
+//! Seed 002's method: turn a counter log into an access specification. For each disk, bucket
+//! every sample's Avg. Disk Bytes/Read and /Write into power-of-two size classes (0.5K, 1K,
+//! ... 64K, 128K, ...), weighted by the sample's I/Os, keep the largest classes until they
+//! cover 80%; read % from Disk Reads/sec against Disk Writes/sec; outstanding I/Os from the
+//! average Avg. Disk Queue Length; and the same again over only the busy samples (queue above
+//! 2), when the storage is under the load that matters.
+
+use serde::Serialize;
+use spindle_formats::CounterTable;
+use spindle_formats::perfmon::split_path;
+use std::fmt;
+
+/// The counters the method needs, per disk.
+pub const NEEDED: [&str; 5] =
+    ["Disk Reads/sec", "Disk Writes/sec", "Avg. Disk Bytes/Read", "Avg. Disk Bytes/Write", "Avg. Disk Queue Length"];
+
+/// The smallest size class: a sector.
+const MIN_CLASS: u64 = 512;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Only this disk (the instance name in the log, e.g. `vda` or `0 C:`).
+    pub device: Option<String>,
+    /// The busy profile keeps samples whose Avg. Disk Queue Length is above this.
+    pub min_queue: f64,
+    /// Size classes are kept, largest share first, until they cover this percentage.
+    pub coverage_pct: f64,
+}
+
+/// One size class and its share of the I/Os in its direction, percent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SizeShare {
+    pub bytes: u64,
+    pub pct: f64,
+}
+
+/// What a set of samples says about the workload.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AccessProfile {
+    pub samples: usize,
+    pub read_pct: f64,
+    pub reads: Vec<SizeShare>,
+    pub writes: Vec<SizeShare>,
+    pub outstanding: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeviceProfile {
+    pub device: String,
+    /// Every usable sample.
+    pub all: Option<AccessProfile>,
+    /// Samples with a queue above `min_queue`.
+    pub busy: Option<AccessProfile>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum CharacterizeError {
+    /// No PhysicalDisk or LogicalDisk counters at all.
+    NoDisks,
+    NoSuchDevice {
+        asked: String,
+        available: Vec<String>,
+    },
+    MissingCounters {
+        device: String,
+        missing: Vec<&'static str>,
+    },
+}
+
+impl fmt::Display for CharacterizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CharacterizeError::NoDisks => write!(f, "the log has no PhysicalDisk or LogicalDisk counters"),
+            CharacterizeError::NoSuchDevice { asked, available } => {
+                write!(f, "device {asked} is not in the log; it has: {}", available.join(", "))
+            }
+            CharacterizeError::MissingCounters { device, missing } => {
+                write!(f, "the log lacks counters the method needs for {device}: {}", missing.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for CharacterizeError {}
+
+pub fn characterize(table: &CounterTable, opts: &Options) -> Result<Vec<DeviceProfile>, CharacterizeError> {
+    // PhysicalDisk is what the method is about; LogicalDisk stands in for logs without it.
+    let object = ["PhysicalDisk", "LogicalDisk"]
+        .into_iter()
+        .find(|o| table.columns.iter().any(|c| split_path(c).is_some_and(|(obj, _, _)| obj == *o)))
+        .ok_or(CharacterizeError::NoDisks)?;
+    let mut devices: Vec<String> = Vec::new();
+    for c in &table.columns {
+        if let Some((obj, Some(inst), _)) = split_path(c) {
+            if obj == object && inst != "_Total" && !devices.iter().any(|d| d == inst) {
+                devices.push(inst.to_string());
+            }
+        }
+    }
+    if let Some(asked) = &opts.device {
+        if !devices.contains(asked) {
+            return Err(CharacterizeError::NoSuchDevice { asked: asked.clone(), available: devices });
+        }
+        devices = vec![asked.clone()];
+    }
+    devices
+        .into_iter()
+        .map(|device| {
+            let column = |counter: &str| {
+                table.columns.iter().position(|c| split_path(c) == Some((object, Some(device.as_str()), counter)))
+            };
+            let cols: Vec<Option<usize>> = NEEDED.iter().map(|n| column(n)).collect();
+            let missing: Vec<&'static str> =
+                NEEDED.iter().zip(&cols).filter(|(_, c)| c.is_none()).map(|(n, _)| *n).collect();
+            if !missing.is_empty() {
+                return Err(CharacterizeError::MissingCounters { device, missing });
+            }
+            let cols: Vec<usize> = cols.into_iter().flatten().collect();
+            let samples: Vec<[f64; 5]> = table
+                .rows
+                .iter()
+                .filter_map(|row| {
+                    let v: Option<Vec<f64>> = cols.iter().map(|&c| row.get(c).copied().flatten()).collect();
+                    v.and_then(|v| v.try_into().ok())
+                })
+                .filter(|s: &[f64; 5]| s.iter().all(|x| *x >= 0.0))
+                .collect();
+            let busy: Vec<[f64; 5]> = samples.iter().copied().filter(|s| s[4] > opts.min_queue).collect();
+            Ok(DeviceProfile {
+                device,
+                all: profile(&samples, opts.coverage_pct),
+                busy: profile(&busy, opts.coverage_pct),
+            })
+        })
+        .collect()
+}
+
+/// `[reads/s, writes/s, bytes/read, bytes/write, queue]` samples to a profile; `None` when no
+/// sample saw any I/O.
+fn profile(samples: &[[f64; 5]], coverage_pct: f64) -> Option<AccessProfile> {
+    let reads: f64 = samples.iter().map(|s| s[0]).sum();
+    let writes: f64 = samples.iter().map(|s| s[1]).sum();
+    if samples.is_empty() || reads + writes <= 0.0 {
+        return None;
+    }
+    let n = samples.len() as f64;
+    Some(AccessProfile {
+        samples: samples.len(),
+        read_pct: 100.0 * reads / (reads + writes),
+        reads: classes(samples.iter().map(|s| (s[2], s[0])), coverage_pct),
+        writes: classes(samples.iter().map(|s| (s[3], s[1])), coverage_pct),
+        outstanding: samples.iter().map(|s| s[4]).sum::<f64>() / n,
+    })
+}
+
+/// The power of two nearest `bytes` (in log terms), at least a sector.
+pub fn size_class(bytes: f64) -> u64 {
+    if bytes <= MIN_CLASS as f64 {
+        return MIN_CLASS;
+    }
+    let exp = bytes.log2().round().min(40.0) as u32;
+    (1u64 << exp).max(MIN_CLASS)
+}
+
+/// `(average size, I/Os per second)` per sample to the classes covering `coverage_pct` of the
+/// I/Os, largest share first, shares renormalized to 100.
+fn classes(samples: impl Iterator<Item = (f64, f64)>, coverage_pct: f64) -> Vec<SizeShare> {
+    let mut weights: Vec<(u64, f64)> = Vec::new();
+    for (size, ios) in samples {
+        if ios <= 0.0 || size <= 0.0 {
+            continue;
+        }
+        let class = size_class(size);
+        match weights.iter_mut().find(|(c, _)| *c == class) {
+            Some((_, w)) => *w += ios,
+            None => weights.push((class, ios)),
+        }
+    }
+    let total: f64 = weights.iter().map(|(_, w)| w).sum();
+    if total <= 0.0 {
+        return Vec::new();
+    }
+    weights.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut kept = Vec::new();
+    let mut covered = 0.0;
+    for (class, w) in weights {
+        kept.push((class, w));
+        covered += w;
+        if 100.0 * covered / total >= coverage_pct {
+            break;
+        }
+    }
+    kept.into_iter().map(|(bytes, w)| SizeShare { bytes, pct: 100.0 * w / covered }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(rows: &[[f64; 5]]) -> CounterTable {
+        let columns = NEEDED.iter().map(|n| format!("\\\\H\\PhysicalDisk(0 C:)\\{n}")).collect::<Vec<_>>();
+        let mut columns = columns;
+        columns.push("\\\\H\\PhysicalDisk(_Total)\\Disk Reads/sec".into());
+        CounterTable {
+            format: "(PDH-CSV 4.0)".into(),
+            columns,
+            times: rows.iter().map(|_| "t".to_string()).collect(),
+            rows: rows.iter().map(|r| r.iter().map(|v| Some(*v)).chain([Some(0.0)]).collect()).collect(),
+            skipped: vec![],
+        }
+    }
+
+    fn opts() -> Options {
+        Options { device: None, min_queue: 2.0, coverage_pct: 80.0 }
+    }
+
+    #[test]
+    fn seed_002s_tempdb_shape_comes_back() {
+        // Quiet samples of small writes; busy samples of 64K writes and some 64K/8K reads.
+        let mut rows = vec![[0.0, 100.0, 0.0, 512.0, 0.5]; 10];
+        rows.extend(vec![[10.0, 900.0, 65536.0, 65536.0, 600.0]; 8]);
+        rows.extend(vec![[10.0, 900.0, 8192.0, 60000.0, 580.0]; 4]);
+        let p = characterize(&log(&rows), &opts()).unwrap();
+        assert_eq!(p.len(), 1, "_Total is not a device");
+        assert_eq!(p[0].device, "0 C:");
+        let busy = p[0].busy.as_ref().unwrap();
+        assert_eq!(busy.samples, 12);
+        assert!((busy.read_pct - 100.0 * 120.0 / 10_920.0).abs() < 1e-9);
+        assert_eq!(busy.writes, vec![SizeShare { bytes: 65536, pct: 100.0 }]);
+        assert_eq!(busy.reads.iter().map(|s| s.bytes).collect::<Vec<_>>(), [65536, 8192]);
+        assert!((busy.reads[0].pct - 200.0 / 3.0).abs() < 1e-9);
+        assert!((busy.outstanding - (8.0 * 600.0 + 4.0 * 580.0) / 12.0).abs() < 1e-9);
+        let all = p[0].all.as_ref().unwrap();
+        assert_eq!(all.samples, 22);
+        assert_eq!(all.writes[0].bytes, 65536, "64K writes are most of the I/Os");
+    }
+
+    #[test]
+    fn coverage_keeps_the_largest_classes() {
+        let c = classes([(8192.0, 70.0), (65536.0, 15.0), (512.0, 10.0), (1_048_576.0, 5.0)].into_iter(), 80.0);
+        assert_eq!(c.iter().map(|s| s.bytes).collect::<Vec<_>>(), [8192, 65536]);
+        assert!((c[0].pct + c[1].pct - 100.0).abs() < 1e-9);
+        assert_eq!(
+            (size_class(0.0), size_class(700.0), size_class(6000.0), size_class(12288.0)),
+            (512, 512, 8192, 16384),
+            "6000 is nearer 8K than 4K in ratio"
+        );
+    }
+
+    #[test]
+    fn missing_counters_and_devices_are_named() {
+        let mut t = log(&[[1.0, 1.0, 4096.0, 4096.0, 1.0]]);
+        t.columns[3] = "\\\\H\\PhysicalDisk(0 C:)\\Something else".into();
+        assert_eq!(
+            characterize(&t, &opts()).unwrap_err().to_string(),
+            "the log lacks counters the method needs for 0 C:: Avg. Disk Bytes/Write"
+        );
+        let o = Options { device: Some("sdb".into()), ..opts() };
+        assert_eq!(
+            characterize(&log(&[]), &o).unwrap_err(),
+            CharacterizeError::NoSuchDevice { asked: "sdb".into(), available: vec!["0 C:".into()] }
+        );
+        let other = CounterTable { columns: vec!["\\\\H\\Memory\\Pages/sec".into()], ..CounterTable::default() };
+        assert_eq!(characterize(&other, &opts()).unwrap_err(), CharacterizeError::NoDisks);
+        assert_eq!(characterize(&log(&[]), &opts()).unwrap()[0].all, None, "an empty log has no profile");
+    }
+}

@@ -1,0 +1,165 @@
+//! Windows Performance Monitor counter logs, CSV and TSV (relog, typeperf, Data Collector
+//! Sets), read and written. See ../shared/reference/counter-formats.md section 1: a header
+//! `"(PDH-CSV 4.0) (<zone>)(<bias>)"` then counter paths `\\HOST\Object(Instance)\Counter`;
+//! rows of a local timestamp and quoted values; `" "` for a missing value (the first row's
+//! averages always are); numbers with `.` (a `,` is taken as the decimal point only when a
+//! field has no `.`).
+
+use crate::delimited::{quote, split};
+use std::fmt;
+
+/// A counter log as a table: one column per counter path, one row per sample.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CounterTable {
+    /// The first header cell, e.g. `(PDH-CSV 4.0) (UTC)(0)`.
+    pub format: String,
+    /// Counter paths as written, `\\HOST\PhysicalDisk(0 C:)\Disk Reads/sec`.
+    pub columns: Vec<String>,
+    /// Timestamp text as written.
+    pub times: Vec<String>,
+    /// `rows[i][c]`: sample i of column c.
+    pub rows: Vec<Vec<Option<f64>>>,
+    /// Rows that were dropped (wrong number of fields, or a field that is neither a number nor
+    /// blank), as 1-based line numbers.
+    pub skipped: Vec<usize>,
+}
+
+#[derive(Debug, PartialEq)]
+pub struct ParseError(pub String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A counter path split: `\\HOST\Object(Instance)\Counter` -> (object, instance, counter).
+pub fn split_path(path: &str) -> Option<(&str, Option<&str>, &str)> {
+    let rest = path.strip_prefix("\\\\").map(|p| p.split_once('\\').map_or(p, |(_, r)| r)).unwrap_or(path);
+    let rest = rest.strip_prefix('\\').unwrap_or(rest);
+    let (object, counter) = rest.rsplit_once('\\')?;
+    match object.split_once('(') {
+        Some((obj, inst)) => Some((obj, Some(inst.strip_suffix(')')?), counter)),
+        None => Some((object, None, counter)),
+    }
+}
+
+pub fn parse(text: &str) -> Result<CounterTable, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else {
+        return Err(ParseError("the file is empty".into()));
+    };
+    let sep = if header.starts_with("\"(PDH-TSV") { '\t' } else { ',' };
+    let head = split(header, sep);
+    if !head[0].starts_with("(PDH-CSV") && !head[0].starts_with("(PDH-TSV") {
+        return Err(ParseError(
+            "not a perfmon counter log: the first line does not start with \"(PDH-CSV 4.0)\" or \"(PDH-TSV 4.0)\""
+                .into(),
+        ));
+    }
+    let mut table = CounterTable { format: head[0].clone(), columns: head[1..].to_vec(), ..CounterTable::default() };
+    for (i, line) in lines {
+        let fields = split(line, sep);
+        let values: Option<Vec<Option<f64>>> =
+            if fields.len() == table.columns.len() + 1 { fields[1..].iter().map(|f| value(f)).collect() } else { None };
+        match values {
+            Some(v) => {
+                table.times.push(fields[0].clone());
+                table.rows.push(v);
+            }
+            None => table.skipped.push(i + 1),
+        }
+    }
+    Ok(table)
+}
+
+/// `Some(None)` for a blank, `Some(Some(x))` for a number, `None` for anything else.
+fn value(field: &str) -> Option<Option<f64>> {
+    let f = field.trim();
+    if f.is_empty() {
+        return Some(None);
+    }
+    let parsed = f.parse::<f64>().ok().or_else(|| {
+        (!f.contains('.') && f.matches(',').count() == 1).then(|| f.replace(',', ".").parse().ok()).flatten()
+    })?;
+    Some(parsed.is_finite().then_some(parsed))
+}
+
+/// The header line of a CSV log spindle writes: UTC timestamps, so bias 0.
+pub fn csv_header(host: &str, paths: &[String]) -> String {
+    let mut line = quote("(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
+    for p in paths {
+        line.push(',');
+        line.push_str(&quote(&format!("\\\\{host}{p}")));
+    }
+    line
+}
+
+/// One row: the time as perfmon writes it (`MM/dd/yyyy HH:mm:ss.fff`) and the values, `" "`
+/// for missing ones.
+pub fn csv_row(time: &str, values: &[Option<f64>]) -> String {
+    let mut line = quote(time);
+    for v in values {
+        line.push(',');
+        line.push_str(&match v {
+            Some(x) => quote(&format!("{x}")),
+            None => quote(" "),
+        });
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_collector_set_log() {
+        let t = parse(include_str!("../testdata/Narmadha6790_DataCollector01.csv")).unwrap();
+        assert_eq!(t.format, "(PDH-CSV 4.0) (India Standard Time)(-330)");
+        assert_eq!(t.columns.len(), 12);
+        assert_eq!(t.columns[1], "\\\\IMPC3116\\LogicalDisk(C:)\\Avg. Disk Read Queue Length");
+        assert_eq!(t.rows.len(), 21);
+        assert_eq!(t.rows[0][0], None, "the first row's averages are blank");
+        assert_eq!(t.rows[0][8], Some(0.0), "instantaneous counters are not");
+        assert_eq!(t.rows[1][1], Some("0.032083023520161361".parse().unwrap()), "full precision as written");
+        assert_eq!(t.times[1], "09/19/2017 09:51:54.050");
+        assert!(t.skipped.is_empty());
+        assert_eq!(split_path(&t.columns[1]), Some(("LogicalDisk", Some("C:"), "Avg. Disk Read Queue Length")));
+    }
+
+    #[test]
+    fn process_counters_with_instances_and_large_numbers() {
+        let t = parse(include_str!("../testdata/jg185342_DataCollector02.csv")).unwrap();
+        assert_eq!(t.format, "(PDH-CSV 4.0) (Eastern Daylight Time)(240)");
+        assert_eq!(t.rows[0][0], Some(238133047951360.0));
+        assert_eq!(split_path(&t.columns[2]), Some(("Process", Some("AnyDesk#1"), "Virtual Bytes")));
+    }
+
+    #[test]
+    fn bad_rows_are_counted_and_bad_files_named() {
+        let text =
+            "\"(PDH-CSV 4.0)\",\"\\\\H\\Memory\\Pages/sec\"\n\"t1\",\"1\"\n\"t2\",\"x\"\n\"t3\"\n\"t4\",\"2,5\"\n";
+        let t = parse(text).unwrap();
+        assert_eq!(t.rows, vec![vec![Some(1.0)], vec![Some(2.5)]]);
+        assert_eq!(t.skipped, [3, 4]);
+        assert!(parse("").unwrap_err().0.contains("empty"));
+        assert!(parse("time,value\n1,2\n").unwrap_err().0.contains("not a perfmon counter log"));
+        let tsv = parse("\"(PDH-TSV 4.0)\"\t\"\\\\H\\Memory\\Pages/sec\"\n\"t\"\t\"3\"\n").unwrap();
+        assert_eq!(tsv.rows, vec![vec![Some(3.0)]]);
+    }
+
+    #[test]
+    fn what_spindle_writes_it_reads_back() {
+        let paths = vec!["\\PhysicalDisk(vda)\\Disk Reads/sec".to_string(), "\\Memory\\Pages/sec".to_string()];
+        let text =
+            format!("{}\n{}\n", csv_header("db01", &paths), csv_row("11/23/2026 06:00:01.000", &[Some(12.5), None]));
+        let t = parse(&text).unwrap();
+        assert_eq!(t.columns[0], "\\\\db01\\PhysicalDisk(vda)\\Disk Reads/sec");
+        assert_eq!(t.rows, vec![vec![Some(12.5), None]]);
+        assert_eq!(split_path(&t.columns[1]), Some(("Memory", None, "Pages/sec")));
+    }
+}

@@ -1,0 +1,80 @@
+//! `spindle record` and `spindle characterize`: a known workload recorded on a disk nothing
+//! else uses (a loop device) comes back from its counter log.
+
+use crate::common::{Loop, spindle};
+use std::path::Path;
+
+#[test]
+fn a_recorded_mixed_workload_is_characterized_back() {
+    let Some(dev) = Loop::attach(512) else { return };
+    let name = Path::new(&dev.0).file_name().unwrap().to_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("rec.csv");
+    let mut recorder = std::process::Command::new(assert_cmd::cargo::cargo_bin("spindle"))
+        .args(["record", "--interval", "250ms", "--duration", "3500ms", "--quiet", "--device", &name, "-o"])
+        .arg(&log)
+        .spawn()
+        .unwrap();
+    // Half the I/Os are 8 KiB reads and half 64 KiB writes.
+    let out = spindle()
+        .args(["io", "--target", &dev.0, "--allow-destroy", "--mix", "8K:1:100,64K:1:0", "--depth", "4"])
+        .args(["--duration", "2500ms", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(recorder.wait().unwrap().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("\"(PDH-CSV 4.0)"), "{}", &text[..text.len().min(200)]);
+    assert!(text.contains(&format!("\\PhysicalDisk({name})\\Avg. Disk Bytes/Read\"")));
+
+    let spec = dir.path().join("spec.toml");
+    let out = spindle().args(["characterize", "--json", "-o"]).arg(&spec).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let p: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = &p[0]["all"];
+    let read_pct = all["read_pct"].as_f64().unwrap();
+    assert!((read_pct - 50.0).abs() <= 3.0, "read % {read_pct}: {all}");
+    assert_eq!(all["reads"][0]["bytes"], 8192, "{all}");
+    assert_eq!(all["writes"][0]["bytes"], 65536, "{all}");
+    let spec_text = std::fs::read_to_string(&spec).unwrap();
+    assert!(spec_text.contains("mix = \"8KiB:") && spec_text.contains("64KiB:"), "{spec_text}");
+
+    // The spec replays.
+    let replay = spindle()
+        .args(["io", "--engine", "null", "--duration", "100ms", "--quiet", "--spec"])
+        .arg(&spec)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
+}
+
+#[test]
+fn record_never_overwrites_and_characterize_names_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("mine.csv");
+    std::fs::write(&mine, "my data\n").unwrap();
+    let out = spindle().args(["record", "--duration", "300ms", "-o"]).arg(&mine).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my data\n");
+
+    let cases: [(&str, &[&str], &str); 4] = [
+        ("my data\n", &[], "not a perfmon counter log"),
+        ("", &[], "empty"),
+        ("\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n", &[], "Avg. Disk Bytes/Read"),
+        (
+            "\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n",
+            &["--device", "sdb"],
+            "device sdb is not in the log; it has: sda",
+        ),
+    ];
+    for (i, (content, extra, needle)) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("log{i}.csv"));
+        std::fs::write(&file, content).unwrap();
+        let out = spindle().arg("characterize").arg(&file).args(*extra).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "case {i}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle) && err.contains(&format!("log{i}.csv")), "case {i}: {err}");
+    }
+}
