@@ -73,7 +73,7 @@ fn line(p: &AccessProfile) -> String {
 fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64, spec: Option<String>) -> String {
     let mut out = String::new();
     for p in profiles {
-        let _ = writeln!(out, "device {}:", p.device);
+        let _ = writeln!(out, "device '{}':", p.device);
         match &p.all {
             Some(a) => {
                 let _ = writeln!(out, "  all {} samples: {}", a.samples, line(a));
