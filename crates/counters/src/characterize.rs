@@ -265,3 +265,45 @@ mod tests {
         assert_eq!(characterize(&log(&[]), &opts()).unwrap()[0].all, None, "an empty log has no profile");
     }
 }
+
+/// Mutated real logs through the parser and the method: whatever the bytes, no panic (the
+/// fuzz targets in fuzz/ do the same without end).
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    #[test]
+    fn mutated_logs_never_panic() {
+        let seed = "\"(PDH-CSV 4.0)\",\"\\\\H\\PhysicalDisk(0 C:)\\Disk Reads/sec\",\"\\\\H\\PhysicalDisk(0 C:)\\Disk Writes/sec\",\
+\"\\\\H\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read\",\"\\\\H\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Write\",\
+\"\\\\H\\PhysicalDisk(0 C:)\\Avg. Disk Queue Length\"\n\"t1\",\"10\",\"20\",\"8192\",\"65536\",\"3\"\n\"t2\",\" \",\"1e308\",\"-5\",\"0\",\"NaN\"\n";
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let opts = Options { device: None, min_queue: 2.0, coverage_pct: 80.0 };
+        let mut parsed = 0;
+        for _ in 0..3000 {
+            let mut bytes = seed.as_bytes().to_vec();
+            for _ in 0..(next() % 6 + 1) {
+                let at = (next() as usize) % bytes.len();
+                match next() % 3 {
+                    0 => bytes[at] = next() as u8,
+                    1 => bytes.insert(at, b"\",\n9.-e "[(next() % 8) as usize]),
+                    _ => {
+                        bytes.remove(at);
+                    }
+                }
+            }
+            if let Ok(table) = spindle_formats::perfmon::parse(&String::from_utf8_lossy(&bytes)) {
+                parsed += 1;
+                assert!(table.rows.iter().all(|r| r.len() == table.columns.len()));
+                let _ = characterize(&table, &opts);
+            }
+        }
+        assert!(parsed > 100, "most mutations still parse, so the method is exercised: {parsed}");
+    }
+}

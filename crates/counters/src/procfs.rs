@@ -59,7 +59,9 @@ pub struct CpuTicks {
 impl CpuTicks {
     /// The first eight columns; guest time is already inside user and nice.
     pub fn total(&self) -> u64 {
-        self.user + self.nice + self.system + self.idle + self.iowait + self.irq + self.softirq + self.steal
+        [self.user, self.nice, self.system, self.idle, self.iowait, self.irq, self.softirq, self.steal]
+            .into_iter()
+            .fold(0u64, u64::saturating_add)
     }
 }
 

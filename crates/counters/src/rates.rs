@@ -1,7 +1,7 @@
 //! Counter values over one interval, from two snapshots, as perfmon defines them (and iostat
 //! computes them; see ../shared/reference/counter-formats.md).
 
-use crate::procfs::DiskStat;
+use crate::procfs::{DiskStat, VmStat};
 use crate::snapshot::Snapshot;
 
 /// diskstats counts 512-byte sectors whatever the device's block size.
@@ -64,11 +64,12 @@ pub fn values(a: &Snapshot, b: &Snapshot) -> Vec<Option<f64>> {
         (Some(ca), Some(cb)) if cb.total() > ca.total() => {
             let total = (cb.total() - ca.total()) as f64;
             let pct = |x: u64, y: u64| Some(100.0 * y.saturating_sub(x) as f64 / total);
+            let sum = |xs: &[u64]| xs.iter().fold(0u64, |a, b| a.saturating_add(*b));
             // iowait can go backwards (sysstat notes it), hence saturating differences.
-            let idle = cb.idle.saturating_sub(ca.idle) + cb.iowait.saturating_sub(ca.iowait);
+            let idle = cb.idle.saturating_sub(ca.idle).saturating_add(cb.iowait.saturating_sub(ca.iowait));
             out.push(Some((100.0 - 100.0 * idle as f64 / total).clamp(0.0, 100.0)));
-            out.push(pct(ca.user + ca.nice, cb.user + cb.nice));
-            out.push(pct(ca.system + ca.irq + ca.softirq, cb.system + cb.irq + cb.softirq));
+            out.push(pct(sum(&[ca.user, ca.nice]), sum(&[cb.user, cb.nice])));
+            out.push(pct(sum(&[ca.system, ca.irq, ca.softirq]), sum(&[cb.system, cb.irq, cb.softirq])));
             out.push(pct(ca.iowait, cb.iowait));
         }
         _ => out.extend([None; 4]),
@@ -76,7 +77,8 @@ pub fn values(a: &Snapshot, b: &Snapshot) -> Vec<Option<f64>> {
     out.push(match (a.vm, b.vm) {
         // Hard-fault paging, Windows' meaning: pages swapped in and out, and major faults.
         (Some(va), Some(vb)) => {
-            per_sec((vb.pswpin + vb.pswpout + vb.pgmajfault).saturating_sub(va.pswpin + va.pswpout + va.pgmajfault))
+            let paged = |v: VmStat| v.pswpin.saturating_add(v.pswpout).saturating_add(v.pgmajfault);
+            per_sec(paged(vb).saturating_sub(paged(va)))
         }
         _ => None,
     });
@@ -115,7 +117,7 @@ fn disk_values(a: &DiskStat, b: &DiskStat, secs: f64) -> [f64; DISK_COUNTERS.len
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::procfs::{CpuTicks, Pressure, VmStat};
+    use crate::procfs::{CpuTicks, Pressure};
     use std::time::{Duration, Instant};
 
     fn snap(at: Instant, disk: DiskStat, cpu: CpuTicks, vm: VmStat, psi: u64) -> Snapshot {
