@@ -30,14 +30,15 @@ pub enum Command {
     /// Record disk, CPU and memory counters to a perfmon-compatible CSV, until Ctrl-C or
     /// --duration (the file opens in Excel and in `spindle characterize`).
     Record(RecordArgs),
-    /// Turn a counter log (perfmon CSV/TSV, spindle record) into a workload spec, seed 002's
+    /// Turn a counter log (perfmon CSV/TSV, spindle record, iostat -x) into a workload spec, seed 002's
     /// way: size classes covering 80% of I/Os, read %, outstanding I/Os; replay with io --spec.
     Characterize(CharacterizeArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct CharacterizeArgs {
-    /// The counter log: a perfmon CSV or TSV, or a `spindle record` CSV.
+    /// The counter log: a perfmon CSV or TSV, a `spindle record` CSV, or iostat -x output
+    /// (text in any sysstat layout, or -o JSON).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Only this disk (as the log names it: vda, "0 C:").

@@ -60,7 +60,7 @@ fn record_never_overwrites_and_characterize_names_what_is_wrong() {
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my data\n");
 
     let cases: [(&str, &[&str], &str); 4] = [
-        ("my data\n", &[], "not a perfmon counter log"),
+        ("my data\n", &[], "not a counter log spindle reads"),
         ("", &[], "empty"),
         ("\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n", &[], "Avg. Disk Bytes/Read"),
         (

@@ -31,7 +31,7 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     let shown = args.file.display().to_string();
     let text = std::fs::read(&args.file).map_err(|e| PlanError(format!("{shown}: cannot read it: {e}")))?;
     let text = String::from_utf8_lossy(&text);
-    let table = spindle_formats::perfmon::parse(&text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let table = spindle_formats::read_counter_log(&text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
     if table.rows.is_empty() {
         return Err(PlanError(format!("{shown}: the log has no samples")).into());
     }

@@ -2,6 +2,26 @@
 //! can be fuzzed and tested on the real files in testdata.
 
 mod delimited;
+pub mod iostat;
 pub mod perfmon;
 
 pub use perfmon::{CounterTable, ParseError};
+
+/// Any counter log spindle reads, told apart by its first bytes: a perfmon CSV/TSV (also what
+/// `spindle record` writes), `iostat -x` text or `iostat -x -o JSON`.
+pub fn read_counter_log(text: &str) -> Result<CounterTable, ParseError> {
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    if start.starts_with('{') {
+        iostat::parse_json(text)
+    } else if start.starts_with("Linux ") {
+        iostat::parse_text(text)
+    } else if start.starts_with("\"(PDH-") {
+        perfmon::parse(text)
+    } else if start.is_empty() {
+        Err(ParseError("the file is empty".into()))
+    } else {
+        Err(ParseError(
+            "not a counter log spindle reads (a perfmon CSV/TSV, spindle record's CSV, iostat -x text or JSON)".into(),
+        ))
+    }
+}
