@@ -51,6 +51,12 @@ pub struct CharacterizeArgs {
     /// Keep the largest size classes until they cover this percentage of I/Os [default: 80].
     #[arg(long, value_name = "PERCENT")]
     pub coverage: Option<String>,
+    /// Only samples at or after this time (the log's local time: 2026-11-23T06:00:00).
+    #[arg(long, value_name = "TIME")]
+    pub from: Option<String>,
+    /// Only samples at or before this time.
+    #[arg(long, value_name = "TIME")]
+    pub to: Option<String>,
     /// Write the workload as a spec file for `spindle io --spec`.
     #[arg(long, short = 'o', value_name = "SPEC.toml")]
     pub output: Option<PathBuf>,

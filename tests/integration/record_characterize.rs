@@ -59,7 +59,7 @@ fn record_never_overwrites_and_characterize_names_what_is_wrong() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my data\n");
 
-    let cases: [(&str, &[&str], &str); 4] = [
+    let cases: [(&str, &[&str], &str); 5] = [
         ("my data\n", &[], "not a counter log spindle reads"),
         ("", &[], "empty"),
         ("\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n", &[], "Avg. Disk Bytes/Read"),
@@ -67,6 +67,11 @@ fn record_never_overwrites_and_characterize_names_what_is_wrong() {
             "\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n",
             &["--device", "sdb"],
             "device sdb is not in the log; it has: sda",
+        ),
+        (
+            "\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n",
+            &["--from", "tomorrow"],
+            "--from/--to",
         ),
     ];
     for (i, (content, extra, needle)) in cases.iter().enumerate() {

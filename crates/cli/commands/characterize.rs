@@ -31,9 +31,13 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     let shown = args.file.display().to_string();
     let text = std::fs::read(&args.file).map_err(|e| PlanError(format!("{shown}: cannot read it: {e}")))?;
     let text = String::from_utf8_lossy(&text);
-    let table = spindle_formats::read_counter_log(&text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let mut table = spindle_formats::read_counter_log(&text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    table.keep_between(args.from.as_deref(), args.to.as_deref()).map_err(|e| {
+        let flag = if args.from.is_some() { "--from/--to" } else { "--to" };
+        PlanError(format!("{flag}: {shown}: {e}"))
+    })?;
     if table.rows.is_empty() {
-        return Err(PlanError(format!("{shown}: the log has no samples")).into());
+        return Err(PlanError(format!("{shown}: the log has no samples (in the --from/--to range, if given)")).into());
     }
     let profiles = characterize(&table, &opts).map_err(|e| PlanError(format!("{shown}: {e}")))?;
     if profiles.iter().all(|p| p.all.is_none()) {

@@ -163,3 +163,87 @@ mod tests {
         assert_eq!(split_path(&t.columns[1]), Some(("Memory", None, "Pages/sec")));
     }
 }
+
+/// A sortable key for a timestamp as perfmon writes it (`09/19/2017 09:51:39.073`) or as a
+/// user types one (`2017-09-19T09:51:39`, `2017-09-19 09:51`, `2017-09-19`); `None` for
+/// anything else. Time zones are not converted: a log's times are its local times.
+pub fn time_key(text: &str) -> Option<(u32, u32, u32, u32, u32, u32, u32)> {
+    let t = text.trim();
+    let (date, clock) = match t.split_once([' ', 'T']) {
+        Some((d, c)) => (d, c.trim()),
+        None => (t, ""),
+    };
+    let parts: Vec<u32> = date.split(['/', '-']).map(|p| p.parse().ok()).collect::<Option<_>>()?;
+    let (y, m, d) = match (parts.as_slice(), date.contains('/')) {
+        ([m, d, y], true) => (*y, *m, *d),
+        ([y, m, d], false) => (*y, *m, *d),
+        _ => return None,
+    };
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let mut hms = [0u32; 3];
+    let mut ms = 0;
+    if !clock.is_empty() {
+        let (main, frac) = clock.split_once('.').unwrap_or((clock, ""));
+        for (slot, part) in hms.iter_mut().zip(main.split(':')) {
+            *slot = part.parse().ok()?;
+        }
+        if !frac.is_empty() {
+            ms = format!("{frac:0<3}")[..3].parse().ok()?;
+        }
+    }
+    Some((y, m, d, hms[0], hms[1], hms[2], ms))
+}
+
+impl CounterTable {
+    /// Keeps the samples from `from` to `to` (inclusive); `Err` names a bound or a sample
+    /// time that is not a timestamp.
+    pub fn keep_between(&mut self, from: Option<&str>, to: Option<&str>) -> Result<(), ParseError> {
+        let bound = |b: Option<&str>| -> Result<Option<_>, ParseError> {
+            b.map(|t| {
+                time_key(t).ok_or_else(|| {
+                    ParseError(format!("{t}: write a time as 2026-11-23T06:00:00 or 11/23/2026 06:00:00"))
+                })
+            })
+            .transpose()
+        };
+        let (from, to) = (bound(from)?, bound(to)?);
+        if from.is_none() && to.is_none() {
+            return Ok(());
+        }
+        let mut keep = Vec::with_capacity(self.times.len());
+        for time in &self.times {
+            let k = time_key(time).ok_or_else(|| {
+                ParseError(format!("the log's sample time {time:?} is not a timestamp, so it cannot be cut by time"))
+            })?;
+            keep.push(from.is_none_or(|f| k >= f) && to.is_none_or(|t| k <= t));
+        }
+        let mut it = keep.iter();
+        self.rows.retain(|_| *it.next().unwrap_or(&false));
+        let mut it = keep.iter();
+        self.times.retain(|_| *it.next().unwrap_or(&false));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+
+    #[test]
+    fn times_from_logs_and_users_compare() {
+        assert_eq!(time_key("09/19/2017 09:51:39.073"), Some((2017, 9, 19, 9, 51, 39, 73)));
+        assert_eq!(time_key("2017-09-19T09:51:39"), Some((2017, 9, 19, 9, 51, 39, 0)));
+        assert_eq!(time_key("2017-09-19 09:51"), Some((2017, 9, 19, 9, 51, 0, 0)));
+        assert_eq!(time_key("2017-09-19"), Some((2017, 9, 19, 0, 0, 0, 0)));
+        for bad in ["report 1", "13/01/2017", "2017-09-19Tnoon", ""] {
+            assert_eq!(time_key(bad), None, "{bad}");
+        }
+        let mut t = parse(include_str!("../testdata/Narmadha6790_DataCollector01.csv")).unwrap();
+        t.keep_between(Some("2017-09-19T09:52:00"), Some("09/19/2017 09:52:30")).unwrap();
+        assert_eq!(t.times, ["09/19/2017 09:52:09.058", "09/19/2017 09:52:24.044"]);
+        assert_eq!(t.rows.len(), 2);
+        assert!(t.keep_between(Some("soon"), None).unwrap_err().0.contains("soon"));
+    }
+}
