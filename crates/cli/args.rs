@@ -38,7 +38,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct CharacterizeArgs {
     /// The counter log: a perfmon CSV or TSV, a `spindle record` CSV, or iostat -x output
-    /// (text in any sysstat layout, or -o JSON).
+    /// (text in any sysstat layout, or -o JSON); or an IOMeter .icf file to convert.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Only this disk (as the log names it: vda, "0 C:").
@@ -57,8 +57,12 @@ pub struct CharacterizeArgs {
     /// Only samples at or before this time.
     #[arg(long, value_name = "TIME")]
     pub to: Option<String>,
-    /// Write the workload as a spec file for `spindle io --spec`.
-    #[arg(long, short = 'o', value_name = "SPEC.toml")]
+    /// From an IOMeter .icf file, the access specification to convert.
+    #[arg(long, value_name = "NAME")]
+    pub access: Option<String>,
+    /// Write the workload: a spec file for `spindle io --spec`, or, named *.icf, IOMeter
+    /// access specifications.
+    #[arg(long, short = 'o', value_name = "SPEC.toml|FILE.icf")]
     pub output: Option<PathBuf>,
     /// Replace SPEC.toml if it exists.
     #[arg(long)]

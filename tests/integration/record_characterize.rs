@@ -83,3 +83,40 @@ fn record_never_overwrites_and_characterize_names_what_is_wrong() {
         assert!(err.contains(needle) && err.contains(&format!("log{i}.csv")), "case {i}: {err}");
     }
 }
+
+#[test]
+fn iometer_access_specifications_convert_both_ways() {
+    let icf = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/formats/testdata/kochaika_iometer.icf");
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("fileserver.toml");
+    let out = spindle().arg("characterize").arg(&icf).args(["-o"]).arg(&spec).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "several specifications need --access");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"Fileserver pattern (Intel)\""));
+
+    let out = spindle()
+        .arg("characterize")
+        .arg(&icf)
+        .args(["--access", "Fileserver pattern (Intel)", "-o"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&spec).unwrap();
+    assert!(text.contains("mix = \"512B:1000:80:100,1KiB:500:80:100,2KiB:500:80:100,4KiB:6000:80:100,"), "{text}");
+    let replay = spindle()
+        .args(["io", "--engine", "null", "--duration", "100ms", "--quiet", "--spec"])
+        .arg(&spec)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
+
+    // And back: every specification written as an .icf IOMeter loads, and spindle reads.
+    let again = dir.path().join("again.icf");
+    let out = spindle().arg("characterize").arg(&icf).arg("-o").arg(&again).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let listed = spindle().arg("characterize").arg(&again).output().unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert_eq!(listed.lines().count(), 13, "{listed}");
+    assert!(listed.contains("\"spindle SQL Server Log\": --mix 64KiB:100:0:0"), "{listed}");
+}

@@ -1,17 +1,59 @@
 //! `spindle characterize FILE`: a counter log to an access specification (seed 002's method,
-//! in spindle-counters), printed as a summary and written as a spec file that replays it.
+//! in spindle-counters), printed as a summary and written as a spec file that replays it, or
+//! as IOMeter access specifications. An IOMeter .icf file is read too, and converted.
 
 use crate::args::CharacterizeArgs;
 use crate::plan::PlanError;
 use crate::{Outcome, output};
 use spindle_counters::characterize::{AccessProfile, DeviceProfile, Options, SizeShare, characterize};
+use spindle_formats::icf::{self, AccessLine, AccessSpec};
 use spindle_model::units::format_size;
 use std::fmt::Write;
 
 /// io_uring's largest queue: the most outstanding I/Os one thread can keep.
 const MAX_DEPTH: f64 = 32768.0;
 
+/// A workload to write, whichever file it came from.
+struct Workload {
+    /// The disk or access specification it describes.
+    name: String,
+    /// `(size, share of all I/Os in percent, read %, random %)`.
+    lines: Vec<(u64, f64, u32, u32)>,
+    outstanding: f64,
+    /// Where the figures come from, for the file's comments.
+    note: String,
+}
+
 pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
+    let shown = args.file.display().to_string();
+    let bytes = std::fs::read(&args.file).map_err(|e| PlanError(format!("{shown}: cannot read it: {e}")))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let (workloads, summary) = if text.trim_start_matches('\u{feff}').starts_with("Version ") {
+        from_icf(args, &text, &shown)?
+    } else {
+        from_counter_log(args, &text, &shown)?
+    };
+    let mut summary = summary;
+    if let Some(path) = &args.output {
+        let is_icf = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("icf"));
+        let content = if is_icf {
+            icf::write_icf(&workloads.iter().map(access_spec).collect::<Vec<_>>())
+        } else {
+            spec_toml(&workloads, &shown)
+        };
+        write_new(path, &content, args.force)?;
+        let p = path.display();
+        let how =
+            if is_icf { "load it in IOMeter".to_string() } else { format!("replay it with: spindle io --spec {p}") };
+        if !args.json {
+            let _ = writeln!(summary, "written to {p}; {how}");
+        }
+    }
+    output::write_stdout(summary.as_bytes())?;
+    Ok(Outcome::Success)
+}
+
+fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<(Vec<Workload>, String)> {
     let number = |flag: &str, v: &Option<String>, default: f64, max: f64| -> Result<f64, PlanError> {
         match v {
             None => Ok(default),
@@ -23,15 +65,15 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
                 .ok_or_else(|| PlanError(format!("{flag} {t}: write a number from 0 to {max}"))),
         }
     };
+    if args.access.is_some() {
+        return Err(PlanError(format!("--access: {shown} is a counter log, not an IOMeter .icf file")).into());
+    }
     let opts = Options {
         device: args.device.clone(),
         min_queue: number("--min-queue", &args.min_queue, 2.0, 1e9)?,
         coverage_pct: number("--coverage", &args.coverage, 80.0, 100.0)?,
     };
-    let shown = args.file.display().to_string();
-    let text = std::fs::read(&args.file).map_err(|e| PlanError(format!("{shown}: cannot read it: {e}")))?;
-    let text = String::from_utf8_lossy(&text);
-    let mut table = spindle_formats::read_counter_log(&text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let mut table = spindle_formats::read_counter_log(text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
     table.keep_between(args.from.as_deref(), args.to.as_deref()).map_err(|e| {
         let flag = if args.from.is_some() { "--from/--to" } else { "--to" };
         PlanError(format!("{flag}: {shown}: {e}"))
@@ -43,20 +85,105 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     if profiles.iter().all(|p| p.all.is_none()) {
         return Err(PlanError(format!("{shown}: no sample shows any disk I/O")).into());
     }
-    let busy_spec = args.min_queue.is_some();
-    if let Some(path) = &args.output {
-        let spec = spec_toml(&profiles, busy_spec, &shown, opts.min_queue);
-        write_new(path, &spec, args.force)?;
-    }
-    let out = if args.json {
+    // Given explicitly, the queue filter chooses what is written, as seed 002 used it.
+    let busy = args.min_queue.is_some();
+    let workloads = profiles
+        .iter()
+        .filter_map(|p| {
+            let (a, which) = match (&p.busy, &p.all) {
+                (Some(b), _) if busy => (b, format!("{} samples with queue > {}", b.samples, opts.min_queue)),
+                (_, Some(a)) => (a, format!("all {} samples", a.samples)),
+                _ => return None,
+            };
+            Some(workload_of(&p.device, a, format!("{}: {which}: {}", p.device, line(a))))
+        })
+        .collect();
+    let summary = if args.json {
         let mut t = serde_json::to_string_pretty(&profiles)?;
         t.push('\n');
         t
     } else {
-        summary(&profiles, &table.skipped, opts.min_queue, args.output.as_ref().map(|p| p.display().to_string()))
+        summary(&profiles, &table.skipped, opts.min_queue)
     };
-    output::write_stdout(out.as_bytes())?;
-    Ok(Outcome::Success)
+    Ok((workloads, summary))
+}
+
+fn from_icf(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<(Vec<Workload>, String)> {
+    let specs = icf::parse_icf(text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let names = || specs.iter().map(|s| format!("{:?}", s.name)).collect::<Vec<_>>().join(", ");
+    let chosen: Vec<&AccessSpec> = match &args.access {
+        Some(name) => vec![
+            specs
+                .iter()
+                .find(|s| &s.name == name)
+                .ok_or_else(|| PlanError(format!("--access {name}: not in {shown}; it has: {}", names())))?,
+        ],
+        None => specs.iter().collect(),
+    };
+    let writes_toml =
+        args.output.as_ref().is_some_and(|p| !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("icf")));
+    if writes_toml && chosen.len() > 1 {
+        return Err(PlanError(format!(
+            "{shown} has {} access specifications; choose one with --access NAME: {}",
+            chosen.len(),
+            names()
+        ))
+        .into());
+    }
+    let mut summary = String::new();
+    let workloads = chosen
+        .iter()
+        .map(|s| {
+            let mix: Vec<String> =
+                s.lines.iter().map(|l| format!("{}:{}:{}:{}", format_size(l.size), l.pct, l.reads, l.random)).collect();
+            let _ = writeln!(summary, "{:?}: --mix {}", s.name, mix.join(","));
+            Workload {
+                name: s.name.clone(),
+                lines: s.lines.iter().map(|l| (l.size, l.pct as f64, l.reads, l.random)).collect(),
+                outstanding: 1.0,
+                note: format!(
+                    "IOMeter access specification {:?} (outstanding I/Os are set per worker in IOMeter: set depth)",
+                    s.name
+                ),
+            }
+        })
+        .collect();
+    Ok((workloads, summary))
+}
+
+/// A disk's profile as a workload: its read and write classes as one mix.
+fn workload_of(device: &str, a: &AccessProfile, note: String) -> Workload {
+    let mut lines = Vec::new();
+    for (classes, share, read) in [(&a.reads, a.read_pct, 100), (&a.writes, 100.0 - a.read_pct, 0)] {
+        for c in classes {
+            // Counters cannot tell random from sequential: random is assumed.
+            lines.push((c.bytes, share * c.pct / 100.0, read, 100));
+        }
+    }
+    Workload { name: device.to_string(), lines, outstanding: a.outstanding, note }
+}
+
+fn access_spec(w: &Workload) -> AccessSpec {
+    let shares = icf::percent_shares(&w.lines.iter().map(|l| l.1).collect::<Vec<_>>());
+    AccessSpec {
+        name: format!("spindle {}", w.name),
+        lines: w
+            .lines
+            .iter()
+            .zip(shares)
+            .filter(|(_, pct)| *pct > 0)
+            .map(|(&(size, _, reads, random), pct)| AccessLine {
+                size,
+                pct,
+                reads,
+                random,
+                delay: 0,
+                burst: 1,
+                align: 0,
+                reply: 0,
+            })
+            .collect(),
+    }
 }
 
 fn shares(s: &[SizeShare]) -> String {
@@ -74,7 +201,7 @@ fn line(p: &AccessProfile) -> String {
     )
 }
 
-fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64, spec: Option<String>) -> String {
+fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64) -> String {
     let mut out = String::new();
     for p in profiles {
         let _ = writeln!(out, "device '{}':", p.device);
@@ -99,41 +226,28 @@ fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64, spec: 
         let first: Vec<String> = skipped.iter().take(5).map(|l| l.to_string()).collect();
         let _ = writeln!(out, "{} malformed rows skipped (lines {}...)", skipped.len(), first.join(", "));
     }
-    if let Some(spec) = spec {
-        let _ = writeln!(out, "spec written to {spec}; replay it with: spindle io --spec {spec}");
-    }
     out
 }
 
-/// The profiles as a spec file: one target per disk, all driven at once, each with the mix of
-/// its read and write size classes and its outstanding I/Os.
-fn spec_toml(profiles: &[DeviceProfile], busy: bool, source: &str, min_queue: f64) -> String {
+/// The workloads as a spec file: one target each, all driven at once.
+fn spec_toml(workloads: &[Workload], source: &str) -> String {
     let mut out = format!("# spindle characterize {source}\n");
-    let _ = writeln!(
-        out,
-        "# Counters cannot tell random from sequential I/O: 100% random is assumed; edit `random` per target."
-    );
     let _ = writeln!(out, "duration = \"60s\"\n");
-    for p in profiles {
-        let chosen = if busy { p.busy.as_ref().or(p.all.as_ref()) } else { p.all.as_ref() };
-        let Some(a) = chosen else { continue };
-        let which =
-            if busy && p.busy.is_some() { format!("samples with queue > {min_queue}") } else { "all samples".into() };
-        let _ = writeln!(out, "# {}: {} {which}: {}", p.device, a.samples, line(a));
-        let mut mix = Vec::new();
-        for (classes, share, read) in [(&a.reads, a.read_pct, 100), (&a.writes, 100.0 - a.read_pct, 0)] {
-            for c in classes {
-                // Weights in hundredths of a percent of all I/Os, so small classes keep their share.
-                let weight = (share * c.pct).round() as u64;
-                if weight > 0 {
-                    mix.push(format!("{}:{weight}:{read}", format_size(c.bytes)));
-                }
-            }
-        }
-        let name: String = p.device.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    for w in workloads {
+        let _ = writeln!(out, "# {}", w.note);
+        // Weights in hundredths of a percent of all I/Os, so small classes keep their share.
+        let mix: Vec<String> = w
+            .lines
+            .iter()
+            .filter_map(|&(size, share, read, random)| {
+                let weight = (share * 100.0).round() as u64;
+                (weight > 0).then(|| format!("{}:{weight}:{read}:{random}", format_size(size)))
+            })
+            .collect();
+        let name: String = w.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
         let _ = writeln!(out, "[[target]]\npath = \"characterized-{name}.dat\"\nsize = \"1G\"");
         let _ = writeln!(out, "mix = \"{}\"", mix.join(","));
-        let _ = writeln!(out, "random = 100\nthreads = 1\ndepth = {}\n", a.outstanding.round().clamp(1.0, MAX_DEPTH));
+        let _ = writeln!(out, "threads = 1\ndepth = {}\n", w.outstanding.round().clamp(1.0, MAX_DEPTH));
     }
     out
 }
