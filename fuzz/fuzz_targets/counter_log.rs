@@ -1,5 +1,6 @@
-//! Any text as a counter log (perfmon CSV/TSV, iostat text or JSON), and whatever parses,
-//! characterized: no panic, and every kept row has as many values as there are columns.
+//! Any text as a counter log (perfmon CSV/TSV, iostat text or JSON) or an IOMeter .icf file;
+//! whatever parses is characterized or written back: no panic, every kept row has as many
+//! values as there are columns, and written .icf files read back the same.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,5 +14,12 @@ fuzz_target!(|data: &[u8]| {
             let _ = spindle_formats::perfmon::split_path(c);
         }
         let _ = characterize(&table, &Options { device: None, min_queue: 2.0, coverage_pct: 80.0 });
+    }
+    if let Ok(specs) = spindle_formats::icf::parse_icf(&text) {
+        let names_are_plain = specs.iter().all(|s| !s.name.contains(['\n', '\r', ',']) && s.name.trim() == s.name);
+        if names_are_plain {
+            let again = spindle_formats::icf::parse_icf(&spindle_formats::icf::write_icf(&specs));
+            assert_eq!(again.ok(), Some(specs));
+        }
     }
 });

@@ -5,11 +5,13 @@ mod delimited;
 pub mod icf;
 pub mod iostat;
 pub mod perfmon;
+pub mod sadf;
 
 pub use perfmon::{CounterTable, ParseError};
 
 /// Any counter log spindle reads, told apart by its first bytes: a perfmon CSV/TSV (also what
-/// `spindle record` writes), `iostat -x` text or `iostat -x -o JSON`.
+/// `spindle record` writes), `iostat -x` text or `iostat -x -o JSON`, or `sadf -d` disk
+/// records.
 pub fn read_counter_log(text: &str) -> Result<CounterTable, ParseError> {
     let start = text.trim_start_matches('\u{feff}').trim_start();
     if start.starts_with('{') {
@@ -18,11 +20,14 @@ pub fn read_counter_log(text: &str) -> Result<CounterTable, ParseError> {
         iostat::parse_text(text)
     } else if start.starts_with("\"(PDH-") {
         perfmon::parse(text)
+    } else if start.starts_with("# hostname;") {
+        sadf::parse_sadf(text)
     } else if start.is_empty() {
         Err(ParseError("the file is empty".into()))
     } else {
         Err(ParseError(
-            "not a counter log spindle reads (a perfmon CSV/TSV, spindle record's CSV, iostat -x text or JSON)".into(),
+            "not a counter log spindle reads (a perfmon CSV/TSV, spindle record's CSV, iostat -x text or JSON, sadf -d)"
+                .into(),
         ))
     }
 }
