@@ -58,7 +58,8 @@ pub fn parse_sadf(text: &str) -> Result<CounterTable, ParseError> {
         let get = |name: &str| names.iter().position(|n| n == name).map(|p| fields[p]);
         // Everything but the host, time and device is a number; a row where one is not is
         // malformed.
-        let numeric = names.iter().zip(&fields).filter(|(n, _)| !["hostname", "timestamp", "DEV"].contains(&n.as_str()));
+        let numeric =
+            names.iter().zip(&fields).filter(|(n, _)| !["hostname", "timestamp", "DEV"].contains(&n.as_str()));
         if numeric.clone().any(|(_, v)| v.trim().replace(',', ".").parse::<f64>().is_err()) {
             skipped.push(i + 1);
             continue;
