@@ -55,6 +55,19 @@ pub struct BatchResult {
     pub store: Option<Store>,
 }
 
+impl BatchResult {
+    /// Prints every record as JSON or CSV when that was asked for; `false` when the output
+    /// is text, which each command finishes its own way.
+    pub fn print_machine_readable(&self, output: &OutputArgs) -> anyhow::Result<bool> {
+        if !output.json && !output.csv {
+            return Ok(false);
+        }
+        let records: Vec<RunRecord> = self.runs.iter().map(|f| f.record.clone()).collect();
+        output::print(&records, output)?;
+        Ok(true)
+    }
+}
+
 /// Saves runs, opening (or creating) the store and the group only when the first run is
 /// saved, so a command that fails before measuring leaves no store or empty group behind.
 struct Saver {

@@ -41,10 +41,8 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     };
     let done = run_batch(batch)?;
 
-    let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();
-    if args.output.json || args.output.csv {
-        output::print(&records, &args.output)?;
-    } else if !args.output.quiet && records.len() > 1 {
+    let text = !done.print_machine_readable(&args.output)? && !args.output.quiet;
+    if text && done.runs.len() > 1 {
         let rows: Vec<(String, &RunRecord)> = done
             .runs
             .iter()
@@ -70,7 +68,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             });
             store.set_group_summary(group, &summary)?;
         }
-        if !args.output.json && !args.output.csv && !args.output.quiet {
+        if text {
             output::write_stdout(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
         }
     }

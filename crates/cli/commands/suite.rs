@@ -59,10 +59,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     };
     let done = run_batch(batch)?;
 
-    let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();
-    if args.output.json || args.output.csv {
-        output::print(&records, &args.output)?;
-    } else if !args.output.quiet {
+    if !done.print_machine_readable(&args.output)? && !args.output.quiet {
         let rows: Vec<(String, &RunRecord)> =
             done.runs.iter().map(|f| (format!("{} {}", f.id, f.point.as_deref().unwrap_or("")), &f.record)).collect();
         let mut table = format!("\nsuite {} (group {})", suite.engine, done.group.unwrap_or(0)).into_bytes();
