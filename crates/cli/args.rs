@@ -57,6 +57,15 @@ pub struct CharacterizeArgs {
     /// Only samples at or before this time.
     #[arg(long, value_name = "TIME")]
     pub to: Option<String>,
+    /// The object the disks are instances of, as the log names it [default: PhysicalDisk,
+    /// else LogicalDisk]; for logs from a localized Windows, e.g. "Физический диск".
+    #[arg(long, value_name = "NAME")]
+    pub object: Option<String>,
+    /// The log's names (or 1-based positions among each disk's columns) for Disk Reads/sec,
+    /// Disk Writes/sec, Avg. Disk Bytes/Read, Avg. Disk Bytes/Write and Avg. Disk Queue Length,
+    /// in that order, comma-separated: for logs whose counter names are not English.
+    #[arg(long, value_name = "FIVE NAMES|FIVE POSITIONS")]
+    pub counters: Option<String>,
     /// From an IOMeter .icf file, the access specification to convert.
     #[arg(long, value_name = "NAME")]
     pub access: Option<String>,

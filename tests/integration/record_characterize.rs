@@ -59,7 +59,7 @@ fn record_never_overwrites_and_characterize_names_what_is_wrong() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my data\n");
 
-    let cases: [(&str, &[&str], &str); 5] = [
+    let cases: [(&str, &[&str], &str); 6] = [
         ("my data\n", &[], "not a counter log spindle reads"),
         ("", &[], "empty"),
         ("\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n", &[], "Avg. Disk Bytes/Read"),
@@ -72,6 +72,11 @@ fn record_never_overwrites_and_characterize_names_what_is_wrong() {
             "\"(PDH-CSV 4.0)\",\"\\\\h\\PhysicalDisk(sda)\\Disk Reads/sec\"\n\"t\",\"1\"\n",
             &["--from", "tomorrow"],
             "--from/--to",
+        ),
+        (
+            "\"(PDH-CSV 4.0)\",\"\\\\h\\Физический диск(0)\\A\"\n\"t\",\"1\"\n",
+            &[],
+            "if one of its objects (Физический диск) is the disks under another name, pass --object NAME",
         ),
     ];
     for (i, (content, extra, needle)) in cases.iter().enumerate() {

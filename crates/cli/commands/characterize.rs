@@ -5,7 +5,7 @@
 use crate::args::CharacterizeArgs;
 use crate::plan::PlanError;
 use crate::{Outcome, output};
-use spindle_counters::characterize::{AccessProfile, DeviceProfile, Options, SizeShare, characterize};
+use spindle_counters::characterize::{AccessProfile, CounterNames, DeviceProfile, Options, SizeShare, characterize};
 use spindle_formats::icf::{self, AccessLine, AccessSpec};
 use spindle_model::units::format_size;
 use std::fmt::Write;
@@ -70,6 +70,8 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
     }
     let opts = Options {
         device: args.device.clone(),
+        object: args.object.clone(),
+        names: counter_names(&args.counters)?,
         min_queue: number("--min-queue", &args.min_queue, 2.0, 1e9)?,
         coverage_pct: number("--coverage", &args.coverage, 80.0, 100.0)?,
     };
@@ -106,6 +108,25 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
         summary(&profiles, &table.skipped, opts.min_queue)
     };
     Ok((workloads, summary))
+}
+
+/// `--counters`: five names, or five 1-based positions.
+fn counter_names(text: &Option<String>) -> Result<CounterNames, PlanError> {
+    let Some(text) = text else { return Ok(CounterNames::English) };
+    let items: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
+    let Ok(items) = <[String; 5]>::try_from(items) else {
+        return Err(PlanError(format!(
+            "--counters {text}: give five names or positions, for Disk Reads/sec, Disk Writes/sec, Avg. Disk Bytes/Read, Avg. Disk Bytes/Write, Avg. Disk Queue Length"
+        )));
+    };
+    if items.iter().any(String::is_empty) {
+        return Err(PlanError(format!("--counters {text}: an empty name")));
+    }
+    let positions: Option<Vec<usize>> = items.iter().map(|i| i.parse().ok().filter(|p| *p > 0)).collect();
+    Ok(match positions.and_then(|p| <[usize; 5]>::try_from(p).ok()) {
+        Some(p) => CounterNames::Positions(p),
+        None => CounterNames::Named(items),
+    })
 }
 
 fn from_icf(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<(Vec<Workload>, String)> {

@@ -17,10 +17,26 @@ pub const NEEDED: [&str; 5] =
 /// The smallest size class: a sector.
 const MIN_CLASS: u64 = 512;
 
-#[derive(Clone, Debug)]
+/// How the method's five counters are found among a disk's columns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum CounterNames {
+    /// By their English names (`NEEDED`).
+    #[default]
+    English,
+    /// By the names a localized Windows gave them, in `NEEDED`'s order.
+    Named([String; 5]),
+    /// By 1-based position among each disk's columns, in `NEEDED`'s order (for logs whose
+    /// names cannot be typed or vary).
+    Positions([usize; 5]),
+}
+
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Only this disk (the instance name in the log, e.g. `vda` or `0 C:`).
     pub device: Option<String>,
+    /// The object the disks are instances of; `None`: PhysicalDisk, else LogicalDisk.
+    pub object: Option<String>,
+    pub names: CounterNames,
     /// The busy profile keeps samples whose Avg. Disk Queue Length is above this.
     pub min_queue: f64,
     /// Size classes are kept, largest share first, until they cover this percentage.
@@ -55,27 +71,41 @@ pub struct DeviceProfile {
 
 #[derive(Debug, PartialEq)]
 pub enum CharacterizeError {
-    /// No PhysicalDisk or LogicalDisk counters at all.
-    NoDisks,
+    /// No PhysicalDisk or LogicalDisk counters at all; the objects the log has.
+    NoDisks(Vec<String>),
     NoSuchDevice {
         asked: String,
         available: Vec<String>,
     },
     MissingCounters {
         device: String,
-        missing: Vec<&'static str>,
+        missing: Vec<String>,
+    },
+    NoSuchObject {
+        asked: String,
+        available: Vec<String>,
     },
 }
 
 impl fmt::Display for CharacterizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CharacterizeError::NoDisks => write!(f, "the log has no PhysicalDisk or LogicalDisk counters"),
+            CharacterizeError::NoDisks(objects) if objects.is_empty() => {
+                write!(f, "the log has no PhysicalDisk or LogicalDisk counters")
+            }
+            CharacterizeError::NoDisks(objects) => write!(
+                f,
+                "the log has no PhysicalDisk or LogicalDisk counters; if one of its objects ({}) is the disks under another name, pass --object NAME",
+                objects.join(", ")
+            ),
             CharacterizeError::NoSuchDevice { asked, available } => {
                 write!(f, "device {asked} is not in the log; it has: {}", available.join(", "))
             }
             CharacterizeError::MissingCounters { device, missing } => {
                 write!(f, "the log lacks counters the method needs for {device}: {}", missing.join(", "))
+            }
+            CharacterizeError::NoSuchObject { asked, available } => {
+                write!(f, "object {asked} is not in the log; it has: {}", available.join(", "))
             }
         }
     }
@@ -84,11 +114,26 @@ impl fmt::Display for CharacterizeError {
 impl std::error::Error for CharacterizeError {}
 
 pub fn characterize(table: &CounterTable, opts: &Options) -> Result<Vec<DeviceProfile>, CharacterizeError> {
-    // PhysicalDisk is what the method is about; LogicalDisk stands in for logs without it.
-    let object = ["PhysicalDisk", "LogicalDisk"]
-        .into_iter()
-        .find(|o| table.columns.iter().any(|c| split_path(c).is_some_and(|(obj, _, _)| obj == *o)))
-        .ok_or(CharacterizeError::NoDisks)?;
+    let objects: Vec<&str> = {
+        let mut seen: Vec<&str> = Vec::new();
+        for (obj, _, _) in table.columns.iter().filter_map(|c| split_path(c)) {
+            if !seen.contains(&obj) {
+                seen.push(obj);
+            }
+        }
+        seen
+    };
+    let object: &str = match &opts.object {
+        Some(asked) => objects.iter().copied().find(|o| o == asked).ok_or_else(|| CharacterizeError::NoSuchObject {
+            asked: asked.clone(),
+            available: objects.iter().map(|o| o.to_string()).collect(),
+        })?,
+        // PhysicalDisk is what the method is about; LogicalDisk stands in for logs without it.
+        None => ["PhysicalDisk", "LogicalDisk"]
+            .into_iter()
+            .find(|o| objects.contains(o))
+            .ok_or_else(|| CharacterizeError::NoDisks(objects.iter().map(|o| o.to_string()).collect()))?,
+    };
     let mut devices: Vec<String> = Vec::new();
     for c in &table.columns {
         if let Some((obj, Some(inst), _)) = split_path(c) {
@@ -106,12 +151,33 @@ pub fn characterize(table: &CounterTable, opts: &Options) -> Result<Vec<DevicePr
     devices
         .into_iter()
         .map(|device| {
-            let column = |counter: &str| {
-                table.columns.iter().position(|c| split_path(c) == Some((object, Some(device.as_str()), counter)))
+            // This disk's columns, in the log's order.
+            let own: Vec<(usize, &str)> = table
+                .columns
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| match split_path(c) {
+                    Some((obj, Some(inst), counter)) if obj == object && inst == device => Some((i, counter)),
+                    _ => None,
+                })
+                .collect();
+            let by_name = |name: &str| own.iter().find(|(_, c)| *c == name).map(|(i, _)| *i);
+            let (cols, wanted): (Vec<Option<usize>>, Vec<String>) = match &opts.names {
+                CounterNames::English => {
+                    (NEEDED.iter().map(|n| by_name(n)).collect(), NEEDED.iter().map(|n| n.to_string()).collect())
+                }
+                CounterNames::Named(names) => (names.iter().map(|n| by_name(n)).collect(), names.to_vec()),
+                CounterNames::Positions(positions) => (
+                    positions.iter().map(|p| p.checked_sub(1).and_then(|p| own.get(p)).map(|(i, _)| *i)).collect(),
+                    positions
+                        .iter()
+                        .zip(NEEDED)
+                        .map(|(p, n)| format!("{n} at position {p} (the disk has {} columns)", own.len()))
+                        .collect(),
+                ),
             };
-            let cols: Vec<Option<usize>> = NEEDED.iter().map(|n| column(n)).collect();
-            let missing: Vec<&'static str> =
-                NEEDED.iter().zip(&cols).filter(|(_, c)| c.is_none()).map(|(n, _)| *n).collect();
+            let missing: Vec<String> =
+                wanted.into_iter().zip(&cols).filter(|(_, c)| c.is_none()).map(|(n, _)| n).collect();
             if !missing.is_empty() {
                 return Err(CharacterizeError::MissingCounters { device, missing });
             }
@@ -211,7 +277,7 @@ mod tests {
     }
 
     fn opts() -> Options {
-        Options { device: None, min_queue: 2.0, coverage_pct: 80.0 }
+        Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() }
     }
 
     #[test]
@@ -248,6 +314,32 @@ mod tests {
     }
 
     #[test]
+    fn localized_logs_by_name_or_position() {
+        // A Russian Windows names the object and its counters in Russian.
+        let names = [
+            "Обращений чтения с диска/с",
+            "Обращений записи на диск/с",
+            "Среднее число байт диска при чтении",
+            "Среднее число байт диска при записи",
+            "Средняя длина очереди диска",
+        ];
+        let mut t = log(&[[100.0, 300.0, 8192.0, 65536.0, 4.0]]);
+        t.columns = names.iter().map(|n| format!("\\\\H\\Физический диск(0 C:)\\{n}")).collect();
+        t.rows[0].pop();
+        assert_eq!(characterize(&t, &opts()).unwrap_err(), CharacterizeError::NoDisks(vec!["Физический диск".into()]));
+        let object = Some("Физический диск".to_string());
+        let named = Options { object: object.clone(), names: CounterNames::Named(names.map(String::from)), ..opts() };
+        let p = characterize(&t, &named).unwrap();
+        assert_eq!(p[0].all.as_ref().unwrap().read_pct, 25.0);
+        let by_position = Options { object, names: CounterNames::Positions([1, 2, 3, 4, 5]), ..opts() };
+        assert_eq!(characterize(&t, &by_position).unwrap(), p);
+        let too_far = Options { names: CounterNames::Positions([1, 2, 3, 4, 9]), ..by_position };
+        assert!(characterize(&t, &too_far).unwrap_err().to_string().contains("position 9 (the disk has 5 columns)"));
+        let wrong = Options { object: Some("Disk".into()), ..opts() };
+        assert!(characterize(&t, &wrong).unwrap_err().to_string().contains("it has: Физический диск"));
+    }
+
+    #[test]
     fn missing_counters_and_devices_are_named() {
         let mut t = log(&[[1.0, 1.0, 4096.0, 4096.0, 1.0]]);
         t.columns[3] = "\\\\H\\PhysicalDisk(0 C:)\\Something else".into();
@@ -261,7 +353,7 @@ mod tests {
             CharacterizeError::NoSuchDevice { asked: "sdb".into(), available: vec!["0 C:".into()] }
         );
         let other = CounterTable { columns: vec!["\\\\H\\Memory\\Pages/sec".into()], ..CounterTable::default() };
-        assert_eq!(characterize(&other, &opts()).unwrap_err(), CharacterizeError::NoDisks);
+        assert_eq!(characterize(&other, &opts()).unwrap_err(), CharacterizeError::NoDisks(vec!["Memory".into()]));
         assert_eq!(characterize(&log(&[]), &opts()).unwrap()[0].all, None, "an empty log has no profile");
     }
 }
@@ -284,7 +376,7 @@ mod robustness {
             state ^= state << 17;
             state
         };
-        let opts = Options { device: None, min_queue: 2.0, coverage_pct: 80.0 };
+        let opts = Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() };
         let mut parsed = 0;
         for _ in 0..3000 {
             let mut bytes = seed.as_bytes().to_vec();
