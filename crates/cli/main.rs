@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         args::Command::Compare(c) => commands::compare::run(&c),
         args::Command::Record(r) => commands::record::run(&r),
         args::Command::Characterize(c) => commands::characterize::run(&c),
+        args::Command::Hammer(h) => commands::hammer::run(&h),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 mod common;
 mod compare;
 mod counters;
+mod hammer;
 mod io_bad_input;
 mod io_output;
 mod io_real;

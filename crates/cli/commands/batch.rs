@@ -70,8 +70,8 @@ impl BatchResult {
 
 /// Saves runs, opening (or creating) the store and the group only when the first run is
 /// saved, so a command that fails before measuring leaves no store or empty group behind.
-struct Saver {
-    path: PathBuf,
+pub struct Saver {
+    pub path: PathBuf,
     store: Option<Store>,
     group: Option<(GroupKind, String)>,
     group_id: Option<i64>,
@@ -80,13 +80,13 @@ struct Saver {
 impl Saver {
     /// Checks an existing store before any I/O: one that cannot be used stops the command
     /// before it measures.
-    fn new(args: &StoreArgs, group: Option<(GroupKind, String)>) -> anyhow::Result<Saver> {
+    pub fn new(args: &StoreArgs, group: Option<(GroupKind, String)>) -> anyhow::Result<Saver> {
         let path = store::path(args)?;
         let store = Store::open_existing(&path)?;
         Ok(Saver { path, store, group, group_id: None })
     }
 
-    fn save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
+    pub fn save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
         let store = match &mut self.store {
             Some(s) => s,
             None => self.store.insert(Store::open(&self.path)?),

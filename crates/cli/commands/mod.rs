@@ -3,6 +3,7 @@
 pub mod batch;
 pub mod characterize;
 pub mod compare;
+pub mod hammer;
 pub mod io;
 pub mod profiles;
 pub mod record;

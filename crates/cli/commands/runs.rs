@@ -54,7 +54,7 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
     }
     let _ = writeln!(
         out,
-        "{:>6}  {:<20} {:<5} {:<11} {:>12} {:>9} {:>9} {:>9}  {:<14} {:<20} workload",
+        "{:>6}  {:<20} {:<11} {:<11} {:>12} {:>9} {:>9} {:>9}  {:<14} {:<20} workload",
         "id", "started (UTC)", "kind", "status", "IOs/sec", "MB/s", "avg", "p99", "group", "labels"
     );
     for r in runs {
@@ -67,7 +67,7 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
         let labels = if labels.is_empty() { "-".to_string() } else { labels.join(",") };
         let _ = writeln!(
             out,
-            "{:>6}  {:<20} {:<5} {:<11} {:>12.0} {:>9.2} {:>9} {:>9}  {:<14} {:<20} {}",
+            "{:>6}  {:<20} {:<11} {:<11} {:>12.0} {:>9.2} {:>9} {:>9}  {:<14} {:<20} {}",
             r.id,
             r.started_at.replace('T', " ").trim_end_matches('Z'),
             r.kind,

@@ -8,6 +8,7 @@ pub mod counters;
 pub mod fixtures;
 pub mod histogram;
 pub mod record;
+pub mod rng;
 pub mod spec;
 pub mod stats;
 pub mod time;

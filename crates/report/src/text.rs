@@ -40,11 +40,11 @@ fn record(out: &mut String, r: &RunRecord) {
         let on = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
         let _ = writeln!(out, "\ntarget {}: {} ({}{on})", i + 1, t.path, format_size(t.size));
         let _ = writeln!(out, "  {}", t.workload);
-        stats(out, &t.stats, "  ");
+        stats(out, &t.stats, "  ", &r.kind);
     }
     if r.targets.len() != 1 {
         let _ = writeln!(out, "\nall targets:");
-        stats(out, &r.summary, "  ");
+        stats(out, &r.summary, "  ", &r.kind);
     }
     threads(out, r);
     let cpu = &r.summary.cpu;
@@ -64,17 +64,35 @@ fn record(out: &mut String, r: &RunRecord) {
     }
 }
 
-fn stats(out: &mut String, s: &IoStats, indent: &str) {
+/// What a run's operations are called: I/Os, or a database workload's calls.
+struct Words {
+    per_sec: &'static str,
+    read: &'static str,
+    write: &'static str,
+}
+
+fn words(kind: &str) -> Words {
+    match kind {
+        "hammer" => Words { per_sec: "calls/sec", read: "GetAccount", write: "UpdateAccount" },
+        "hammer-load" => Words { per_sec: "rows/sec", read: "reads", write: "rows" },
+        _ => Words { per_sec: "IOs/sec", read: "reads", write: "writes" },
+    }
+}
+
+fn stats(out: &mut String, s: &IoStats, indent: &str, kind: &str) {
+    let w = words(kind);
     let _ = writeln!(out, "{indent}throughput metrics:");
-    let _ = writeln!(out, "{indent}IOs/sec: {:>12.2}", s.iops);
-    let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
+    let _ = writeln!(out, "{indent}{}: {:>12.2}", w.per_sec, s.iops);
+    if s.bytes > 0 || kind == "io" {
+        let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
+    }
     let _ = writeln!(out, "{indent}latency metrics:");
     latency(out, indent, "", &s.latency_ns);
     if s.read.ios > 0 && s.write.ios > 0 {
         let share = |n: u64| 100.0 * n as f64 / s.ios.max(1) as f64;
-        let _ = writeln!(out, "{indent}reads  {:5.1}%: {:.2} IOs/sec", share(s.read.ios), s.read.iops);
+        let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.read, share(s.read.ios), s.read.iops, w.per_sec);
         latency(out, indent, "  ", &s.read.latency_ns);
-        let _ = writeln!(out, "{indent}writes {:5.1}%: {:.2} IOs/sec", share(s.write.ios), s.write.iops);
+        let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.write, share(s.write.ios), s.write.iops, w.per_sec);
         latency(out, indent, "  ", &s.write.latency_ns);
     }
     if s.flush.count > 0 {

@@ -1,0 +1,150 @@
+//! `spindle hammer load`: create Hammer's table and load it; the load is saved as a run.
+
+use super::{sqlite_path, url_of};
+use crate::args::HammerLoadArgs;
+use crate::commands::batch::Saver;
+use crate::plan::{self, PlanError};
+use crate::progress::{Display, note};
+use crate::{Outcome, interrupt, output};
+use spindle_counters::{ProcRoot, Sampler, devices_under};
+use spindle_db::DbUrl;
+use spindle_db::keys;
+use spindle_db::sqlite::{LoadMode, LoadOptions, LoadOutcome};
+use spindle_model::Histogram;
+use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, TimePoint};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// `10M` rows: a count with an optional K, M or G (powers of 1000, as row counts are said).
+fn rows_of(text: &Option<String>) -> Result<u64, PlanError> {
+    let Some(t) = text else { return Ok(10_000_000) };
+    let s = t.trim();
+    let (digits, factor) = match s.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&s[..i], 1_000),
+        Some((i, 'M' | 'm')) => (&s[..i], 1_000_000),
+        Some((i, 'G' | 'g')) => (&s[..i], 1_000_000_000),
+        _ => (s, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .filter(|n| (1..=keys::MAX_ROWS).contains(n))
+        .ok_or_else(|| PlanError(format!("--rows {t}: write a number of rows from 1, e.g. 10M (10,000,000)")))
+}
+
+pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
+    let url = url_of(&args.db)?;
+    let rows = rows_of(&args.rows)?;
+    let labels = output::labels(&args.output.labels)?;
+    let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+    let path = sqlite_path(&url)?;
+    let mode = match (args.fresh, args.resume) {
+        (true, _) => LoadMode::Fresh,
+        (_, true) => LoadMode::Resume,
+        _ => LoadMode::New,
+    };
+    let mut saver = Saver::new(&args.store, None)?;
+    let quiet = args.output.quiet;
+    let display = Display::new(quiet);
+    let stop = interrupt::stop_flag();
+    let size_before = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let sampler = Sampler::start(ProcRoot::default(), devices_under(&[path.as_path()]), interval);
+    let cpu_before = spindle_io::worker::process_cpu();
+    let started_at = SystemTime::now();
+    let shown = url.to_string();
+    let result = spindle_db::sqlite::load(
+        &path,
+        &LoadOptions { rows, mode },
+        &mut |done, total| display.fill(&format!("loading {shown}"), done, total),
+        stop,
+    );
+    let counters = sampler.stop(Duration::ZERO);
+    display.finish_line();
+    let outcome = result?;
+    let cpu_after = spindle_io::worker::process_cpu();
+    let grown = std::fs::metadata(&path).map_or(0, |m| m.len()).saturating_sub(size_before);
+    let cpu = CpuUsage::new(cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1, outcome.rows_loaded);
+    let mut record = load_record(&url, rows, &outcome, grown, cpu, started_at);
+    record.labels = labels;
+    record.command_line = output::command_line();
+    record.environment = spindle_host::environment(&[path.as_path()]);
+    record.counters = Some(counters);
+    let id = saver.save(&record, None, 1)?;
+    if args.output.json || args.output.csv {
+        output::print(std::slice::from_ref(&record), &args.output)?;
+    } else if !quiet {
+        let secs = outcome.elapsed.as_secs_f64();
+        println!(
+            "loaded {} rows into {shown} in {secs:.2} s ({:.0} rows/s){}; the table holds {} rows",
+            outcome.rows_loaded,
+            outcome.rows_loaded as f64 / secs.max(1e-9),
+            if outcome.interrupted { ", INTERRUPTED" } else { "" },
+            outcome.rows_before + outcome.rows_loaded
+        );
+    }
+    note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
+    Ok(if outcome.interrupted { Outcome::Interrupted } else { Outcome::Success })
+}
+
+/// The load as a run record: rows are the operations (written), the database file's growth
+/// the bytes; there is no per-row latency.
+fn load_record(
+    url: &DbUrl,
+    rows: u64,
+    out: &LoadOutcome,
+    bytes: u64,
+    cpu: CpuUsage,
+    started_at: SystemTime,
+) -> RunRecord {
+    let secs = out.elapsed.as_secs_f64();
+    let empty = Histogram::new();
+    let mut stats = IoStats::from_histograms(&empty, &empty, &empty, 0, bytes, secs, cpu);
+    let per_sec = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
+    stats.ios = out.rows_loaded;
+    stats.iops = per_sec(out.rows_loaded);
+    stats.write.ios = out.rows_loaded;
+    stats.write.iops = stats.iops;
+    let series: Vec<TimePoint> = out
+        .per_second
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let t = ((i + 1) as f64).min(secs);
+            let width = (t - i as f64).max(1e-9);
+            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
+        })
+        .collect();
+    let path = url.path.as_deref().unwrap_or(Path::new("")).display().to_string();
+    RunRecord {
+        schema: SCHEMA_ID.into(),
+        kind: "hammer-load".into(),
+        status: if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete },
+        spindle_version: env!("CARGO_PKG_VERSION").into(),
+        started_at: spindle_model::time::rfc3339_utc(started_at),
+        measured_seconds: secs,
+        labels: Default::default(),
+        command_line: Vec::new(),
+        spec: serde_json::json!({
+            "db": url.to_string(),
+            "engine": url.engine.name(),
+            "rows": rows,
+            "rows_before": out.rows_before,
+        }),
+        summary: stats.clone(),
+        targets: vec![TargetResult {
+            path,
+            device: None,
+            size: bytes,
+            workload: format!("Hammer load: {} rows into TestTransaction ({})", out.rows_loaded, url.engine.name()),
+            stats,
+            timeseries: series.clone(),
+        }],
+        threads: Vec::new(),
+        timeseries: series,
+        environment: Default::default(),
+        counters: None,
+        errors: Default::default(),
+        warnings: Vec::new(),
+    }
+}

@@ -1,0 +1,272 @@
+//! `spindle hammer run`: one run per session count, grouped, each measured once every session
+//! is connected; per session and overall calls, errors and latency for reads (GetAccount)
+//! and writes (UpdateAccount), with counters sampled beside.
+
+use super::{sqlite_path, url_of};
+use crate::args::HammerRunArgs;
+use crate::commands::batch::Saver;
+use crate::plan::{self, PlanError};
+use crate::progress::{Display, note};
+use crate::{Outcome, interrupt, output};
+use spindle_counters::{ProcRoot, Sampler, devices_under};
+use spindle_db::DbUrl;
+use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
+use spindle_db::sqlite::{SqliteSession, loaded_rows};
+use spindle_io::live::LiveSnapshot;
+use spindle_io::run::Progress;
+use spindle_model::Histogram;
+use spindle_model::record::{
+    CpuUsage, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
+};
+use spindle_store::GroupKind;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// More sessions than this in one process is a typo.
+const MAX_SESSIONS: u64 = 100_000;
+
+pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
+    let url = url_of(&args.db)?;
+    let sessions = sessions_of(&args.sessions)?;
+    let read_pct = match &args.read_ratio {
+        None => 50,
+        Some(t) => t
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|p| *p <= 100)
+            .ok_or_else(|| PlanError(format!("--read-ratio {t}: a percentage from 0 to 100")))?,
+    };
+    let duration = plan::optional_duration_of("--duration", &args.duration)?.unwrap_or(Duration::from_secs(60));
+    let warmup = match &args.warmup {
+        Some(_) => plan::optional_duration_of("--warmup", &args.warmup)?.unwrap_or_default(),
+        None => Duration::from_secs(10),
+    };
+    let think = plan::optional_duration_of("--think-time", &args.think_time)?.unwrap_or_default();
+    let rate = match &args.rate {
+        None => None,
+        Some(t) => Some(
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|r| r.is_finite() && *r > 0.0)
+                .ok_or_else(|| PlanError(format!("--rate {t}: calls per second, above 0")))?,
+        ),
+    };
+    let labels = output::labels(&args.output.labels)?;
+    let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+    let path = sqlite_path(&url)?;
+    // Before anything runs: the database must hold a loaded Hammer table.
+    let rows = loaded_rows(&path)?;
+    let quiet = args.output.quiet;
+    let group = (sessions.len() > 1).then(|| (GroupKind::Sweep, format!("hammer --sessions {}", list(&sessions))));
+    let mut saver = Saver::new(&args.store, group)?;
+    let stop = interrupt::stop_flag();
+
+    let mut records = Vec::new();
+    let mut outcome = Outcome::Success;
+    for &n in &sessions {
+        let run_plan = RunPlan {
+            sessions: n,
+            read_pct,
+            rows,
+            warmup,
+            duration,
+            think,
+            rate_per_session: rate.map(|r| r / f64::from(n)),
+        };
+        note(quiet, &format!("hammering {url}: {n} sessions, {read_pct}% GetAccount, {rows} rows"));
+        let sampler = Sampler::start(ProcRoot::default(), devices_under(&[path.as_path()]), interval);
+        let cpu_before = spindle_io::worker::process_cpu();
+        let live = Live::default();
+        let result = with_progress(&live, quiet, warmup, || {
+            spindle_db::hammer::run(&run_plan, |_| SqliteSession::connect(&path), stop, &live)
+        });
+        let counters = sampler.stop(warmup);
+        let out = result?;
+        let cpu_after = spindle_io::worker::process_cpu();
+        note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
+        let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
+        let cpu = CpuUsage::new(cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1, calls);
+        let mut record = run_record(&url, &run_plan, &out, cpu);
+        record.labels = labels.clone();
+        record.command_line = output::command_line();
+        record.environment = spindle_host::environment(&[path.as_path()]);
+        record.counters = Some(counters);
+        let point = (sessions.len() > 1).then(|| format!("sessions={n}"));
+        let id = saver.save(&record, point, 1)?;
+        if !args.output.json && !args.output.csv && !quiet {
+            output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&record)))?;
+        }
+        note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
+        if !record.errors.is_empty() {
+            outcome = Outcome::OperationsFailed;
+        }
+        records.push(record);
+        if out.interrupted {
+            outcome = Outcome::Interrupted;
+            break;
+        }
+    }
+    if args.output.json || args.output.csv {
+        output::print(&records, &args.output)?;
+    } else if !quiet && records.len() > 1 {
+        let rows: Vec<(String, &RunRecord)> =
+            sessions.iter().zip(&records).map(|(n, r)| (format!("sessions={n}"), r)).collect();
+        output::write_stdout(&spindle_report::render_overview(&rows))?;
+    }
+    Ok(outcome)
+}
+
+/// Runs `f` while a live line shows calls per second and mean latency once a second (only
+/// when stderr is a terminal).
+fn with_progress<T>(live: &Live, quiet: bool, warmup: Duration, f: impl FnOnce() -> T) -> T {
+    let display = Display::new(quiet);
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = Instant::now();
+            let (mut calls, mut latency) = (0u64, 0u64);
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                if start.elapsed().as_millis() % 1000 >= 200 {
+                    continue;
+                }
+                let (c, l) = (live.calls.load(Ordering::Relaxed), live.latency_sum_ns.load(Ordering::Relaxed));
+                let interval = LiveSnapshot { ios: c - calls, bytes: 0, latency_sum_ns: l - latency };
+                (calls, latency) = (c, l);
+                let elapsed = start.elapsed();
+                display.tick(&Progress { elapsed, warming_up: elapsed < warmup, interval, interval_secs: 1.0 });
+            }
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    display.finish_line();
+    result
+}
+
+fn list(sessions: &[u32]) -> String {
+    sessions.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// `--sessions 100,500,800`.
+fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, PlanError> {
+    let Some(t) = text else { return Ok(vec![8]) };
+    t.split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=MAX_SESSIONS).contains(n))
+                .map(|n| n as u32)
+                .ok_or_else(|| PlanError(format!("--sessions {t}: each count from 1 to {MAX_SESSIONS}")))
+        })
+        .collect()
+}
+
+/// The run as a record: GetAccount calls are the reads, UpdateAccount calls the writes, each
+/// session a thread; no bytes.
+fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, cpu: CpuUsage) -> RunRecord {
+    let secs = out.measured.as_secs_f64();
+    let empty = Histogram::new();
+    let stats = |reads: &Histogram, writes: &Histogram, cpu: CpuUsage| {
+        IoStats::from_histograms(reads, writes, &empty, 0, 0, secs, cpu)
+    };
+    let (mut reads, mut writes) = (Histogram::new(), Histogram::new());
+    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    let mut seconds: Vec<Second> = Vec::new();
+    let mut threads = Vec::new();
+    for s in &out.sessions {
+        reads.merge(&s.reads);
+        writes.merge(&s.writes);
+        for (k, n) in &s.errors {
+            *errors.entry(k.clone()).or_default() += n;
+        }
+        if seconds.len() < s.seconds.len() {
+            seconds.resize(s.seconds.len(), Second::default());
+        }
+        for (all, one) in seconds.iter_mut().zip(&s.seconds) {
+            all.reads += one.reads;
+            all.writes += one.writes;
+            all.latency_sum_ns += one.latency_sum_ns;
+            all.latency_max_ns = all.latency_max_ns.max(one.latency_max_ns);
+        }
+        threads.push(ThreadResult {
+            target: 0,
+            thread: s.session,
+            stats: stats(&s.reads, &s.writes, CpuUsage::default()),
+        });
+    }
+    let summary = stats(&reads, &writes, cpu);
+    let series: Vec<TimePoint> = seconds
+        .iter()
+        .enumerate()
+        .take(secs.ceil() as usize)
+        .map(|(i, s)| {
+            let t = ((i + 1) as f64).min(secs);
+            let width = (t - i as f64).max(1e-9);
+            let calls = s.reads + s.writes;
+            TimePoint {
+                t,
+                read_ios: s.reads,
+                write_ios: s.writes,
+                bytes: 0,
+                iops: calls as f64 / width,
+                bytes_per_sec: 0.0,
+                latency_mean_ns: if calls == 0 { 0.0 } else { s.latency_sum_ns as f64 / calls as f64 },
+                latency_max_ns: s.latency_max_ns,
+            }
+        })
+        .collect();
+    let pacing = match (plan.rate_per_session, plan.think.is_zero()) {
+        (Some(r), _) => format!(", {:.0} calls/s in all", r * f64::from(plan.sessions)),
+        (None, false) => format!(", {:?} think time", plan.think),
+        (None, true) => String::new(),
+    };
+    RunRecord {
+        schema: SCHEMA_ID.into(),
+        kind: "hammer".into(),
+        status: if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete },
+        spindle_version: env!("CARGO_PKG_VERSION").into(),
+        started_at: spindle_model::time::rfc3339_utc(out.started_at),
+        measured_seconds: secs,
+        labels: Default::default(),
+        command_line: Vec::new(),
+        spec: serde_json::json!({
+            "db": url.to_string(),
+            "engine": url.engine.name(),
+            "rows": plan.rows,
+            "sessions": plan.sessions,
+            "read_pct": plan.read_pct,
+            "duration_ns": plan.duration.as_nanos() as u64,
+            "warmup_ns": plan.warmup.as_nanos() as u64,
+            "think_ns": plan.think.as_nanos() as u64,
+            "rate_per_session": plan.rate_per_session,
+            "ramp_up_ns": out.ramp_up.as_nanos() as u64,
+        }),
+        summary: summary.clone(),
+        targets: vec![TargetResult {
+            path: url.to_string(),
+            device: None,
+            size: 0,
+            workload: format!(
+                "Hammer: {} sessions, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
+                plan.sessions,
+                plan.read_pct,
+                100 - plan.read_pct,
+                plan.rows
+            ),
+            stats: summary,
+            timeseries: series.clone(),
+        }],
+        threads,
+        timeseries: series,
+        environment: Default::default(),
+        counters: None,
+        errors,
+        warnings: Vec::new(),
+    }
+}

@@ -1,0 +1,33 @@
+//! What can go wrong in the database layer; messages name the database (with any password
+//! masked) and say what to change.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("{db}: the directory for the database does not exist")]
+    NoDirectory { db: String },
+    #[error("{db}: an existing database with tables of its own and no Hammer table; point --db at a new file")]
+    NotOurs { db: String },
+    #[error("{db}: already holds {rows} loaded rows; pass --resume to continue to --rows, or --fresh to start clean")]
+    AlreadyLoaded { db: String, rows: u64 },
+    #[error("{db}: no Hammer table; run `spindle hammer load --db {db}` first")]
+    NotLoaded { db: String },
+    #[error("{db}: {source}")]
+    Sqlite {
+        db: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("a session thread panicked")]
+    Panic,
+}
+
+impl DbError {
+    /// Whether the user can fix it by what they typed or chose (exit 2).
+    pub fn is_user_error(&self) -> bool {
+        !matches!(self, DbError::Sqlite { .. } | DbError::Io(..) | DbError::Panic)
+    }
+}

@@ -1,0 +1,14 @@
+//! spindle's database layer: connection URLs (passwords masked everywhere), the drivers, and
+//! Microsoft's Database Hammer workload (seed 000) on top of them. SQLite is the embedded
+//! default; PostgreSQL and MariaDB drivers join behind the same calls.
+
+mod error;
+pub mod hammer;
+pub mod keys;
+pub mod session;
+pub mod sqlite;
+pub mod url;
+
+pub use error::DbError;
+pub use session::{CallError, Session};
+pub use url::{DbUrl, Engine, parse_url};

@@ -1,0 +1,17 @@
+//! One database connection as Hammer uses it: its two procedures. Each driver implements it;
+//! the runner drives any of them the same way.
+
+/// A failed call, by kind (`busy`, `deadlock`, `timeout`, `connection`, ...), counted rather
+/// than fatal: a run goes on through them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallError {
+    pub kind: String,
+    pub message: String,
+}
+
+pub trait Session {
+    /// `GetAccount`: read one row by CardNo.
+    fn get_account(&mut self, card_no: &str) -> Result<(), CallError>;
+    /// `UpdateAccount`: add to one row's Amount and stamp its ChargeDate, in a transaction.
+    fn update_account(&mut self, card_no: &str, amount: i64) -> Result<(), CallError>;
+}

@@ -1,0 +1,91 @@
+//! Database Hammer on a real SQLite database through the binary: load (new, refused, resumed),
+//! run over several session counts, everything saved; bad input named, passwords never shown.
+
+use crate::common::spindle_with_store;
+use std::path::Path;
+
+fn hammer(store: &Path, args: &[&str]) -> std::process::Output {
+    spindle_with_store(store).arg("hammer").args(args).output().unwrap()
+}
+
+#[test]
+fn sqlite_hammer_loads_resumes_runs_and_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
+
+    let out = hammer(&store, &["load", "--db", &db, "--rows", "20K", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let load: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(20_000)));
+
+    let again = hammer(&store, &["load", "--db", &db, "--rows", "30K"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    let resumed = hammer(&store, &["load", "--db", &db, "--rows", "30K", "--resume", "--json"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let resumed: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    assert_eq!(resumed["summary"]["ios"], 10_000, "only the missing rows are loaded");
+
+    let out = hammer(
+        &store,
+        &[
+            "run",
+            "--db",
+            &db,
+            "--sessions",
+            "1,3",
+            "--read-ratio",
+            "80",
+            "--duration",
+            "600ms",
+            "--warmup",
+            "100ms",
+            "--json",
+            "--sample-interval",
+            "100ms",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for (r, sessions) in runs.iter().zip([1, 3]) {
+        assert_eq!(r["kind"], "hammer");
+        assert_eq!(r["spec"]["rows"], 30_000);
+        assert_eq!(r["threads"].as_array().unwrap().len(), sessions, "one result per session");
+        let (reads, writes) =
+            (r["summary"]["read"]["ios"].as_u64().unwrap(), r["summary"]["write"]["ios"].as_u64().unwrap());
+        assert!(reads > 0 && writes > 0, "{reads} {writes}");
+        assert!(r["summary"]["read"]["latency_ns"]["p99"].as_u64().unwrap() > 0);
+        assert!(r["counters"]["counters"].as_array().is_some_and(|c| !c.is_empty()));
+    }
+    let list = spindle_with_store(&store).args(["runs", "list", "--kind", "hammer", "--json"]).output().unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let points: Vec<&str> = list.as_array().unwrap().iter().map(|r| r["point"].as_str().unwrap()).collect();
+    assert_eq!(points, ["sessions=1", "sessions=3"]);
+}
+
+#[test]
+fn bad_hammer_input_is_named_and_passwords_never_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("none.db").display());
+    let cases: [(&[&str], &str); 7] = [
+        (&["run", "--db", &db, "--sessions", "0"], "--sessions 0"),
+        (&["run", "--db", &db, "--read-ratio", "120"], "--read-ratio 120"),
+        (&["run", "--db", &db], "spindle hammer load"),
+        (&["load", "--db", &db, "--rows", "0"], "--rows 0"),
+        (&["load", "--db", "hammer.db"], "write a URL"),
+        (&["load", "--db", "postgres://bench:s3cret@127.0.0.1/test"], "postgres://bench:****@127.0.0.1/test"),
+        (&["load", "--db", "sqlite:///no/such/dir/h.db", "--rows", "10"], "directory"),
+    ];
+    for (args, needle) in cases {
+        let out = hammer(&store, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("s3cret"), "{err}");
+    }
+    assert!(!store.exists(), "nothing was measured, so nothing was saved");
+}
