@@ -6,7 +6,7 @@ use crate::worker::{Second, WorkerResult};
 use spindle_model::Histogram;
 use spindle_model::counters::CounterLog;
 use spindle_model::record::{
-    CpuUsage, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
+    CpuUsage, Environment, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint,
 };
 use spindle_model::spec::{JobSpec, Workload};
 use std::collections::BTreeMap;
@@ -172,12 +172,6 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         .collect();
     let status = if outcome.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     RunRecord {
-        schema: SCHEMA_ID.to_string(),
-        kind: "io".to_string(),
-        status,
-        spindle_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_at: spindle_model::time::rfc3339_utc(outcome.started_at),
-        measured_seconds: measured,
         labels: context.labels,
         command_line: context.command_line,
         spec: serde_json::to_value(spec).unwrap_or(serde_json::Value::Null),
@@ -189,5 +183,6 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         counters: context.counters,
         errors,
         warnings,
+        ..RunRecord::new("io", status, outcome.started_at, measured)
     }
 }

@@ -66,6 +66,32 @@ pub struct RunRecord {
     pub warnings: Vec<String>,
 }
 
+impl RunRecord {
+    /// A record of `kind` with its identity filled in and everything measured left empty,
+    /// for the builders of each kind to complete.
+    pub fn new(kind: &str, status: RunStatus, started_at: std::time::SystemTime, measured_seconds: f64) -> RunRecord {
+        RunRecord {
+            schema: SCHEMA_ID.to_string(),
+            kind: kind.to_string(),
+            status,
+            spindle_version: env!("CARGO_PKG_VERSION").to_string(),
+            started_at: crate::time::rfc3339_utc(started_at),
+            measured_seconds,
+            labels: BTreeMap::new(),
+            command_line: Vec::new(),
+            spec: serde_json::Value::Null,
+            summary: IoStats::default(),
+            targets: Vec::new(),
+            threads: Vec::new(),
+            timeseries: Vec::new(),
+            environment: Environment::default(),
+            counters: None,
+            errors: BTreeMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// Throughput and latency of a set of I/Os: a whole run, one target, or one thread.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct IoStats {

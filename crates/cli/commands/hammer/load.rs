@@ -11,7 +11,7 @@ use spindle_db::DbUrl;
 use spindle_db::keys;
 use spindle_db::sqlite::{LoadMode, LoadOptions, LoadOutcome};
 use spindle_model::Histogram;
-use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, TimePoint};
+use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, TimePoint};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -116,15 +116,8 @@ fn load_record(
         })
         .collect();
     let path = url.path.as_deref().unwrap_or(Path::new("")).display().to_string();
+    let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     RunRecord {
-        schema: SCHEMA_ID.into(),
-        kind: "hammer-load".into(),
-        status: if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete },
-        spindle_version: env!("CARGO_PKG_VERSION").into(),
-        started_at: spindle_model::time::rfc3339_utc(started_at),
-        measured_seconds: secs,
-        labels: Default::default(),
-        command_line: Vec::new(),
         spec: serde_json::json!({
             "db": url.to_string(),
             "engine": url.engine.name(),
@@ -140,11 +133,7 @@ fn load_record(
             stats,
             timeseries: series.clone(),
         }],
-        threads: Vec::new(),
         timeseries: series,
-        environment: Default::default(),
-        counters: None,
-        errors: Default::default(),
-        warnings: Vec::new(),
+        ..RunRecord::new("hammer-load", status, started_at, secs)
     }
 }

@@ -15,9 +15,7 @@ use spindle_db::sqlite::{SqliteSession, loaded_rows};
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
 use spindle_model::Histogram;
-use spindle_model::record::{
-    CpuUsage, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
-};
+use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
 use spindle_store::GroupKind;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -226,15 +224,8 @@ fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, cpu: CpuUsage) -> R
         (None, false) => format!(", {:?} think time", plan.think),
         (None, true) => String::new(),
     };
+    let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     RunRecord {
-        schema: SCHEMA_ID.into(),
-        kind: "hammer".into(),
-        status: if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete },
-        spindle_version: env!("CARGO_PKG_VERSION").into(),
-        started_at: spindle_model::time::rfc3339_utc(out.started_at),
-        measured_seconds: secs,
-        labels: Default::default(),
-        command_line: Vec::new(),
         spec: serde_json::json!({
             "db": url.to_string(),
             "engine": url.engine.name(),
@@ -264,9 +255,7 @@ fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, cpu: CpuUsage) -> R
         }],
         threads,
         timeseries: series,
-        environment: Default::default(),
-        counters: None,
         errors,
-        warnings: Vec::new(),
+        ..RunRecord::new("hammer", status, out.started_at, secs)
     }
 }
