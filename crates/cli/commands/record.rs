@@ -10,11 +10,11 @@ use spindle_counters::{ProcRoot, Snapshot, counter_paths, values, whole_disks};
 use spindle_formats::perfmon::{csv_header, csv_row};
 use std::io::Write;
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
     let interval = plan::interval_of("--interval", &args.interval)?;
-    let duration = plan::optional_duration_of("--duration", &args.duration)?;
+    let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?;
     let root = ProcRoot::default();
     let known = whole_disks(Path::new("/sys/block"));
     let devices = if args.devices.is_empty() { known.clone() } else { args.devices.clone() };

@@ -108,18 +108,20 @@ pub fn interval_of(flag: &'static str, text: &Option<String>) -> Result<std::tim
     Ok(std::time::Duration::from_nanos(ns))
 }
 
-/// An optional duration flag (`spindle record --duration`), at least 1 ms.
+/// An optional duration flag (`spindle record --duration`, `hammer run --warmup`), at least
+/// `min`.
 pub fn optional_duration_of(
     flag: &'static str,
     text: &Option<String>,
+    min: std::time::Duration,
 ) -> Result<Option<std::time::Duration>, PlanError> {
     let Some(text) = text else { return Ok(None) };
     let setting = Setting { text: text.clone(), origin: Origin::Flag(flag) };
-    let ns = duration_of(&setting)?;
-    if ns < 1_000_000 {
-        return Err(bad(&setting.origin, text, "the duration must be at least 1ms"));
+    let d = std::time::Duration::from_nanos(duration_of(&setting)?);
+    if d < min {
+        return Err(bad(&setting.origin, text, format!("the duration must be at least {min:?}")));
     }
-    Ok(Some(std::time::Duration::from_nanos(ns)))
+    Ok(Some(d))
 }
 
 /// At most this many repeats; more is a typo.

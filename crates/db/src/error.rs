@@ -23,11 +23,15 @@ pub enum DbError {
     Io(PathBuf, std::io::Error),
     #[error("a session thread panicked")]
     Panic,
+    #[error("{db}: cannot connect: {cause}; {hint}")]
+    Connect { db: String, cause: String, hint: String },
+    #[error("{db}: {cause}")]
+    Server { db: String, cause: String },
 }
 
 impl DbError {
     /// Whether the user can fix it by what they typed or chose (exit 2).
     pub fn is_user_error(&self) -> bool {
-        !matches!(self, DbError::Sqlite { .. } | DbError::Io(..) | DbError::Panic)
+        !matches!(self, DbError::Sqlite { .. } | DbError::Io(..) | DbError::Panic | DbError::Server { .. })
     }
 }

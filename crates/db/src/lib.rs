@@ -5,10 +5,12 @@
 mod error;
 pub mod hammer;
 pub mod keys;
+pub mod load;
+pub mod postgres;
 pub mod session;
 pub mod sqlite;
 pub mod url;
 
 pub use error::DbError;
-pub use session::{CallError, Session};
+pub use session::{AsyncSession, CallError, Session};
 pub use url::{DbUrl, Engine, parse_url};

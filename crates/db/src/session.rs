@@ -15,3 +15,14 @@ pub trait Session {
     /// `UpdateAccount`: add to one row's Amount and stamp its ChargeDate, in a transaction.
     fn update_account(&mut self, card_no: &str, amount: i64) -> Result<(), CallError>;
 }
+
+/// The same two procedures on a network connection, as async calls, so thousands of
+/// sessions can share a few threads.
+pub trait AsyncSession: Send {
+    fn get_account(&mut self, card_no: &str) -> impl std::future::Future<Output = Result<(), CallError>> + Send;
+    fn update_account(
+        &mut self,
+        card_no: &str,
+        amount: i64,
+    ) -> impl std::future::Future<Output = Result<(), CallError>> + Send;
+}

@@ -1,6 +1,6 @@
 //! `spindle hammer load`: create Hammer's table and load it; the load is saved as a run.
 
-use super::{sqlite_path, url_of};
+use super::{Target, target_of, url_of};
 use crate::args::HammerLoadArgs;
 use crate::commands::batch::Saver;
 use crate::plan::{self, PlanError};
@@ -9,7 +9,7 @@ use crate::{Outcome, interrupt, output};
 use spindle_counters::{ProcRoot, Sampler, devices_under};
 use spindle_db::DbUrl;
 use spindle_db::keys;
-use spindle_db::sqlite::{LoadMode, LoadOptions, LoadOutcome};
+use spindle_db::load::{LoadMode, LoadOptions, LoadOutcome};
 use spindle_model::Histogram;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, TimePoint};
 use std::path::Path;
@@ -38,7 +38,7 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let rows = rows_of(&args.rows)?;
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    let path = sqlite_path(&url)?;
+    let target = target_of(&url)?;
     let mode = match (args.fresh, args.resume) {
         (true, _) => LoadMode::Fresh,
         (_, true) => LoadMode::Resume,
@@ -48,27 +48,34 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let quiet = args.output.quiet;
     let display = Display::new(quiet);
     let stop = interrupt::stop_flag();
-    let size_before = std::fs::metadata(&path).map_or(0, |m| m.len());
-    let sampler = Sampler::start(ProcRoot::default(), devices_under(&[path.as_path()]), interval);
+    // A file's disk is watched; a server's files are on its own machine.
+    let file = match &target {
+        Target::Sqlite(path) => Some(path.clone()),
+        Target::Postgres(..) => None,
+    };
+    let size_before = file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
+    let watched: Vec<&Path> = file.iter().map(|p| p.as_path()).collect();
+    let sampler = Sampler::start(ProcRoot::default(), devices_under(&watched), interval);
     let cpu_before = spindle_io::worker::process_cpu();
     let started_at = SystemTime::now();
     let shown = url.to_string();
-    let result = spindle_db::sqlite::load(
-        &path,
-        &LoadOptions { rows, mode },
-        &mut |done, total| display.fill(&format!("loading {shown}"), done, total),
-        stop,
-    );
+    let opts = LoadOptions { rows, mode };
+    let mut progress = |done, total| display.fill(&format!("loading {shown}"), done, total);
+    let result = match &target {
+        Target::Sqlite(path) => spindle_db::sqlite::load(path, &opts, &mut progress, stop),
+        Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::load(url, &opts, &mut progress, stop)),
+    };
     let counters = sampler.stop(Duration::ZERO);
     display.finish_line();
     let outcome = result?;
     let cpu_after = spindle_io::worker::process_cpu();
-    let grown = std::fs::metadata(&path).map_or(0, |m| m.len()).saturating_sub(size_before);
+    let grown =
+        file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()).saturating_sub(size_before);
     let cpu = CpuUsage::new(cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1, outcome.rows_loaded);
     let mut record = load_record(&url, rows, &outcome, grown, cpu, started_at);
     record.labels = labels;
     record.command_line = output::command_line();
-    record.environment = spindle_host::environment(&[path.as_path()]);
+    record.environment = spindle_host::environment(&watched);
     record.counters = Some(counters);
     let id = saver.save(&record, None, 1)?;
     if args.output.json || args.output.csv {

@@ -23,12 +23,28 @@ fn url_of(text: &str) -> Result<DbUrl, PlanError> {
     spindle_db::parse_url(text).map_err(|why| PlanError(format!("--db: {why}")))
 }
 
-/// The SQLite file of a URL; the other engines' drivers come next.
-fn sqlite_path(url: &DbUrl) -> Result<PathBuf, PlanError> {
-    url.path.clone().filter(|_| url.engine == Engine::Sqlite).ok_or_else(|| {
-        PlanError(format!(
-            "--db {url}: the {} driver is not built yet; this spindle runs Hammer on SQLite (sqlite:///path/to/hammer.db)",
+/// The database a URL names, with the driver that speaks to it.
+enum Target {
+    /// A file, driven by blocking sessions on threads.
+    Sqlite(PathBuf),
+    /// A server, driven by async sessions on a runtime of their own.
+    Postgres(DbUrl, tokio::runtime::Runtime),
+}
+
+fn target_of(url: &DbUrl) -> anyhow::Result<Target> {
+    match (url.engine, &url.path) {
+        (Engine::Sqlite, Some(path)) => Ok(Target::Sqlite(path.clone())),
+        (Engine::Postgres, _) => Ok(Target::Postgres(url.clone(), runtime()?)),
+        _ => Err(PlanError(format!(
+            "--db {url}: the {} driver is not built yet; Hammer runs on SQLite (sqlite:///path/to/hammer.db) and PostgreSQL (postgres://user@host/db)",
             url.engine.name()
         ))
-    })
+        .into()),
+    }
+}
+
+/// The runtime network sessions share: as many threads as this machine has cores.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    Ok(tokio::runtime::Builder::new_multi_thread().worker_threads(threads).enable_all().build()?)
 }

@@ -2,7 +2,7 @@
 //! is connected; per session and overall calls, errors and latency for reads (GetAccount)
 //! and writes (UpdateAccount), with counters sampled beside.
 
-use super::{sqlite_path, url_of};
+use super::{Target, target_of, url_of};
 use crate::args::HammerRunArgs;
 use crate::commands::batch::Saver;
 use crate::plan::{self, PlanError};
@@ -11,6 +11,7 @@ use crate::{Outcome, interrupt, output};
 use spindle_counters::{ProcRoot, Sampler, devices_under};
 use spindle_db::DbUrl;
 use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
+use spindle_db::postgres::PgSession;
 use spindle_db::sqlite::{SqliteSession, loaded_rows};
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
@@ -18,6 +19,7 @@ use spindle_model::Histogram;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
 use spindle_store::GroupKind;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -36,12 +38,11 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             .filter(|p| *p <= 100)
             .ok_or_else(|| PlanError(format!("--read-ratio {t}: a percentage from 0 to 100")))?,
     };
-    let duration = plan::optional_duration_of("--duration", &args.duration)?.unwrap_or(Duration::from_secs(60));
-    let warmup = match &args.warmup {
-        Some(_) => plan::optional_duration_of("--warmup", &args.warmup)?.unwrap_or_default(),
-        None => Duration::from_secs(10),
-    };
-    let think = plan::optional_duration_of("--think-time", &args.think_time)?.unwrap_or_default();
+    let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?
+        .unwrap_or(Duration::from_secs(60));
+    let warmup =
+        plan::optional_duration_of("--warmup", &args.warmup, Duration::ZERO)?.unwrap_or(Duration::from_secs(10));
+    let think = plan::optional_duration_of("--think-time", &args.think_time, Duration::ZERO)?.unwrap_or_default();
     let rate = match &args.rate {
         None => None,
         Some(t) => Some(
@@ -54,9 +55,32 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     };
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    let path = sqlite_path(&url)?;
-    // Before anything runs: the database must hold a loaded Hammer table.
-    let rows = loaded_rows(&path)?;
+    let target = target_of(&url)?;
+    // Before anything runs: the database must hold a loaded Hammer table, and a server must
+    // have room for the sessions.
+    let rows = match &target {
+        Target::Sqlite(path) => loaded_rows(path)?,
+        Target::Postgres(url, rt) => {
+            let room = rt.block_on(spindle_db::postgres::free_connections(url))?;
+            if let Some(&n) = sessions.iter().find(|&&n| u64::from(n) > room.free()) {
+                return Err(PlanError(format!(
+                    "--sessions {n}: {url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use, so {} free; use fewer sessions or raise max_connections",
+                    room.max.saturating_sub(room.reserved),
+                    room.max,
+                    room.reserved,
+                    room.in_use,
+                    room.free()
+                ))
+                .into());
+            }
+            rt.block_on(spindle_db::postgres::loaded_rows(url))?
+        }
+    };
+    let file = match &target {
+        Target::Sqlite(path) => Some(path.clone()),
+        Target::Postgres(..) => None,
+    };
+    let watched: Vec<&std::path::Path> = file.iter().map(|p| p.as_path()).collect();
     let quiet = args.output.quiet;
     let group = (sessions.len() > 1).then(|| (GroupKind::Sweep, format!("hammer --sessions {}", list(&sessions))));
     let mut saver = Saver::new(&args.store, group)?;
@@ -75,11 +99,20 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             rate_per_session: rate.map(|r| r / f64::from(n)),
         };
         note(quiet, &format!("hammering {url}: {n} sessions, {read_pct}% GetAccount, {rows} rows"));
-        let sampler = Sampler::start(ProcRoot::default(), devices_under(&[path.as_path()]), interval);
+        let sampler = Sampler::start(ProcRoot::default(), devices_under(&watched), interval);
         let cpu_before = spindle_io::worker::process_cpu();
-        let live = Live::default();
-        let result = with_progress(&live, quiet, warmup, || {
-            spindle_db::hammer::run(&run_plan, |_| SqliteSession::connect(&path), stop, &live)
+        let live = Arc::new(Live::default());
+        let result = with_progress(&live, quiet, warmup, || match &target {
+            Target::Sqlite(path) => spindle_db::hammer::run(&run_plan, |_| SqliteSession::connect(path), stop, &live),
+            Target::Postgres(url, rt) => rt.block_on(spindle_db::hammer::run_tasks(
+                &run_plan,
+                |_| {
+                    let url = url.clone();
+                    async move { PgSession::connect(&url).await }
+                },
+                stop,
+                live.clone(),
+            )),
         });
         let counters = sampler.stop(warmup);
         let out = result?;
@@ -90,7 +123,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         let mut record = run_record(&url, &run_plan, &out, cpu);
         record.labels = labels.clone();
         record.command_line = output::command_line();
-        record.environment = spindle_host::environment(&[path.as_path()]);
+        record.environment = spindle_host::environment(&watched);
         record.counters = Some(counters);
         let point = (sessions.len() > 1).then(|| format!("sessions={n}"));
         let id = saver.save(&record, point, 1)?;

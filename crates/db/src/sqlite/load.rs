@@ -6,42 +6,16 @@
 use super::{CREATE_MARKER, CREATE_TABLE, Contents, contents, open, shown};
 use crate::DbError;
 use crate::keys::card_no;
+use crate::load::{LoadMode, LoadOptions, LoadOutcome};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Rows per transaction: large enough that commits cost nothing, small enough that Ctrl-C
 /// loses little.
 const ROWS_PER_COMMIT: u64 = 500_000;
 /// Progress and the stop flag are looked at this often.
 const ROWS_PER_CHECK: u64 = 50_000;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoadMode {
-    /// The database must not hold a Hammer table yet.
-    New,
-    /// Drop a Hammer table that is there and load from scratch.
-    Fresh,
-    /// Keep the rows that are there and load the rest.
-    Resume,
-}
-
-#[derive(Clone, Debug)]
-pub struct LoadOptions {
-    pub rows: u64,
-    pub mode: LoadMode,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct LoadOutcome {
-    /// Rows already there (a resumed load).
-    pub rows_before: u64,
-    pub rows_loaded: u64,
-    pub elapsed: Duration,
-    /// Rows loaded in each whole second.
-    pub per_second: Vec<u64>,
-    pub interrupted: bool,
-}
 
 pub fn load(
     path: &Path,

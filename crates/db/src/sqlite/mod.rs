@@ -5,7 +5,7 @@
 mod load;
 mod session;
 
-pub use load::{LoadMode, LoadOptions, LoadOutcome, load};
+pub use load::load;
 pub use session::{SqliteSession, loaded_rows};
 
 use crate::DbError;

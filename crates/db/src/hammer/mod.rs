@@ -1,0 +1,74 @@
+//! Running Database Hammer: N sessions, each with its own connection, calling GetAccount or
+//! UpdateAccount at random (by the read ratio) on uniformly chosen rows, with optional think
+//! time or a rate. Measurement starts when every session is connected (the ramp-up is timed
+//! and excluded), then a warm-up is excluded too. Each session keeps its own histograms and
+//! per-second counts; nothing is shared in the loop but the stop flag and live totals.
+//!
+//! Blocking drivers (SQLite) run a thread per session (`threads`); network drivers run an
+//! async task per session (`tasks`), so thousands of sessions fit in one process. Both loops
+//! use the same bookkeeping (`state`).
+
+mod state;
+mod tasks;
+#[cfg(test)]
+mod tests;
+mod threads;
+
+pub use tasks::run_tasks;
+pub use threads::run;
+
+use spindle_model::Histogram;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicU64;
+use std::time::{Duration, SystemTime};
+
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    pub sessions: u32,
+    /// Percent of calls that are GetAccount.
+    pub read_pct: u8,
+    /// Rows loaded: keys are drawn from all of them.
+    pub rows: u64,
+    pub warmup: Duration,
+    pub duration: Duration,
+    /// Pause after each call (Hammer's `interval`).
+    pub think: Duration,
+    /// Calls per second per session; latency then counts from each call's intended start.
+    pub rate_per_session: Option<f64>,
+}
+
+/// Calls of one second of the measurement.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Second {
+    pub reads: u64,
+    pub writes: u64,
+    pub latency_sum_ns: u64,
+    pub latency_max_ns: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct SessionResult {
+    pub session: u32,
+    pub reads: Histogram,
+    pub writes: Histogram,
+    pub seconds: Vec<Second>,
+    pub errors: BTreeMap<String, u64>,
+}
+
+#[derive(Debug)]
+pub struct RunOutcome {
+    pub sessions: Vec<SessionResult>,
+    /// From starting the first connection to the last one connected.
+    pub ramp_up: Duration,
+    pub started_at: SystemTime,
+    /// Seconds measured (after ramp-up and warm-up; shorter when interrupted).
+    pub measured: Duration,
+    pub interrupted: bool,
+}
+
+/// Live totals for a progress line: calls completed so far (all sessions).
+#[derive(Default)]
+pub struct Live {
+    pub calls: AtomicU64,
+    pub latency_sum_ns: AtomicU64,
+}

@@ -1,0 +1,98 @@
+//! A thread per session, for blocking drivers (SQLite).
+
+use super::state::{Next, SessionState};
+use super::{Live, RunOutcome, RunPlan, SessionResult};
+use crate::DbError;
+use crate::session::Session;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Barrier, OnceLock};
+use std::time::{Duration, Instant, SystemTime};
+
+/// A session thread needs little stack: a connection and two histograms live on the heap.
+const SESSION_STACK: usize = 256 * 1024;
+
+/// Runs the plan with sessions from `connect(i)`. Connection failures stop the run before
+/// it measures; the first is returned.
+pub fn run<S, F>(plan: &RunPlan, connect: F, stop: &AtomicBool, live: &Live) -> Result<RunOutcome, DbError>
+where
+    S: Session,
+    F: Fn(u32) -> Result<S, DbError> + Sync,
+{
+    let gate = Barrier::new(plan.sessions as usize + 1);
+    let t0: OnceLock<Instant> = OnceLock::new();
+    let failed = AtomicBool::new(false);
+    let ramp_start = Instant::now();
+    let (results, ramp_up, started_at) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..plan.sessions)
+            .map(|i| {
+                let (gate, t0, failed, connect) = (&gate, &t0, &failed, &connect);
+                std::thread::Builder::new().name(format!("hammer-{i}")).stack_size(SESSION_STACK).spawn_scoped(
+                    scope,
+                    move || {
+                        let session = connect(i);
+                        if session.is_err() {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        gate.wait();
+                        let mut session = session?;
+                        let start = *t0.get().expect("t0 is set before the gate opens");
+                        Ok(session_loop(&mut session, i, plan, start, stop, failed, live))
+                    },
+                )
+            })
+            .collect();
+        // Every session is connected (or failed): time zero, then let them go.
+        let _ = t0.set(Instant::now());
+        gate.wait();
+        let ramp_up = ramp_start.elapsed();
+        let started_at = SystemTime::now();
+        let results: Vec<Result<SessionResult, DbError>> = handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h.join().unwrap_or(Err(DbError::Panic)),
+                Err(e) => Err(DbError::Io("session thread".into(), e)),
+            })
+            .collect();
+        (results, ramp_up, started_at)
+    });
+    let sessions = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let end = plan.warmup + plan.duration;
+    let elapsed = t0.get().map_or(Duration::ZERO, |t| t.elapsed()).min(end);
+    Ok(RunOutcome {
+        sessions,
+        ramp_up,
+        started_at,
+        measured: elapsed.saturating_sub(plan.warmup),
+        interrupted: stop.load(Ordering::Relaxed),
+    })
+}
+
+fn session_loop<S: Session>(
+    session: &mut S,
+    id: u32,
+    plan: &RunPlan,
+    t0: Instant,
+    stop: &AtomicBool,
+    failed: &AtomicBool,
+    live: &Live,
+) -> SessionResult {
+    let mut state = SessionState::new(id, plan, live);
+    let now = || t0.elapsed().as_nanos() as u64;
+    while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
+        let call = match state.next(now()) {
+            Next::Stop => break,
+            Next::Wait(d) => {
+                std::thread::sleep(d);
+                continue;
+            }
+            Next::Call(c) => c,
+        };
+        let outcome =
+            if call.read { session.get_account(&call.key) } else { session.update_account(&call.key, call.amount) };
+        state.done(&call, now(), outcome);
+        if !state.think().is_zero() {
+            std::thread::sleep(state.think());
+        }
+    }
+    state.finish()
+}

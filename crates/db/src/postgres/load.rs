@@ -1,0 +1,194 @@
+//! Loading Hammer's table into PostgreSQL: binary COPY from parallel connections, one
+//! million rows a chunk, each chunk committed together with a marker row, then the primary key
+//! built once at the end (as `pgbench -i -I dtgp`). An interrupted load keeps whole chunks,
+//! and `--resume` loads only the chunks not marked done.
+
+use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
+use crate::keys::card_no;
+use crate::load::{LoadMode, LoadOptions, LoadOutcome};
+use crate::{DbError, DbUrl};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+use tokio_postgres::binary_copy::BinaryCopyInWriter;
+use tokio_postgres::types::{ToSql, Type};
+
+/// Rows per COPY (and per commit).
+const CHUNK_ROWS: u64 = 1_000_000;
+/// Connections copying at once: the server parses and writes each COPY stream on its own
+/// backend, so two keep both of this machine's cores busy.
+const COPY_WORKERS: usize = 2;
+/// Rows between checks of the stop flag and the progress count.
+const ROWS_PER_CHECK: u64 = 50_000;
+
+pub async fn load(
+    url: &DbUrl,
+    opts: &LoadOptions,
+    progress: &mut (dyn FnMut(u64, u64) + Send),
+    stop: &'static AtomicBool,
+) -> Result<LoadOutcome, DbError> {
+    let client = connect(url).await?;
+    let sql = |e| sql_error(url, e);
+    let flags = client
+        .query_one("SELECT to_regclass('testtransaction') IS NOT NULL, to_regclass('spindle_hammer') IS NOT NULL", &[])
+        .await
+        .map_err(sql)?;
+    let (table, marker): (bool, bool) = (flags.get(0), flags.get(1));
+    if table && !marker {
+        return Err(DbError::NotOurs { db: url.to_string() });
+    }
+    let rows_before = if table {
+        let rows: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
+        let rows = rows.max(0) as u64;
+        match opts.mode {
+            LoadMode::New if rows > 0 => return Err(DbError::AlreadyLoaded { db: url.to_string(), rows }),
+            LoadMode::Resume => rows,
+            _ => {
+                client.batch_execute("DROP TABLE testtransaction, spindle_hammer CASCADE").await.map_err(sql)?;
+                0
+            }
+        }
+    } else {
+        0
+    };
+    client.batch_execute(&format!("{CREATE_TABLE}; {CREATE_MARKER}; {CREATE_FUNCTIONS}")).await.map_err(sql)?;
+    client
+        .execute(
+            "INSERT INTO spindle_hammer VALUES ('rows', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            &[&opts.rows.to_string()],
+        )
+        .await
+        .map_err(sql)?;
+    let done_chunks: HashSet<u64> = client
+        .query("SELECT key FROM spindle_hammer WHERE key LIKE 'chunk:%'", &[])
+        .await
+        .map_err(sql)?
+        .iter()
+        .filter_map(|r| r.get::<_, String>(0).strip_prefix("chunk:").and_then(|c| c.parse().ok()))
+        .collect();
+    let chunks: Vec<u64> = (0..opts.rows.div_ceil(CHUNK_ROWS)).filter(|c| !done_chunks.contains(c)).collect();
+
+    let start = Instant::now();
+    let loaded = Arc::new(AtomicU64::new(0));
+    let next = Arc::new(AtomicUsize::new(0));
+    let chunks = Arc::new(chunks);
+    let mut workers = Vec::new();
+    for _ in 0..COPY_WORKERS.min(chunks.len()) {
+        let (url, chunks, next, loaded) = (url.clone(), chunks.clone(), next.clone(), loaded.clone());
+        let total = opts.rows;
+        workers.push(tokio::spawn(async move { copy_worker(&url, &chunks, &next, total, &loaded, stop).await }));
+    }
+    // Progress and the per-second series, while the workers copy.
+    let mut per_second: Vec<u64> = Vec::new();
+    let mut reported = 0;
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
+    while !workers.iter().all(|w| w.is_finished()) {
+        tick.tick().await;
+        let now = loaded.load(Ordering::Relaxed);
+        let second = start.elapsed().as_secs() as usize;
+        if per_second.len() <= second {
+            per_second.resize(second + 1, 0);
+        }
+        per_second[second] += now - reported;
+        reported = now;
+        progress(rows_before + now, opts.rows);
+    }
+    let mut first_error = None;
+    for w in workers {
+        match w.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                first_error.get_or_insert(e);
+            }
+            Err(_) => {
+                first_error.get_or_insert(DbError::Panic);
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let committed: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
+    let committed = committed.max(0) as u64;
+    let interrupted = stop.load(Ordering::Relaxed) || committed < opts.rows;
+    if let Some(last) = per_second.last_mut() {
+        // Rows of an aborted chunk were rolled back: the series counts what stayed.
+        *last = last.saturating_sub((rows_before + reported).saturating_sub(committed));
+    }
+    if !interrupted {
+        let has_key: bool = client
+            .query_one(
+                "SELECT count(*) > 0 FROM pg_constraint WHERE conrelid = 'testtransaction'::regclass AND contype = 'p'",
+                &[],
+            )
+            .await
+            .map_err(sql)?
+            .get(0);
+        if !has_key {
+            // One sort for the whole table, with room to do it in memory.
+            client
+                .batch_execute(
+                    "SET maintenance_work_mem = '512MB'; ALTER TABLE testtransaction ADD PRIMARY KEY (cardno)",
+                )
+                .await
+                .map_err(sql)?;
+        }
+    }
+    progress(committed, opts.rows);
+    Ok(LoadOutcome {
+        rows_before,
+        rows_loaded: committed.saturating_sub(rows_before),
+        elapsed: start.elapsed(),
+        per_second,
+        interrupted,
+    })
+}
+
+/// Copies chunks taken from `chunks` (through `next`) until none is left or a stop.
+async fn copy_worker(
+    url: &DbUrl,
+    chunks: &[u64],
+    next: &AtomicUsize,
+    total: u64,
+    loaded: &AtomicU64,
+    stop: &AtomicBool,
+) -> Result<(), DbError> {
+    let mut client = connect(url).await?;
+    let sql = |e| sql_error(url, e);
+    // Rows of one load share a charge date; the runs stamp their own.
+    let charged = SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600); // 2026-01-01
+    while let Some(&chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+        let (first, end) = (chunk * CHUNK_ROWS, ((chunk + 1) * CHUNK_ROWS).min(total));
+        let tx = client.transaction().await.map_err(sql)?;
+        let sink = tx
+            .copy_in("COPY testtransaction (cardno, chargedate, amount) FROM STDIN (FORMAT binary)")
+            .await
+            .map_err(sql)?;
+        let writer = BinaryCopyInWriter::new(sink, &[Type::BPCHAR, Type::TIMESTAMP, Type::INT8]);
+        let mut writer = std::pin::pin!(writer);
+        let mut i = first;
+        while i < end {
+            let upto = (i + ROWS_PER_CHECK).min(end);
+            for row in i..upto {
+                let card = card_no(row);
+                let amount = (row.wrapping_mul(7919) % 1_000_000) as i64;
+                let values: [&(dyn ToSql + Sync); 3] = [&card, &charged, &amount];
+                writer.as_mut().write(&values).await.map_err(sql)?;
+            }
+            loaded.fetch_add(upto - i, Ordering::Relaxed);
+            i = upto;
+            if stop.load(Ordering::Relaxed) {
+                // Dropping the unfinished COPY and the transaction rolls the chunk back.
+                loaded.fetch_sub(i - first, Ordering::Relaxed);
+                return Ok(());
+            }
+        }
+        writer.finish().await.map_err(sql)?;
+        tx.execute("INSERT INTO spindle_hammer VALUES ($1, 'done')", &[&format!("chunk:{chunk}")])
+            .await
+            .map_err(sql)?;
+        tx.commit().await.map_err(sql)?;
+    }
+    Ok(())
+}

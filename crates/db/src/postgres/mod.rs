@@ -1,0 +1,86 @@
+//! The PostgreSQL driver (tokio-postgres). Hammer's procedures are SQL functions,
+//! `getaccount` and `updateaccount`; the load is binary COPY over parallel connections with
+//! the primary key built afterwards, as `pgbench -i -I dtgp` does.
+
+mod load;
+mod session;
+
+pub use load::load;
+pub use session::{ConnectionRoom, PgSession, free_connections, loaded_rows};
+
+use crate::{DbError, DbUrl};
+use tokio_postgres::{Client, Config, NoTls};
+
+/// Hammer's table. `char(15)` as the original; ChargeDate a timestamp; Amount a bigint of
+/// 1/10000 units (money's scale), exact and cheap to COPY.
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS testtransaction (
+    cardno char(15) NOT NULL,
+    chargedate timestamp NOT NULL,
+    amount bigint NOT NULL
+)";
+
+/// Marks the tables as spindle's, and records which load chunks are complete.
+const CREATE_MARKER: &str = "CREATE TABLE IF NOT EXISTS spindle_hammer (key text PRIMARY KEY, value text NOT NULL)";
+
+const CREATE_FUNCTIONS: &str = "
+CREATE OR REPLACE FUNCTION getaccount(p_cardno char(15)) RETURNS TABLE (chargedate timestamp, amount bigint)
+    LANGUAGE sql STABLE AS $$ SELECT chargedate, amount FROM testtransaction WHERE cardno = p_cardno $$;
+CREATE OR REPLACE FUNCTION updateaccount(p_cardno char(15), p_amount bigint) RETURNS void
+    LANGUAGE sql AS $$ UPDATE testtransaction SET amount = amount + p_amount, chargedate = now() WHERE cardno = p_cardno $$;";
+
+fn config(url: &DbUrl) -> Config {
+    let mut c = Config::new();
+    c.host(url.host.as_deref().unwrap_or("localhost"));
+    if let Some(p) = url.port {
+        c.port(p);
+    }
+    if let Some(u) = &url.user {
+        c.user(u);
+    }
+    if let Some(p) = &url.password {
+        c.password(p);
+    }
+    if let Some(d) = &url.database {
+        c.dbname(d);
+    }
+    c.application_name("spindle");
+    c
+}
+
+/// Connects, running the connection's I/O on the current runtime.
+pub(crate) async fn connect(url: &DbUrl) -> Result<Client, DbError> {
+    let (client, connection) = config(url).connect(NoTls).await.map_err(|e| connect_error(url, e))?;
+    tokio::spawn(async move {
+        // The connection ends when the client is dropped or the server goes away; sessions
+        // see the latter as a closed client and reconnect.
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+/// A failed connection, said with the cause and what to change (the URL masked).
+fn connect_error(url: &DbUrl, e: tokio_postgres::Error) -> DbError {
+    let cause = match e.as_db_error() {
+        Some(db) => db.message().to_string(),
+        None => e.to_string(),
+    };
+    let hint = match e.code() {
+        Some(c) if *c == tokio_postgres::error::SqlState::INVALID_PASSWORD => "check the user and password in --db",
+        Some(c) if *c == tokio_postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
+            "check the user in --db and the server's pg_hba.conf"
+        }
+        Some(c) if *c == tokio_postgres::error::SqlState::INVALID_CATALOG_NAME => {
+            "create the database, or name another in --db"
+        }
+        Some(c) if *c == tokio_postgres::error::SqlState::TOO_MANY_CONNECTIONS => {
+            "the server's max_connections is reached: use fewer --sessions, or raise it"
+        }
+        _ => "is the server running and reachable at that host and port?",
+    };
+    DbError::Connect { db: url.to_string(), cause, hint: hint.to_string() }
+}
+
+pub(crate) fn sql_error(url: &DbUrl, e: tokio_postgres::Error) -> DbError {
+    let cause = e.as_db_error().map_or_else(|| e.to_string(), |d| d.message().to_string());
+    DbError::Server { db: url.to_string(), cause }
+}

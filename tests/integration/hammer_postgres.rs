@@ -1,0 +1,99 @@
+//! Database Hammer on the real PostgreSQL of this machine (127.0.0.1:5432, trust auth), in a
+//! database of the test's own that is dropped afterwards. Without a server the tests skip
+//! with a notice, unless SPINDLE_REQUIRE_SERVERS=1, where they fail.
+
+use crate::common::spindle_with_store;
+
+const ADMIN: &str = "host=127.0.0.1 port=5432 user=root dbname=postgres";
+
+/// A database created for one test and dropped when it ends.
+struct TestDb(String);
+
+/// Runs each statement on its own (CREATE DATABASE cannot share a transaction).
+fn admin(statements: &[String]) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(ADMIN, tokio_postgres::NoTls).await.map_err(|e| e.to_string())?;
+        tokio::spawn(conn);
+        for sql in statements {
+            client
+                .batch_execute(sql)
+                .await
+                .map_err(|e| e.as_db_error().map_or(e.to_string(), |d| d.message().into()))?;
+        }
+        Ok(())
+    })
+}
+
+impl TestDb {
+    fn create(tag: &str) -> Option<TestDb> {
+        let name = format!("spindle_it_{tag}_{}", std::process::id());
+        match admin(&[format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"), format!("CREATE DATABASE {name}")]) {
+            Ok(()) => Some(TestDb(name)),
+            Err(e) if std::env::var("SPINDLE_REQUIRE_SERVERS").as_deref() == Ok("1") => {
+                panic!("PostgreSQL is required (SPINDLE_REQUIRE_SERVERS=1) but unreachable: {e}")
+            }
+            Err(e) => {
+                eprintln!("notice: no PostgreSQL at 127.0.0.1:5432 ({e}); skipping");
+                None
+            }
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://root@127.0.0.1:5432/{}", self.0)
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let _ = admin(&[format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.0)]);
+    }
+}
+
+#[test]
+fn postgres_hammer_loads_and_runs() {
+    let Some(db) = TestDb::create("run") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let hammer = |args: &[&str]| spindle_with_store(&store).arg("hammer").args(args).output().unwrap();
+
+    let out = hammer(&["load", "--db", &db.url(), "--rows", "50K", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let load: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(50_000)));
+    let again = hammer(&["load", "--db", &db.url(), "--rows", "50K"]);
+    assert_eq!(again.status.code(), Some(2), "a loaded table is not loaded over");
+
+    let out =
+        hammer(&["run", "--db", &db.url(), "--sessions", "4", "--duration", "800ms", "--warmup", "100ms", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("postgres")));
+    assert_eq!(r["threads"].as_array().unwrap().len(), 4);
+    assert!(r["summary"]["read"]["ios"].as_u64().unwrap() > 0 && r["summary"]["write"]["ios"].as_u64().unwrap() > 0);
+    assert_eq!(r["errors"].as_object().map(|e| e.len()), Some(0), "{}", r["errors"]);
+
+    let too_many = hammer(&["run", "--db", &db.url(), "--sessions", "5000", "--duration", "1s"]);
+    assert_eq!(too_many.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&too_many.stderr).contains("max_connections"));
+}
+
+#[test]
+fn postgres_mistakes_are_named_without_the_password() {
+    let Some(db) = TestDb::create("bad") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let cases = [
+        (format!("postgres://nobody:hunter2@127.0.0.1:5432/{}", db.0), "nobody:****"),
+        ("postgres://root:hunter2@127.0.0.1:5432/no_such_database_here".to_string(), "does not exist"),
+        (db.url(), "spindle hammer load"),
+    ];
+    for (url, needle) in cases {
+        let out =
+            spindle_with_store(&store).args(["hammer", "run", "--duration", "1s", "--db", &url]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{url}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle) && !err.contains("hunter2"), "{err}");
+    }
+}
