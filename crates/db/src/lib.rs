@@ -4,6 +4,7 @@
 
 mod error;
 pub mod hammer;
+mod join;
 pub mod keys;
 pub mod load;
 pub mod postgres;

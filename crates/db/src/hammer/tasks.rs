@@ -4,6 +4,7 @@
 use super::state::{Next, SessionState};
 use super::{Live, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
+use crate::join::join_all;
 use crate::session::AsyncSession;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,22 +48,7 @@ where
     gate.wait().await;
     let ramp_up = ramp_start.elapsed();
     let started_at = SystemTime::now();
-    let mut sessions = Vec::with_capacity(handles.len());
-    let mut first_error = None;
-    for h in handles {
-        match h.await {
-            Ok(Ok(r)) => sessions.push(r),
-            Ok(Err(e)) => {
-                first_error.get_or_insert(e);
-            }
-            Err(_) => {
-                first_error.get_or_insert(DbError::Panic);
-            }
-        }
-    }
-    if let Some(e) = first_error {
-        return Err(e);
-    }
+    let sessions = join_all(handles).await?;
     let end = plan.warmup + plan.duration;
     let elapsed = t0.get().map_or(Duration::ZERO, |t| t.elapsed()).min(end);
     Ok(RunOutcome {

@@ -4,6 +4,7 @@
 //! and `--resume` loads only the chunks not marked done.
 
 use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
+use crate::join::join_all;
 use crate::keys::card_no;
 use crate::load::{LoadMode, LoadOptions, LoadOutcome};
 use crate::{DbError, DbUrl};
@@ -94,21 +95,7 @@ pub async fn load(
         reported = now;
         progress(rows_before + now, opts.rows);
     }
-    let mut first_error = None;
-    for w in workers {
-        match w.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => {
-                first_error.get_or_insert(e);
-            }
-            Err(_) => {
-                first_error.get_or_insert(DbError::Panic);
-            }
-        }
-    }
-    if let Some(e) = first_error {
-        return Err(e);
-    }
+    join_all(workers).await?;
     let committed: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
     let committed = committed.max(0) as u64;
     let interrupted = stop.load(Ordering::Relaxed) || committed < opts.rows;
