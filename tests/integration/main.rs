@@ -4,6 +4,7 @@ mod common;
 mod compare;
 mod counters;
 mod hammer;
+mod hammer_mysql;
 mod hammer_postgres;
 mod io_bad_input;
 mod io_output;

@@ -7,11 +7,12 @@ pub mod hammer;
 mod join;
 pub mod keys;
 pub mod load;
+pub mod mysql;
 pub mod postgres;
 pub mod session;
 pub mod sqlite;
 pub mod url;
 
 pub use error::DbError;
-pub use session::{AsyncSession, CallError, Session};
+pub use session::{AsyncSession, CallError, ConnectionRoom, Session};
 pub use url::{DbUrl, Engine, parse_url};

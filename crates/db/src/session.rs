@@ -26,3 +26,18 @@ pub trait AsyncSession: Send {
         amount: i64,
     ) -> impl std::future::Future<Output = Result<(), CallError>> + Send;
 }
+
+/// How many more connections a server takes: its limit, the connections it keeps for
+/// superusers, and those in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionRoom {
+    pub max: u64,
+    pub reserved: u64,
+    pub in_use: u64,
+}
+
+impl ConnectionRoom {
+    pub fn free(&self) -> u64 {
+        self.max.saturating_sub(self.reserved).saturating_sub(self.in_use)
+    }
+}

@@ -51,7 +51,7 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     // A file's disk is watched; a server's files are on its own machine.
     let file = match &target {
         Target::Sqlite(path) => Some(path.clone()),
-        Target::Postgres(..) => None,
+        Target::Postgres(..) | Target::MySql(..) => None,
     };
     let size_before = file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
     let watched: Vec<&Path> = file.iter().map(|p| p.as_path()).collect();
@@ -64,6 +64,7 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let result = match &target {
         Target::Sqlite(path) => spindle_db::sqlite::load(path, &opts, &mut progress, stop),
         Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::load(url, &opts, &mut progress, stop)),
+        Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::load(url, &opts, &mut progress, stop)),
     };
     let counters = sampler.stop(Duration::ZERO);
     display.finish_line();

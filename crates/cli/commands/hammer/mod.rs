@@ -27,19 +27,17 @@ fn url_of(text: &str) -> Result<DbUrl, PlanError> {
 enum Target {
     /// A file, driven by blocking sessions on threads.
     Sqlite(PathBuf),
-    /// A server, driven by async sessions on a runtime of their own.
+    /// Servers, driven by async sessions on a runtime of their own.
     Postgres(DbUrl, tokio::runtime::Runtime),
+    MySql(DbUrl, tokio::runtime::Runtime),
 }
 
 fn target_of(url: &DbUrl) -> anyhow::Result<Target> {
     match (url.engine, &url.path) {
         (Engine::Sqlite, Some(path)) => Ok(Target::Sqlite(path.clone())),
         (Engine::Postgres, _) => Ok(Target::Postgres(url.clone(), runtime()?)),
-        _ => Err(PlanError(format!(
-            "--db {url}: the {} driver is not built yet; Hammer runs on SQLite (sqlite:///path/to/hammer.db) and PostgreSQL (postgres://user@host/db)",
-            url.engine.name()
-        ))
-        .into()),
+        (Engine::MySql, _) => Ok(Target::MySql(url.clone(), runtime()?)),
+        (Engine::Sqlite, None) => Err(PlanError(format!("--db {url}: name the database file")).into()),
     }
 }
 

@@ -9,10 +9,11 @@ use crate::plan::{self, PlanError};
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output};
 use spindle_counters::{ProcRoot, Sampler, devices_under};
-use spindle_db::DbUrl;
 use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
+use spindle_db::mysql::MySqlSession;
 use spindle_db::postgres::PgSession;
 use spindle_db::sqlite::{SqliteSession, loaded_rows};
+use spindle_db::{ConnectionRoom, DbUrl};
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
 use spindle_model::Histogram;
@@ -61,24 +62,17 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     let rows = match &target {
         Target::Sqlite(path) => loaded_rows(path)?,
         Target::Postgres(url, rt) => {
-            let room = rt.block_on(spindle_db::postgres::free_connections(url))?;
-            if let Some(&n) = sessions.iter().find(|&&n| u64::from(n) > room.free()) {
-                return Err(PlanError(format!(
-                    "--sessions {n}: {url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use, so {} free; use fewer sessions or raise max_connections",
-                    room.max.saturating_sub(room.reserved),
-                    room.max,
-                    room.reserved,
-                    room.in_use,
-                    room.free()
-                ))
-                .into());
-            }
+            check_room(url, &sessions, rt.block_on(spindle_db::postgres::free_connections(url))?)?;
             rt.block_on(spindle_db::postgres::loaded_rows(url))?
+        }
+        Target::MySql(url, rt) => {
+            check_room(url, &sessions, rt.block_on(spindle_db::mysql::free_connections(url))?)?;
+            rt.block_on(spindle_db::mysql::loaded_rows(url))?
         }
     };
     let file = match &target {
         Target::Sqlite(path) => Some(path.clone()),
-        Target::Postgres(..) => None,
+        Target::Postgres(..) | Target::MySql(..) => None,
     };
     let watched: Vec<&std::path::Path> = file.iter().map(|p| p.as_path()).collect();
     let quiet = args.output.quiet;
@@ -109,6 +103,15 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
                 |_| {
                     let url = url.clone();
                     async move { PgSession::connect(&url).await }
+                },
+                stop,
+                live.clone(),
+            )),
+            Target::MySql(url, rt) => rt.block_on(spindle_db::hammer::run_tasks(
+                &run_plan,
+                |_| {
+                    let url = url.clone();
+                    async move { MySqlSession::connect(&url).await }
                 },
                 stop,
                 live.clone(),
@@ -177,6 +180,21 @@ fn with_progress<T>(live: &Live, quiet: bool, warmup: Duration, f: impl FnOnce()
     });
     display.finish_line();
     result
+}
+
+/// More sessions than the server has room for is refused before anything runs.
+fn check_room(url: &DbUrl, sessions: &[u32], room: ConnectionRoom) -> Result<(), PlanError> {
+    match sessions.iter().find(|&&n| u64::from(n) > room.free()) {
+        Some(n) => Err(PlanError(format!(
+            "--sessions {n}: {url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use, so {} free; use fewer sessions or raise max_connections",
+            room.max.saturating_sub(room.reserved),
+            room.max,
+            room.reserved,
+            room.in_use,
+            room.free()
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn list(sessions: &[u32]) -> String {

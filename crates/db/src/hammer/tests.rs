@@ -34,9 +34,16 @@ fn every_session_runs_and_the_ratio_holds() {
     assert_eq!(out.sessions.len(), 4);
     let reads: u64 = out.sessions.iter().map(|s| s.reads.count()).sum();
     let writes: u64 = out.sessions.iter().map(|s| s.writes.count()).sum();
-    let share = reads as f64 / (reads + writes) as f64;
-    assert!((share - 0.7).abs() < 0.05, "{share} of {} calls", reads + writes);
-    assert!(out.sessions.iter().all(|s| s.reads.count() > 0 && s.errors.is_empty()), "{:?}", out.sessions[0].errors);
+    let n = (reads + writes) as f64;
+    let share = reads as f64 / n;
+    // Four standard deviations of a binomial share: a loaded machine may allow few calls.
+    let tolerance = 4.0 * (0.7 * 0.3 / n).sqrt() + 0.01;
+    assert!((share - 0.7).abs() < tolerance, "{share} of {n} calls");
+    assert!(
+        out.sessions.iter().all(|s| s.reads.count() + s.writes.count() > 0 && s.errors.is_empty()),
+        "every session called, without errors: {:?}",
+        out.sessions.iter().map(|s| &s.errors).collect::<Vec<_>>()
+    );
     assert!(!out.interrupted && out.measured <= Duration::from_millis(300));
     let sum: i64 = rusqlite::Connection::open(&path)
         .unwrap()

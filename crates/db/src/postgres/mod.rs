@@ -6,7 +6,7 @@ mod load;
 mod session;
 
 pub use load::load;
-pub use session::{ConnectionRoom, PgSession, free_connections, loaded_rows};
+pub use session::{PgSession, free_connections, loaded_rows};
 
 use crate::{DbError, DbUrl};
 use tokio_postgres::{Client, Config, NoTls};

@@ -2,7 +2,7 @@
 //! connection drops reconnects on its next call, and the run goes on.
 
 use super::{connect, sql_error};
-use crate::session::{AsyncSession, CallError};
+use crate::session::{AsyncSession, CallError, ConnectionRoom};
 use crate::{DbError, DbUrl};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Statement};
@@ -119,17 +119,4 @@ pub async fn free_connections(url: &DbUrl) -> Result<ConnectionRoom, DbError> {
     let (max, reserved, used): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
     // This connection closes before the run; it is counted in `used`, so give it back.
     Ok(ConnectionRoom { max: max.max(0) as u64, reserved: reserved.max(0) as u64, in_use: (used - 1).max(0) as u64 })
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConnectionRoom {
-    pub max: u64,
-    pub reserved: u64,
-    pub in_use: u64,
-}
-
-impl ConnectionRoom {
-    pub fn free(&self) -> u64 {
-        self.max.saturating_sub(self.reserved).saturating_sub(self.in_use)
-    }
 }

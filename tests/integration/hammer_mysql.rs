@@ -1,0 +1,92 @@
+//! Database Hammer on the real MariaDB of this machine (127.0.0.1:3306, root without a
+//! password), in a database of the test's own that is dropped afterwards. Without a server
+//! the tests skip with a notice, unless SPINDLE_REQUIRE_SERVERS=1, where they fail.
+
+use crate::common::spindle_with_store;
+use mysql_async::prelude::Queryable;
+
+const ADMIN: &str = "mysql://root@127.0.0.1:3306";
+
+/// A database created for one test and dropped when it ends.
+struct TestDb(String);
+
+fn admin(statements: &[String]) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let opts = mysql_async::Opts::from_url(ADMIN).map_err(|e| e.to_string())?;
+        let mut conn = mysql_async::Conn::new(opts).await.map_err(|e| e.to_string())?;
+        for sql in statements {
+            conn.query_drop(sql).await.map_err(|e| e.to_string())?;
+        }
+        conn.disconnect().await.map_err(|e| e.to_string())
+    })
+}
+
+impl TestDb {
+    fn create(tag: &str) -> Option<TestDb> {
+        let name = format!("spindle_it_{tag}_{}", std::process::id());
+        match admin(&[format!("DROP DATABASE IF EXISTS {name}"), format!("CREATE DATABASE {name}")]) {
+            Ok(()) => Some(TestDb(name)),
+            Err(e) if std::env::var("SPINDLE_REQUIRE_SERVERS").as_deref() == Ok("1") => {
+                panic!("MariaDB is required (SPINDLE_REQUIRE_SERVERS=1) but unreachable: {e}")
+            }
+            Err(e) => {
+                eprintln!("notice: no MariaDB at 127.0.0.1:3306 ({e}); skipping");
+                None
+            }
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("{ADMIN}/{}", self.0)
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let _ = admin(&[format!("DROP DATABASE IF EXISTS {}", self.0)]);
+    }
+}
+
+#[test]
+fn mariadb_hammer_loads_and_runs() {
+    let Some(db) = TestDb::create("run") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let hammer = |args: &[&str]| spindle_with_store(&store).arg("hammer").args(args).output().unwrap();
+
+    let out = hammer(&["load", "--db", &db.url(), "--rows", "50K", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let load: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(50_000)));
+    assert_eq!(hammer(&["load", "--db", &db.url(), "--rows", "50K"]).status.code(), Some(2));
+
+    let out =
+        hammer(&["run", "--db", &db.url(), "--sessions", "3", "--duration", "800ms", "--warmup", "100ms", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("mysql")));
+    assert_eq!(r["threads"].as_array().unwrap().len(), 3);
+    assert!(r["summary"]["read"]["ios"].as_u64().unwrap() > 0 && r["summary"]["write"]["ios"].as_u64().unwrap() > 0);
+    assert_eq!(r["errors"].as_object().map(|e| e.len()), Some(0), "{}", r["errors"]);
+
+    let too_many = hammer(&["run", "--db", &db.url(), "--sessions", "5000", "--duration", "1s"]);
+    assert_eq!(too_many.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&too_many.stderr).contains("max_connections"));
+}
+
+#[test]
+fn mariadb_mistakes_are_named_without_the_password() {
+    let Some(db) = TestDb::create("bad") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let cases =
+        [(format!("mysql://root:hunter2@127.0.0.1:3306/{}", db.0), "root:****"), (db.url(), "spindle hammer load")];
+    for (url, needle) in cases {
+        let out =
+            spindle_with_store(&store).args(["hammer", "run", "--duration", "1s", "--db", &url]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{url}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle) && !err.contains("hunter2"), "{err}");
+    }
+}
