@@ -61,14 +61,29 @@ fn mariadb_hammer_loads_and_runs() {
     assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(50_000)));
     assert_eq!(hammer(&["load", "--db", &db.url(), "--rows", "50K"]).status.code(), Some(2));
 
-    let out =
-        hammer(&["run", "--db", &db.url(), "--sessions", "3", "--duration", "800ms", "--warmup", "100ms", "--json"]);
+    let out = hammer(&[
+        "run",
+        "--db",
+        &db.url(),
+        "--sessions",
+        "3",
+        "--duration",
+        "800ms",
+        "--warmup",
+        "100ms",
+        "--json",
+        "--sample-interval",
+        "100ms",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("mysql")));
     assert_eq!(r["threads"].as_array().unwrap().len(), 3);
     assert!(r["summary"]["read"]["ios"].as_u64().unwrap() > 0 && r["summary"]["write"]["ios"].as_u64().unwrap() > 0);
     assert_eq!(r["errors"].as_object().map(|e| e.len()), Some(0), "{}", r["errors"]);
+    let counters = r["counters"]["counters"].as_array().unwrap();
+    let commits = counters.iter().find(|c| c["path"] == "\\spindle:MariaDB\\Commits/sec").expect("database counters");
+    assert!(commits["max"].as_f64().unwrap() > 0.0, "{commits}");
 
     let too_many = hammer(&["run", "--db", &db.url(), "--sessions", "5000", "--duration", "1s"]);
     assert_eq!(too_many.status.code(), Some(2));

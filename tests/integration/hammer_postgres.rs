@@ -65,14 +65,30 @@ fn postgres_hammer_loads_and_runs() {
     let again = hammer(&["load", "--db", &db.url(), "--rows", "50K"]);
     assert_eq!(again.status.code(), Some(2), "a loaded table is not loaded over");
 
-    let out =
-        hammer(&["run", "--db", &db.url(), "--sessions", "4", "--duration", "800ms", "--warmup", "100ms", "--json"]);
+    let out = hammer(&[
+        "run",
+        "--db",
+        &db.url(),
+        "--sessions",
+        "4",
+        "--duration",
+        "800ms",
+        "--warmup",
+        "100ms",
+        "--json",
+        "--sample-interval",
+        "100ms",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("postgres")));
     assert_eq!(r["threads"].as_array().unwrap().len(), 4);
     assert!(r["summary"]["read"]["ios"].as_u64().unwrap() > 0 && r["summary"]["write"]["ios"].as_u64().unwrap() > 0);
     assert_eq!(r["errors"].as_object().map(|e| e.len()), Some(0), "{}", r["errors"]);
+    let counters = r["counters"]["counters"].as_array().unwrap();
+    let commits =
+        counters.iter().find(|c| c["path"] == "\\spindle:PostgreSQL\\Commits/sec").expect("database counters");
+    assert!(commits["max"].as_f64().unwrap() > 0.0, "{commits}");
 
     let too_many = hammer(&["run", "--db", &db.url(), "--sessions", "5000", "--duration", "1s"]);
     assert_eq!(too_many.status.code(), Some(2));

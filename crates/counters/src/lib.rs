@@ -11,5 +11,5 @@ mod sampler;
 mod snapshot;
 
 pub use rates::{counter_paths, values};
-pub use sampler::Sampler;
+pub use sampler::{CounterSource, Sampler};
 pub use snapshot::{ProcRoot, Snapshot, devices_under, whole_disks};

@@ -13,60 +13,106 @@ use std::time::{Duration, Instant};
 /// would rest on too few events.
 const MIN_PARTIAL: f64 = 0.2;
 
+/// Counters besides /proc's: a database's own statistics, read on the sampler's thread at
+/// every tick. Each reading covers the time since the previous one.
+pub trait CounterSource: Send {
+    /// The paths of the values `read` returns, in the same order.
+    fn paths(&self) -> Vec<String>;
+    /// The values over the `secs` since the last reading (`None` on the first, or where a
+    /// figure is unavailable).
+    fn read(&mut self, secs: f64) -> Vec<Option<f64>>;
+}
+
+/// One tick: the /proc snapshot and what the other sources said at that moment.
+struct Reading {
+    snap: Snapshot,
+    extra: Vec<Option<f64>>,
+}
+
 pub struct Sampler {
     stop: mpsc::Sender<()>,
-    thread: Option<JoinHandle<Vec<Snapshot>>>,
+    thread: Option<JoinHandle<Vec<Reading>>>,
     devices: Vec<String>,
+    extra_paths: Vec<String>,
     interval: Duration,
 }
 
 impl Sampler {
     /// Starts sampling `devices` (kernel names, e.g. `vda`) and the machine every `interval`.
     pub fn start(root: ProcRoot, devices: Vec<String>, interval: Duration) -> Sampler {
+        Sampler::start_with(root, devices, interval, Vec::new())
+    }
+
+    /// The same, with other counter sources read at the same ticks.
+    pub fn start_with(
+        root: ProcRoot,
+        devices: Vec<String>,
+        interval: Duration,
+        mut sources: Vec<Box<dyn CounterSource>>,
+    ) -> Sampler {
         let (stop, stopped) = mpsc::channel::<()>();
         let watched = devices.clone();
+        let extra_paths = sources.iter().flat_map(|s| s.paths()).collect();
         let thread = std::thread::Builder::new()
             .name("spindle-sampler".into())
             .spawn(move || {
                 let start = Instant::now();
-                let mut snaps = vec![Snapshot::take(&root, &watched)];
+                let mut last = Instant::now();
+                let mut take = |sources: &mut Vec<Box<dyn CounterSource>>| {
+                    let snap = Snapshot::take(&root, &watched);
+                    let secs = snap.at.duration_since(last).as_secs_f64();
+                    last = snap.at;
+                    let extra = sources.iter_mut().flat_map(|s| s.read(secs)).collect();
+                    Reading { snap, extra }
+                };
+                let mut readings = vec![take(&mut sources)];
                 for tick in 1u32.. {
                     let due = start + interval * tick;
                     let wait = due.saturating_duration_since(Instant::now());
                     match stopped.recv_timeout(wait) {
-                        Err(RecvTimeoutError::Timeout) => snaps.push(Snapshot::take(&root, &watched)),
+                        Err(RecvTimeoutError::Timeout) => readings.push(take(&mut sources)),
                         _ => break,
                     }
                 }
-                snaps.push(Snapshot::take(&root, &watched));
-                snaps
+                readings.push(take(&mut sources));
+                readings
             })
             .ok();
-        Sampler { stop, thread, devices, interval }
+        Sampler { stop, thread, devices, extra_paths, interval }
     }
 
     /// Stops and returns the log; samples whose interval began in the first `skip` (the
     /// warm-up) are left out, and times count from the end of it.
     pub fn stop(self, skip: Duration) -> CounterLog {
         let _ = self.stop.send(());
-        let snaps = self.thread.and_then(|t| t.join().ok()).unwrap_or_default();
-        log_of(&snaps, &self.devices, self.interval, skip)
+        let readings = self.thread.and_then(|t| t.join().ok()).unwrap_or_default();
+        log_of(&readings, &self.devices, &self.extra_paths, self.interval, skip)
     }
 }
 
-fn log_of(snaps: &[Snapshot], devices: &[String], interval: Duration, skip: Duration) -> CounterLog {
-    let paths = rates::counter_paths(devices);
+fn log_of(
+    readings: &[Reading],
+    devices: &[String],
+    extra_paths: &[String],
+    interval: Duration,
+    skip: Duration,
+) -> CounterLog {
+    let mut paths = rates::counter_paths(devices);
+    paths.extend(extra_paths.iter().cloned());
     let mut t = Vec::new();
     let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::new(); paths.len()];
-    if let Some(first) = snaps.first() {
-        let begin = first.at + skip;
-        for w in snaps.windows(2) {
-            let long_enough = w[1].at.duration_since(w[0].at).as_secs_f64() >= interval.as_secs_f64() * MIN_PARTIAL;
-            if w[0].at < begin || !long_enough {
+    if let Some(first) = readings.first() {
+        let begin = first.snap.at + skip;
+        for w in readings.windows(2) {
+            let (a, b) = (&w[0].snap, &w[1].snap);
+            let long_enough = b.at.duration_since(a.at).as_secs_f64() >= interval.as_secs_f64() * MIN_PARTIAL;
+            if a.at < begin || !long_enough {
                 continue;
             }
-            t.push(w[1].at.duration_since(begin).as_secs_f64());
-            for (col, v) in columns.iter_mut().zip(rates::values(&w[0], &w[1])) {
+            t.push(b.at.duration_since(begin).as_secs_f64());
+            // A source's reading at the later tick covers this window.
+            let values = rates::values(a, b).into_iter().chain(w[1].extra.iter().copied());
+            for (col, v) in columns.iter_mut().zip(values) {
                 col.push(v);
             }
         }
@@ -111,9 +157,17 @@ mod tests {
         write(100);
         let mut b = Snapshot::take(&root, &["sdz".into()]);
         b.at = a.at + Duration::from_secs(2);
-        let log = log_of(&[a, b], &["sdz".into()], Duration::from_secs(1), Duration::ZERO);
+        let readings = [Reading { snap: a, extra: vec![None] }, Reading { snap: b, extra: vec![Some(7.0)] }];
+        let log = log_of(
+            &readings,
+            &["sdz".into()],
+            &["\\spindle:Test\\Things/sec".into()],
+            Duration::from_secs(1),
+            Duration::ZERO,
+        );
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(log.get("\\PhysicalDisk(sdz)\\Disk Reads/sec").unwrap().values, [Some(50.0)]);
         assert!(log.get("\\Processor(_Total)\\% Processor Time").is_none(), "no stat file, no cpu counter");
+        assert_eq!(log.get("\\spindle:Test\\Things/sec").unwrap().values, [Some(7.0)], "other sources ride along");
     }
 }

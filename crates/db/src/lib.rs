@@ -2,6 +2,7 @@
 //! Microsoft's Database Hammer workload (seed 000) on top of them. SQLite is the embedded
 //! default; PostgreSQL and MariaDB drivers join behind the same calls.
 
+pub mod counters;
 mod error;
 pub mod hammer;
 mod join;

@@ -8,7 +8,8 @@ use crate::commands::batch::Saver;
 use crate::plan::{self, PlanError};
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output};
-use spindle_counters::{ProcRoot, Sampler, devices_under};
+use spindle_counters::{CounterSource, ProcRoot, Sampler, devices_under};
+use spindle_db::counters::{MySqlCounters, PgCounters};
 use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
 use spindle_db::mysql::MySqlSession;
 use spindle_db::postgres::PgSession;
@@ -93,7 +94,12 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             rate_per_session: rate.map(|r| r / f64::from(n)),
         };
         note(quiet, &format!("hammering {url}: {n} sessions, {read_pct}% GetAccount, {rows} rows"));
-        let sampler = Sampler::start(ProcRoot::default(), devices_under(&watched), interval);
+        let sources: Vec<Box<dyn CounterSource>> = match &target {
+            Target::Sqlite(_) => Vec::new(),
+            Target::Postgres(url, _) => vec![Box::new(PgCounters::connect(url)?)],
+            Target::MySql(url, _) => vec![Box::new(MySqlCounters::connect(url)?)],
+        };
+        let sampler = Sampler::start_with(ProcRoot::default(), devices_under(&watched), interval, sources);
         let cpu_before = spindle_io::worker::process_cpu();
         let live = Arc::new(Live::default());
         let result = with_progress(&live, quiet, warmup, || match &target {
@@ -182,16 +188,17 @@ fn with_progress<T>(live: &Live, quiet: bool, warmup: Duration, f: impl FnOnce()
     result
 }
 
-/// More sessions than the server has room for is refused before anything runs.
+/// More sessions than the server has room for is refused before anything runs. One
+/// connection more is spindle's own, for the database counters.
 fn check_room(url: &DbUrl, sessions: &[u32], room: ConnectionRoom) -> Result<(), PlanError> {
-    match sessions.iter().find(|&&n| u64::from(n) > room.free()) {
+    let for_sessions = room.free().saturating_sub(1);
+    match sessions.iter().find(|&&n| u64::from(n) > for_sessions) {
         Some(n) => Err(PlanError(format!(
-            "--sessions {n}: {url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use, so {} free; use fewer sessions or raise max_connections",
+            "--sessions {n}: {url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use and 1 for spindle's counters, so {for_sessions} for sessions; use fewer sessions or raise max_connections",
             room.max.saturating_sub(room.reserved),
             room.max,
             room.reserved,
             room.in_use,
-            room.free()
         ))),
         None => Ok(()),
     }
