@@ -9,7 +9,7 @@ use crate::plan::{self, PlanError};
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output};
 use spindle_counters::{CounterSource, ProcRoot, Sampler, devices_under};
-use spindle_db::counters::{MySqlCounters, PgCounters};
+use spindle_db::counters::{MySqlCounters, PgCounters, SqliteCounters};
 use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
 use spindle_db::mysql::MySqlSession;
 use spindle_db::postgres::PgSession;
@@ -95,7 +95,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         };
         note(quiet, &format!("hammering {url}: {n} sessions, {read_pct}% GetAccount, {rows} rows"));
         let sources: Vec<Box<dyn CounterSource>> = match &target {
-            Target::Sqlite(_) => Vec::new(),
+            Target::Sqlite(path) => vec![Box::new(SqliteCounters::new(path))],
             Target::Postgres(url, _) => vec![Box::new(PgCounters::connect(url)?)],
             Target::MySql(url, _) => vec![Box::new(MySqlCounters::connect(url)?)],
         };

@@ -6,7 +6,7 @@ mod load;
 mod session;
 
 pub use load::load;
-pub use session::{SqliteSession, loaded_rows};
+pub use session::{SqliteSession, busy_retries, loaded_rows};
 
 use crate::DbError;
 use rusqlite::Connection;

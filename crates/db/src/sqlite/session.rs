@@ -7,6 +7,7 @@ use crate::DbError;
 use crate::session::{CallError, Session};
 use rusqlite::{Connection, ErrorCode};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub struct SqliteSession {
     conn: Connection,
@@ -24,11 +25,27 @@ pub fn loaded_rows(path: &Path) -> Result<u64, DbError> {
     }
 }
 
+/// Times SQLite sessions of this process waited for another's lock: SQLite's only lock-wait
+/// figure, read by the counter sampler.
+static BUSY_RETRIES: AtomicU64 = AtomicU64::new(0);
+
+pub fn busy_retries() -> u64 {
+    BUSY_RETRIES.load(Ordering::Relaxed)
+}
+
+/// Waits and retries as busy_timeout would (up to about 30 s), counting every retry.
+fn on_busy(attempt: i32) -> bool {
+    BUSY_RETRIES.fetch_add(1, Ordering::Relaxed);
+    std::thread::sleep(std::time::Duration::from_micros(if attempt < 10 { 100 } else { 1000 }));
+    attempt < 30_000
+}
+
 impl SqliteSession {
     pub fn connect(path: &Path) -> Result<SqliteSession, DbError> {
         let conn = open(path)?;
         let sql = |source| DbError::Sqlite { db: shown(path), source };
         conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;").map_err(sql)?;
+        conn.busy_handler(Some(on_busy)).map_err(sql)?;
         Ok(SqliteSession { conn })
     }
 }
