@@ -57,7 +57,8 @@ fn record(out: &mut String, r: &RunRecord) {
     environment(out, r);
     if !r.errors.is_empty() {
         let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-        let _ = writeln!(out, "\nfailed I/Os: {}", errors.join(", "));
+        let what = if r.kind.starts_with("hammer") { "calls" } else { "I/Os" };
+        let _ = writeln!(out, "\nfailed {what}: {}", errors.join(", "));
     }
     for w in &r.warnings {
         let _ = writeln!(out, "warning: {w}");
