@@ -68,6 +68,24 @@ fn mask_url_password(arg: &str) -> String {
     }
 }
 
+/// Creates a file the user named with `-o`: never over an existing file unless `force`.
+pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::plan::PlanError> {
+    let shown = path.display();
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true);
+    if force {
+        open.create(true).truncate(true);
+    } else {
+        open.create_new(true);
+    }
+    open.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            crate::plan::PlanError(format!("-o {shown}: the file exists; pass --force to replace it"))
+        }
+        _ => crate::plan::PlanError(format!("-o {shown}: cannot create it: {e}")),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,22 +108,4 @@ mod tests {
         assert_eq!(mask_url_password("sqlite:///tmp/a@b.db"), "sqlite:///tmp/a@b.db");
         assert!(!out.join(" ").contains("s3cr") && !out.join(" ").contains("pw2"));
     }
-}
-
-/// Creates a file the user named with `-o`: never over an existing file unless `force`.
-pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::plan::PlanError> {
-    let shown = path.display();
-    let mut open = std::fs::OpenOptions::new();
-    open.write(true);
-    if force {
-        open.create(true).truncate(true);
-    } else {
-        open.create_new(true);
-    }
-    open.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => {
-            crate::plan::PlanError(format!("-o {shown}: the file exists; pass --force to replace it"))
-        }
-        _ => crate::plan::PlanError(format!("-o {shown}: cannot create it: {e}")),
-    })
 }
