@@ -4,9 +4,8 @@
 //! InnoDB's clustered index only appends.
 
 use super::{CREATE_MARKER, CREATE_PROCEDURES, CREATE_TABLE, connect, sql_error};
-use crate::join::join_all;
 use crate::keys::card_no;
-use crate::load::{LoadMode, LoadOptions, LoadOutcome};
+use crate::load::{LoadMode, LoadOptions, LoadOutcome, drive_chunks};
 use crate::{DbError, DbUrl};
 use bytes::Bytes;
 use futures_util::StreamExt;
@@ -15,7 +14,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const CHUNK_ROWS: u64 = 1_000_000;
 /// Connections loading at once: two keep both cores of this machine busy.
@@ -67,32 +66,16 @@ pub async fn load(
     let done: Vec<String> =
         conn.query("SELECT `key` FROM spindle_hammer WHERE `key` LIKE 'chunk:%'").await.map_err(sql)?;
     let done: HashSet<u64> = done.iter().filter_map(|k| k.strip_prefix("chunk:")?.parse().ok()).collect();
-    let chunks: Arc<Vec<u64>> = Arc::new((0..opts.rows.div_ceil(CHUNK_ROWS)).filter(|c| !done.contains(c)).collect());
+    let chunks: Vec<u64> = (0..opts.rows.div_ceil(CHUNK_ROWS)).filter(|c| !done.contains(c)).collect();
 
     let start = Instant::now();
-    let loaded = Arc::new(AtomicU64::new(0));
-    let next = Arc::new(AtomicUsize::new(0));
-    let mut workers = Vec::new();
-    for _ in 0..LOAD_WORKERS.min(chunks.len()) {
-        let (url, chunks, next, loaded) = (url.clone(), chunks.clone(), next.clone(), loaded.clone());
-        let total = opts.rows;
-        workers.push(tokio::spawn(async move { load_worker(&url, &chunks, &next, total, &loaded, stop).await }));
-    }
-    let mut per_second: Vec<u64> = Vec::new();
-    let mut reported = 0;
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    while !workers.iter().all(|w| w.is_finished()) {
-        tick.tick().await;
-        let now = loaded.load(Ordering::Relaxed);
-        let second = start.elapsed().as_secs() as usize;
-        if per_second.len() <= second {
-            per_second.resize(second + 1, 0);
-        }
-        per_second[second] += now.saturating_sub(reported);
-        reported = now;
-        progress(rows_before + now, opts.rows);
-    }
-    join_all(workers).await?;
+    let total = opts.rows;
+    let (mut per_second, reported) =
+        drive_chunks(chunks, LOAD_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
+            let url = url.clone();
+            async move { load_worker(&url, &chunks, &next, total, &loaded, stop).await }
+        })
+        .await?;
     let committed: Option<i64> = conn.query_first("SELECT COUNT(*) FROM TestTransaction").await.map_err(sql)?;
     let committed = committed.unwrap_or(0).max(0) as u64;
     let interrupted = stop.load(Ordering::Relaxed) || committed < opts.rows;

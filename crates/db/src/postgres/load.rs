@@ -4,12 +4,10 @@
 //! and `--resume` loads only the chunks not marked done.
 
 use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
-use crate::join::join_all;
 use crate::keys::card_no;
-use crate::load::{LoadMode, LoadOptions, LoadOutcome};
+use crate::load::{LoadMode, LoadOptions, LoadOutcome, drive_chunks};
 use crate::{DbError, DbUrl};
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 use tokio_postgres::binary_copy::BinaryCopyInWriter;
@@ -71,31 +69,13 @@ pub async fn load(
     let chunks: Vec<u64> = (0..opts.rows.div_ceil(CHUNK_ROWS)).filter(|c| !done_chunks.contains(c)).collect();
 
     let start = Instant::now();
-    let loaded = Arc::new(AtomicU64::new(0));
-    let next = Arc::new(AtomicUsize::new(0));
-    let chunks = Arc::new(chunks);
-    let mut workers = Vec::new();
-    for _ in 0..COPY_WORKERS.min(chunks.len()) {
-        let (url, chunks, next, loaded) = (url.clone(), chunks.clone(), next.clone(), loaded.clone());
-        let total = opts.rows;
-        workers.push(tokio::spawn(async move { copy_worker(&url, &chunks, &next, total, &loaded, stop).await }));
-    }
-    // Progress and the per-second series, while the workers copy.
-    let mut per_second: Vec<u64> = Vec::new();
-    let mut reported = 0;
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    while !workers.iter().all(|w| w.is_finished()) {
-        tick.tick().await;
-        let now = loaded.load(Ordering::Relaxed);
-        let second = start.elapsed().as_secs() as usize;
-        if per_second.len() <= second {
-            per_second.resize(second + 1, 0);
-        }
-        per_second[second] += now - reported;
-        reported = now;
-        progress(rows_before + now, opts.rows);
-    }
-    join_all(workers).await?;
+    let total = opts.rows;
+    let (mut per_second, reported) =
+        drive_chunks(chunks, COPY_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
+            let url = url.clone();
+            async move { copy_worker(&url, &chunks, &next, total, &loaded, stop).await }
+        })
+        .await?;
     let committed: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
     let committed = committed.max(0) as u64;
     let interrupted = stop.load(Ordering::Relaxed) || committed < opts.rows;
