@@ -28,10 +28,3 @@ pub enum DbError {
     #[error("{db}: {cause}")]
     Server { db: String, cause: String },
 }
-
-impl DbError {
-    /// Whether the user can fix it by what they typed or chose (exit 2).
-    pub fn is_user_error(&self) -> bool {
-        !matches!(self, DbError::Sqlite { .. } | DbError::Io(..) | DbError::Panic | DbError::Server { .. })
-    }
-}

@@ -19,11 +19,3 @@ pub enum StoreError {
     #[error("results store {path}: {source}")]
     Sqlite { path: PathBuf, source: rusqlite::Error },
 }
-
-impl StoreError {
-    /// Whether the user can fix this by what they typed (a wrong path, id or selection):
-    /// exit 2. The rest are failures of the store itself.
-    pub fn is_user_error(&self) -> bool {
-        !matches!(self, StoreError::Sqlite { .. } | StoreError::Corrupt { .. })
-    }
-}

@@ -222,17 +222,23 @@ impl Store {
     pub fn load(&self, id: i64) -> Result<StoredRun, StoreError> {
         let filter = Filter { ids: vec![(id, id)], ..Filter::default() };
         let summary = self.list(&filter)?.pop().ok_or(StoreError::NoSuchRun(id))?;
+        self.with_record(summary)
+    }
+
+    /// Every matching run with its full record, oldest first.
+    pub fn load_all(&self, filter: &Filter) -> Result<Vec<StoredRun>, StoreError> {
+        self.list(filter)?.into_iter().map(|s| self.with_record(s)).collect()
+    }
+
+    /// A listed run with its record read and parsed.
+    fn with_record(&self, summary: RunSummary) -> Result<StoredRun, StoreError> {
+        let id = summary.id;
         let json: String = self
             .conn
             .query_row("SELECT json FROM records WHERE run_id = ?1", [id], |r| r.get(0))
             .map_err(|e| self.sql(e))?;
         let record = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt { id, why: e.to_string() })?;
         Ok(StoredRun { summary, record })
-    }
-
-    /// Every matching run with its full record, oldest first.
-    pub fn load_all(&self, filter: &Filter) -> Result<Vec<StoredRun>, StoreError> {
-        self.list(filter)?.into_iter().map(|s| self.load(s.id)).collect()
     }
 
     /// Removes runs; all or nothing: an id not in the store removes none.
