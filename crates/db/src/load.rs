@@ -31,6 +31,62 @@ pub struct LoadOutcome {
     pub interrupted: bool,
 }
 
+/// What a database holds before a load: nothing yet, spindle's Hammer table (with its row
+/// count), or a table of the same name that is not spindle's.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Contents {
+    Empty,
+    Hammer { rows: u64 },
+    Other,
+}
+
+/// How a load begins, from what is there and the mode asked for.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Start {
+    /// Create the tables (none is there).
+    Create,
+    /// Drop spindle's tables, then create them.
+    Replace,
+    /// Keep the rows there and load the rest.
+    Resume(u64),
+}
+
+/// The same rules for every engine: a table that is not spindle's is never touched, a
+/// loaded one is only replaced or continued when asked.
+pub(crate) fn start(found: Contents, mode: LoadMode, db: &str) -> Result<Start, crate::DbError> {
+    match (found, mode) {
+        (Contents::Other, _) => Err(crate::DbError::NotOurs { db: db.to_string() }),
+        (Contents::Hammer { rows }, LoadMode::New) if rows > 0 => {
+            Err(crate::DbError::AlreadyLoaded { db: db.to_string(), rows })
+        }
+        (Contents::Hammer { rows }, LoadMode::Resume) => Ok(Start::Resume(rows)),
+        (Contents::Hammer { .. }, _) => Ok(Start::Replace),
+        (Contents::Empty, _) => Ok(Start::Create),
+    }
+}
+
+/// The outcome of a chunked load once its rows are counted: interrupted when stopped or
+/// short; the last second's count loses the rows of a chunk that was rolled back.
+pub(crate) fn chunked_outcome(
+    rows_before: u64,
+    rows: u64,
+    committed: u64,
+    (mut per_second, reported): (Vec<u64>, u64),
+    elapsed: Duration,
+    stopped: bool,
+) -> LoadOutcome {
+    if let Some(last) = per_second.last_mut() {
+        *last = last.saturating_sub((rows_before + reported).saturating_sub(committed));
+    }
+    LoadOutcome {
+        rows_before,
+        rows_loaded: committed.saturating_sub(rows_before),
+        elapsed,
+        per_second,
+        interrupted: stopped || committed < rows,
+    }
+}
+
 /// Loads `chunks` with `workers` tasks made by `worker(chunks, next, loaded)` (each takes the
 /// next chunk index from `next` and adds the rows it sent to `loaded`), reporting progress
 /// five times a second. Returns the rows sent in each whole second and in all; a worker's

@@ -5,7 +5,7 @@
 
 use super::{CREATE_MARKER, CREATE_PROCEDURES, CREATE_TABLE, connect, sql_error};
 use crate::keys::card_no;
-use crate::load::{LoadMode, LoadOptions, LoadOutcome, drive_chunks};
+use crate::load::{Contents, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
 use crate::{DbError, DbUrl};
 use bytes::Bytes;
 use futures_util::StreamExt;
@@ -37,24 +37,21 @@ pub async fn load(
         )
         .await
         .map_err(sql)?;
-    let (table, marker) =
-        (present.iter().any(|t| t == "TestTransaction"), present.iter().any(|t| t == "spindle_hammer"));
-    if table && !marker {
-        return Err(DbError::NotOurs { db: url.to_string() });
-    }
-    let rows_before = if table {
-        let rows: Option<i64> = conn.query_first("SELECT COUNT(*) FROM TestTransaction").await.map_err(sql)?;
-        let rows = rows.unwrap_or(0).max(0) as u64;
-        match opts.mode {
-            LoadMode::New if rows > 0 => return Err(DbError::AlreadyLoaded { db: url.to_string(), rows }),
-            LoadMode::Resume => rows,
-            _ => {
-                conn.query_drop("DROP TABLE TestTransaction, spindle_hammer").await.map_err(sql)?;
-                0
-            }
+    let found = match (present.iter().any(|t| t == "TestTransaction"), present.iter().any(|t| t == "spindle_hammer")) {
+        (false, _) => Contents::Empty,
+        (true, false) => Contents::Other,
+        (true, true) => {
+            let rows: Option<i64> = conn.query_first("SELECT COUNT(*) FROM TestTransaction").await.map_err(sql)?;
+            Contents::Hammer { rows: rows.unwrap_or(0).max(0) as u64 }
         }
-    } else {
-        0
+    };
+    let rows_before = match start(found, opts.mode, &url.to_string())? {
+        Start::Resume(rows) => rows,
+        Start::Replace => {
+            conn.query_drop("DROP TABLE TestTransaction, spindle_hammer").await.map_err(sql)?;
+            0
+        }
+        Start::Create => 0,
     };
     conn.query_drop(CREATE_TABLE).await.map_err(sql)?;
     conn.query_drop(CREATE_MARKER).await.map_err(sql)?;
@@ -70,29 +67,20 @@ pub async fn load(
 
     let start = Instant::now();
     let total = opts.rows;
-    let (mut per_second, reported) =
-        drive_chunks(chunks, LOAD_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
-            let url = url.clone();
-            async move { load_worker(&url, &chunks, &next, total, &loaded, stop).await }
-        })
-        .await?;
+    let sent = drive_chunks(chunks, LOAD_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
+        let url = url.clone();
+        async move { load_worker(&url, &chunks, &next, total, &loaded, stop).await }
+    })
+    .await?;
     let committed: Option<i64> = conn.query_first("SELECT COUNT(*) FROM TestTransaction").await.map_err(sql)?;
     let committed = committed.unwrap_or(0).max(0) as u64;
-    let interrupted = stop.load(Ordering::Relaxed) || committed < opts.rows;
-    if let Some(last) = per_second.last_mut() {
-        *last = last.saturating_sub((rows_before + reported).saturating_sub(committed));
-    }
-    if !interrupted {
+    let outcome =
+        chunked_outcome(rows_before, opts.rows, committed, sent, start.elapsed(), stop.load(Ordering::Relaxed));
+    if !outcome.interrupted {
         conn.query_drop("REPLACE INTO spindle_hammer VALUES ('complete', 'yes')").await.map_err(sql)?;
     }
     progress(committed, opts.rows);
-    Ok(LoadOutcome {
-        rows_before,
-        rows_loaded: committed.saturating_sub(rows_before),
-        elapsed: start.elapsed(),
-        per_second,
-        interrupted,
-    })
+    Ok(outcome)
 }
 
 async fn load_worker(

@@ -5,7 +5,7 @@
 
 use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
 use crate::keys::card_no;
-use crate::load::{LoadMode, LoadOptions, LoadOutcome, drive_chunks};
+use crate::load::{Contents, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
 use crate::{DbError, DbUrl};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -33,23 +33,21 @@ pub async fn load(
         .query_one("SELECT to_regclass('testtransaction') IS NOT NULL, to_regclass('spindle_hammer') IS NOT NULL", &[])
         .await
         .map_err(sql)?;
-    let (table, marker): (bool, bool) = (flags.get(0), flags.get(1));
-    if table && !marker {
-        return Err(DbError::NotOurs { db: url.to_string() });
-    }
-    let rows_before = if table {
-        let rows: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
-        let rows = rows.max(0) as u64;
-        match opts.mode {
-            LoadMode::New if rows > 0 => return Err(DbError::AlreadyLoaded { db: url.to_string(), rows }),
-            LoadMode::Resume => rows,
-            _ => {
-                client.batch_execute("DROP TABLE testtransaction, spindle_hammer CASCADE").await.map_err(sql)?;
-                0
-            }
+    let found = match (flags.get::<_, bool>(0), flags.get::<_, bool>(1)) {
+        (false, _) => Contents::Empty,
+        (true, false) => Contents::Other,
+        (true, true) => {
+            let rows: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
+            Contents::Hammer { rows: rows.max(0) as u64 }
         }
-    } else {
-        0
+    };
+    let rows_before = match start(found, opts.mode, &url.to_string())? {
+        Start::Resume(rows) => rows,
+        Start::Replace => {
+            client.batch_execute("DROP TABLE testtransaction, spindle_hammer CASCADE").await.map_err(sql)?;
+            0
+        }
+        Start::Create => 0,
     };
     client.batch_execute(&format!("{CREATE_TABLE}; {CREATE_MARKER}; {CREATE_FUNCTIONS}")).await.map_err(sql)?;
     client
@@ -70,20 +68,16 @@ pub async fn load(
 
     let start = Instant::now();
     let total = opts.rows;
-    let (mut per_second, reported) =
-        drive_chunks(chunks, COPY_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
-            let url = url.clone();
-            async move { copy_worker(&url, &chunks, &next, total, &loaded, stop).await }
-        })
-        .await?;
+    let sent = drive_chunks(chunks, COPY_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
+        let url = url.clone();
+        async move { copy_worker(&url, &chunks, &next, total, &loaded, stop).await }
+    })
+    .await?;
     let committed: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
     let committed = committed.max(0) as u64;
-    let interrupted = stop.load(Ordering::Relaxed) || committed < opts.rows;
-    if let Some(last) = per_second.last_mut() {
-        // Rows of an aborted chunk were rolled back: the series counts what stayed.
-        *last = last.saturating_sub((rows_before + reported).saturating_sub(committed));
-    }
-    if !interrupted {
+    let mut outcome =
+        chunked_outcome(rows_before, opts.rows, committed, sent, start.elapsed(), stop.load(Ordering::Relaxed));
+    if !outcome.interrupted {
         let has_key: bool = client
             .query_one(
                 "SELECT count(*) > 0 FROM pg_constraint WHERE conrelid = 'testtransaction'::regclass AND contype = 'p'",
@@ -103,13 +97,9 @@ pub async fn load(
         }
     }
     progress(committed, opts.rows);
-    Ok(LoadOutcome {
-        rows_before,
-        rows_loaded: committed.saturating_sub(rows_before),
-        elapsed: start.elapsed(),
-        per_second,
-        interrupted,
-    })
+    // The key build is part of the load's time.
+    outcome.elapsed = start.elapsed();
+    Ok(outcome)
 }
 
 /// Copies chunks taken from `chunks` (through `next`) until none is left or a stop.

@@ -3,10 +3,12 @@
 //! while loading, and a checkpoint at the end. Each transaction commits a consistent prefix,
 //! so an interrupted load leaves a table that `--resume` continues.
 
-use super::{CREATE_MARKER, CREATE_TABLE, Contents, contents, open, shown};
+use super::{CREATE_MARKER, CREATE_TABLE, contents, open, shown};
 use crate::DbError;
 use crate::keys::card_no;
-use crate::load::{LoadMode, LoadOptions, LoadOutcome};
+#[cfg(test)]
+use crate::load::{Contents, LoadMode};
+use crate::load::{LoadOptions, LoadOutcome, Start, start};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -30,17 +32,13 @@ pub fn load(
     }
     let mut conn = open(path)?;
     let sql = |source| DbError::Sqlite { db: db.clone(), source };
-    let rows_before = match (contents(&conn, path)?, opts.mode) {
-        (Contents::Other, _) => return Err(DbError::NotOurs { db }),
-        (Contents::Hammer { rows }, LoadMode::New) if rows > 0 => {
-            return Err(DbError::AlreadyLoaded { db, rows });
-        }
-        (Contents::Hammer { rows }, LoadMode::Resume) => rows,
-        (Contents::Hammer { .. }, _) => {
+    let rows_before = match start(contents(&conn, path)?, opts.mode, &db)? {
+        Start::Resume(rows) => rows,
+        Start::Replace => {
             conn.execute_batch("DROP TABLE TestTransaction; DROP TABLE spindle_hammer;").map_err(sql)?;
             0
         }
-        (Contents::Empty, _) => 0,
+        Start::Create => 0,
     };
     conn.execute_batch(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;",

@@ -9,6 +9,7 @@ pub use load::load;
 pub use session::{SqliteSession, busy_retries, loaded_rows};
 
 use crate::DbError;
+use crate::load::Contents;
 use rusqlite::Connection;
 use std::path::Path;
 use std::time::Duration;
@@ -36,15 +37,6 @@ pub(crate) fn open(path: &Path) -> Result<Connection, DbError> {
     // Sessions wait for one another's write locks instead of failing at once.
     conn.busy_timeout(Duration::from_secs(30)).map_err(|source| DbError::Sqlite { db, source })?;
     Ok(conn)
-}
-
-/// What a database file holds: nothing yet, spindle's Hammer table (with its row count), or
-/// something else.
-#[derive(Debug, PartialEq)]
-pub(crate) enum Contents {
-    Empty,
-    Hammer { rows: u64 },
-    Other,
 }
 
 pub(crate) fn contents(conn: &Connection, path: &Path) -> Result<Contents, DbError> {

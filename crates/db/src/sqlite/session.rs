@@ -2,8 +2,9 @@
 //! write lock up front (`BEGIN IMMEDIATE`), so concurrent writers queue on the busy timeout
 //! instead of deadlocking on a lock upgrade; a call still busy after it counts as an error.
 
-use super::{Contents, contents, open, shown};
+use super::{contents, open, shown};
 use crate::DbError;
+use crate::load::Contents;
 use crate::session::{CallError, Session};
 use rusqlite::{Connection, ErrorCode};
 use std::path::Path;
