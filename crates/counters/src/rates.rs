@@ -3,25 +3,12 @@
 
 use crate::procfs::{DiskStat, VmStat};
 use crate::snapshot::Snapshot;
+use spindle_formats::perfmon::PHYSICAL_DISK_COUNTERS as DISK_COUNTERS;
 
 /// diskstats counts 512-byte sectors whatever the device's block size.
 const SECTOR: f64 = 512.0;
 
-/// The counters for one disk, in the order they are reported.
-pub const DISK_COUNTERS: [&str; 11] = [
-    "Disk Reads/sec",
-    "Disk Writes/sec",
-    "Disk Read Bytes/sec",
-    "Disk Write Bytes/sec",
-    "Avg. Disk Bytes/Read",
-    "Avg. Disk Bytes/Write",
-    "Avg. Disk sec/Read",
-    "Avg. Disk sec/Write",
-    "Avg. Disk Queue Length",
-    "Current Disk Queue Length",
-    "% Disk Time",
-];
-
+/// The machine's counters, reported after every disk's.
 pub const MACHINE_COUNTERS: [&str; 8] = [
     "\\Processor(_Total)\\% Processor Time",
     "\\Processor(_Total)\\% User Time",

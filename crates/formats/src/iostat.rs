@@ -6,20 +6,11 @@
 //! iostat's first report covers the time since boot (unless `-y`), so when a log has more
 //! than one report the first is left out.
 
-use crate::perfmon::{CounterTable, ParseError};
+use crate::perfmon::{CounterTable, PHYSICAL_DISK_COUNTERS, ParseError};
 
-/// The perfmon counters a report's columns give, in table order.
-const COUNTERS: [&str; 9] = [
-    "Disk Reads/sec",
-    "Disk Writes/sec",
-    "Disk Read Bytes/sec",
-    "Disk Write Bytes/sec",
-    "Avg. Disk Bytes/Read",
-    "Avg. Disk Bytes/Write",
-    "Avg. Disk sec/Read",
-    "Avg. Disk sec/Write",
-    "Avg. Disk Queue Length",
-];
+/// The perfmon counters a report's columns give, in table order: all of PhysicalDisk's but
+/// Current Disk Queue Length and % Disk Time.
+const COUNTERS: &[&str] = PHYSICAL_DISK_COUNTERS.split_at(9).0;
 
 /// One device's line of one report, by column name.
 type DeviceRow = (String, Vec<(String, f64)>);

@@ -8,6 +8,21 @@
 use crate::delimited::{quote, split};
 use std::fmt;
 
+/// PhysicalDisk's counters as spindle samples and reads them, in the order they are reported.
+pub const PHYSICAL_DISK_COUNTERS: [&str; 11] = [
+    "Disk Reads/sec",
+    "Disk Writes/sec",
+    "Disk Read Bytes/sec",
+    "Disk Write Bytes/sec",
+    "Avg. Disk Bytes/Read",
+    "Avg. Disk Bytes/Write",
+    "Avg. Disk sec/Read",
+    "Avg. Disk sec/Write",
+    "Avg. Disk Queue Length",
+    "Current Disk Queue Length",
+    "% Disk Time",
+];
+
 /// A counter log as a table: one column per counter path, one row per sample.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CounterTable {
