@@ -167,17 +167,19 @@ fn with_progress<T>(live: &Live, quiet: bool, warmup: Duration, f: impl FnOnce()
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             let start = Instant::now();
-            let (mut calls, mut latency) = (0u64, 0u64);
+            let (mut calls, mut latency, mut last) = (0u64, 0u64, start);
             while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(200));
-                if start.elapsed().as_millis() % 1000 >= 200 {
+                // Short sleeps so the line stops as soon as the run does; one line a second.
+                std::thread::sleep(Duration::from_millis(100));
+                if last.elapsed() < Duration::from_secs(1) {
                     continue;
                 }
                 let (c, l) = (live.calls.load(Ordering::Relaxed), live.latency_sum_ns.load(Ordering::Relaxed));
                 let interval = LiveSnapshot { ios: c - calls, bytes: 0, latency_sum_ns: l - latency };
-                (calls, latency) = (c, l);
+                let interval_secs = last.elapsed().as_secs_f64();
+                (calls, latency, last) = (c, l, Instant::now());
                 let elapsed = start.elapsed();
-                display.tick(&Progress { elapsed, warming_up: elapsed < warmup, interval, interval_secs: 1.0 });
+                display.tick(&Progress { elapsed, warming_up: elapsed < warmup, interval, interval_secs });
             }
         });
         let r = f();
