@@ -2,7 +2,7 @@
 //! next (or when, under a rate), and what a finished call adds to the session's result.
 
 use super::{Live, RunPlan, Second, SessionResult};
-use crate::keys::card_no;
+use crate::keys::CardNo;
 use crate::session::CallError;
 use spindle_model::rng::Rng;
 use std::sync::atomic::Ordering;
@@ -11,7 +11,7 @@ use std::time::Duration;
 /// The next call of a session.
 pub(super) struct Call {
     pub read: bool,
-    pub key: String,
+    pub key: CardNo,
     pub amount: i64,
     /// When it counts from: now, or its intended start under a rate.
     pub start_ns: u64,
@@ -70,7 +70,7 @@ impl<'a> SessionState<'a> {
             None => now_ns,
         };
         let read = self.rng.below(100) < u64::from(self.plan.read_pct);
-        let key = card_no(self.rng.below(self.plan.rows.max(1)));
+        let key = CardNo::of_row(self.rng.below(self.plan.rows.max(1)));
         // Hammer's UpdateAccount charges an amount; keep it small and varied.
         let amount = self.rng.below(10_000) as i64 + 1;
         Next::Call(Call { read, key, amount, start_ns })

@@ -81,9 +81,9 @@ async fn session_loop<S: AsyncSession>(
             Next::Call(c) => c,
         };
         let outcome = if call.read {
-            session.get_account(&call.key).await
+            session.get_account(call.key.as_str()).await
         } else {
-            session.update_account(&call.key, call.amount).await
+            session.update_account(call.key.as_str(), call.amount).await
         };
         state.done(&call, now(), outcome);
         if !state.think().is_zero() {

@@ -87,8 +87,11 @@ fn session_loop<S: Session>(
             }
             Next::Call(c) => c,
         };
-        let outcome =
-            if call.read { session.get_account(&call.key) } else { session.update_account(&call.key, call.amount) };
+        let outcome = if call.read {
+            session.get_account(call.key.as_str())
+        } else {
+            session.update_account(call.key.as_str(), call.amount)
+        };
         state.done(&call, now(), outcome);
         if !state.think().is_zero() {
             std::thread::sleep(state.think());

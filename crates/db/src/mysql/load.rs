@@ -4,7 +4,7 @@
 //! InnoDB's clustered index only appends.
 
 use super::{CREATE_MARKER, CREATE_PROCEDURES, CREATE_TABLE, connect, sql_error};
-use crate::keys::card_no;
+use crate::keys::CardNo;
 use crate::load::{Contents, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
 use crate::{DbError, DbUrl};
 use bytes::Bytes;
@@ -108,7 +108,7 @@ async fn load_worker(
             let mut text = String::with_capacity(((upto - from) * 48) as usize);
             for row in from..upto {
                 let amount = row.wrapping_mul(7919) % 1_000_000;
-                let _ = writeln!(text, "{},2026-01-01 00:00:00,{amount}", card_no(row));
+                let _ = writeln!(text, "{},2026-01-01 00:00:00,{amount}", CardNo::of_row(row));
             }
             counter.fetch_add(upto - from, Ordering::Relaxed);
             Ok(Bytes::from(text))

@@ -4,7 +4,7 @@
 //! and `--resume` loads only the chunks not marked done.
 
 use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
-use crate::keys::card_no;
+use crate::keys::CardNo;
 use crate::load::{Contents, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
 use crate::{DbError, DbUrl};
 use std::collections::HashSet;
@@ -128,7 +128,8 @@ async fn copy_worker(
         while i < end {
             let upto = (i + ROWS_PER_CHECK).min(end);
             for row in i..upto {
-                let card = card_no(row);
+                let card = CardNo::of_row(row);
+                let card = card.as_str();
                 let amount = (row.wrapping_mul(7919) % 1_000_000) as i64;
                 let values: [&(dyn ToSql + Sync); 3] = [&card, &charged, &amount];
                 writer.as_mut().write(&values).await.map_err(sql)?;

@@ -5,7 +5,7 @@
 
 use super::{CREATE_MARKER, CREATE_TABLE, contents, open, shown};
 use crate::DbError;
-use crate::keys::card_no;
+use crate::keys::CardNo;
 #[cfg(test)]
 use crate::load::{Contents, LoadMode};
 use crate::load::{LoadOptions, LoadOutcome, Start, start};
@@ -62,7 +62,10 @@ pub fn load(
                 for i in done..chunk_end {
                     // Amounts spread over 0..100.0000 money units.
                     insert
-                        .execute(rusqlite::params![card_no(i), (i.wrapping_mul(7919) % 1_000_000) as i64])
+                        .execute(rusqlite::params![
+                            CardNo::of_row(i).as_str(),
+                            (i.wrapping_mul(7919) % 1_000_000) as i64
+                        ])
                         .map_err(sql)?;
                 }
                 let second = start.elapsed().as_secs() as usize;
@@ -106,7 +109,7 @@ mod tests {
         let conn = open(&path).unwrap();
         assert_eq!(contents(&conn, &path).unwrap(), Contents::Hammer { rows: 1234 });
         let last: String = conn.query_row("SELECT max(CardNo) FROM TestTransaction", [], |r| r.get(0)).unwrap();
-        assert_eq!(last, card_no(1233));
+        assert_eq!(last, CardNo::of_row(1233).as_str());
 
         let again = load(&path, &LoadOptions { rows: 2000, mode: LoadMode::New }, &mut quiet(), &stop);
         assert!(matches!(again, Err(DbError::AlreadyLoaded { rows: 1234, .. })));
