@@ -1,14 +1,11 @@
 //! Database Hammer on the real MariaDB of this machine (127.0.0.1:3306, root without a
-//! password), in a database of the test's own that is dropped afterwards. Without a server
-//! the tests skip with a notice, unless SPINDLE_REQUIRE_SERVERS=1, where they fail.
+//! password), in a database of the test's own (see server_db).
 
 use crate::common::spindle_with_store;
+use crate::server_db::{Server, TestDb};
 use mysql_async::prelude::Queryable;
 
 const ADMIN: &str = "mysql://root@127.0.0.1:3306";
-
-/// A database created for one test and dropped when it ends.
-struct TestDb(String);
 
 fn admin(statements: &[String]) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
@@ -22,35 +19,11 @@ fn admin(statements: &[String]) -> Result<(), String> {
     })
 }
 
-impl TestDb {
-    fn create(tag: &str) -> Option<TestDb> {
-        let name = format!("spindle_it_{tag}_{}", std::process::id());
-        match admin(&[format!("DROP DATABASE IF EXISTS {name}"), format!("CREATE DATABASE {name}")]) {
-            Ok(()) => Some(TestDb(name)),
-            Err(e) if std::env::var("SPINDLE_REQUIRE_SERVERS").as_deref() == Ok("1") => {
-                panic!("MariaDB is required (SPINDLE_REQUIRE_SERVERS=1) but unreachable: {e}")
-            }
-            Err(e) => {
-                eprintln!("notice: no MariaDB at 127.0.0.1:3306 ({e}); skipping");
-                None
-            }
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("{ADMIN}/{}", self.0)
-    }
-}
-
-impl Drop for TestDb {
-    fn drop(&mut self) {
-        let _ = admin(&[format!("DROP DATABASE IF EXISTS {}", self.0)]);
-    }
-}
+static MARIADB: Server = Server { name: "MariaDB", url: ADMIN, admin, drop_options: "" };
 
 #[test]
 fn mariadb_hammer_loads_and_runs() {
-    let Some(db) = TestDb::create("run") else { return };
+    let Some(db) = TestDb::create(&MARIADB, "run") else { return };
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let hammer = |args: &[&str]| spindle_with_store(&store).arg("hammer").args(args).output().unwrap();
@@ -92,11 +65,11 @@ fn mariadb_hammer_loads_and_runs() {
 
 #[test]
 fn mariadb_mistakes_are_named_without_the_password() {
-    let Some(db) = TestDb::create("bad") else { return };
+    let Some(db) = TestDb::create(&MARIADB, "bad") else { return };
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let cases =
-        [(format!("mysql://root:hunter2@127.0.0.1:3306/{}", db.0), "root:****"), (db.url(), "spindle hammer load")];
+        [(format!("mysql://root:hunter2@127.0.0.1:3306/{}", db.name), "root:****"), (db.url(), "spindle hammer load")];
     for (url, needle) in cases {
         let out =
             spindle_with_store(&store).args(["hammer", "run", "--duration", "1s", "--db", &url]).output().unwrap();

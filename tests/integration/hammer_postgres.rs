@@ -1,13 +1,10 @@
 //! Database Hammer on the real PostgreSQL of this machine (127.0.0.1:5432, trust auth), in a
-//! database of the test's own that is dropped afterwards. Without a server the tests skip
-//! with a notice, unless SPINDLE_REQUIRE_SERVERS=1, where they fail.
+//! database of the test's own (see server_db).
 
 use crate::common::spindle_with_store;
+use crate::server_db::{Server, TestDb};
 
 const ADMIN: &str = "host=127.0.0.1 port=5432 user=root dbname=postgres";
-
-/// A database created for one test and dropped when it ends.
-struct TestDb(String);
 
 /// Runs each statement on its own (CREATE DATABASE cannot share a transaction).
 fn admin(statements: &[String]) -> Result<(), String> {
@@ -25,35 +22,12 @@ fn admin(statements: &[String]) -> Result<(), String> {
     })
 }
 
-impl TestDb {
-    fn create(tag: &str) -> Option<TestDb> {
-        let name = format!("spindle_it_{tag}_{}", std::process::id());
-        match admin(&[format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"), format!("CREATE DATABASE {name}")]) {
-            Ok(()) => Some(TestDb(name)),
-            Err(e) if std::env::var("SPINDLE_REQUIRE_SERVERS").as_deref() == Ok("1") => {
-                panic!("PostgreSQL is required (SPINDLE_REQUIRE_SERVERS=1) but unreachable: {e}")
-            }
-            Err(e) => {
-                eprintln!("notice: no PostgreSQL at 127.0.0.1:5432 ({e}); skipping");
-                None
-            }
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://root@127.0.0.1:5432/{}", self.0)
-    }
-}
-
-impl Drop for TestDb {
-    fn drop(&mut self) {
-        let _ = admin(&[format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.0)]);
-    }
-}
+static POSTGRES: Server =
+    Server { name: "PostgreSQL", url: "postgres://root@127.0.0.1:5432", admin, drop_options: "WITH (FORCE)" };
 
 #[test]
 fn postgres_hammer_loads_and_runs() {
-    let Some(db) = TestDb::create("run") else { return };
+    let Some(db) = TestDb::create(&POSTGRES, "run") else { return };
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let hammer = |args: &[&str]| spindle_with_store(&store).arg("hammer").args(args).output().unwrap();
@@ -101,11 +75,11 @@ fn postgres_hammer_loads_and_runs() {
 
 #[test]
 fn postgres_mistakes_are_named_without_the_password() {
-    let Some(db) = TestDb::create("bad") else { return };
+    let Some(db) = TestDb::create(&POSTGRES, "bad") else { return };
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let cases = [
-        (format!("postgres://nobody:hunter2@127.0.0.1:5432/{}", db.0), "nobody:****"),
+        (format!("postgres://nobody:hunter2@127.0.0.1:5432/{}", db.name), "nobody:****"),
         ("postgres://root:hunter2@127.0.0.1:5432/no_such_database_here".to_string(), "does not exist"),
         (db.url(), "spindle hammer load"),
     ];

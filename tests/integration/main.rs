@@ -11,5 +11,6 @@ mod io_output;
 mod io_real;
 mod io_safety;
 mod record_characterize;
+mod server_db;
 mod store_runs;
 mod sweep_suite;
