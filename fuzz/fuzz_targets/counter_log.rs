@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spindle_counters::characterize::{Options, characterize};
+use spindle_analysis::characterize::{Options, characterize};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         for c in &table.columns {
             let _ = spindle_formats::perfmon::split_path(c);
         }
-        let _ = characterize(&table, &Options { device: None, min_queue: 2.0, coverage_pct: 80.0 });
+        let _ = characterize(&table, &Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() });
     }
     if let Ok(specs) = spindle_formats::icf::parse_icf(&text) {
         let names_are_plain = specs.iter().all(|s| !s.name.contains(['\n', '\r', ',']) && s.name.trim() == s.name);

@@ -3,9 +3,9 @@
 //! as IOMeter access specifications. An IOMeter .icf file is read too, and converted.
 
 use crate::args::CharacterizeArgs;
-use crate::plan::PlanError;
+use crate::usage::UsageError;
 use crate::{Outcome, output};
-use spindle_counters::characterize::{AccessProfile, CounterNames, DeviceProfile, Options, SizeShare, characterize};
+use spindle_analysis::characterize::{AccessProfile, CounterNames, DeviceProfile, Options, SizeShare, characterize};
 use spindle_formats::icf::{self, AccessLine, AccessSpec};
 use spindle_model::units::format_size;
 use std::fmt::Write;
@@ -26,7 +26,8 @@ struct Workload {
 
 pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     let shown = args.file.display().to_string();
-    let bytes = std::fs::read(&args.file).map_err(|e| PlanError(format!("{shown}: cannot read it: {e}")))?;
+    let bytes =
+        std::fs::read(&args.file).map_err(|e| UsageError::file(&args.file, format_args!("cannot read it: {e}")))?;
     let text = String::from_utf8_lossy(&bytes);
     let (workloads, summary) = if text.trim_start_matches('\u{feff}').starts_with("Version ") {
         from_icf(args, &text, &shown)?
@@ -54,7 +55,7 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
 }
 
 fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<(Vec<Workload>, String)> {
-    let number = |flag: &str, v: &Option<String>, default: f64, max: f64| -> Result<f64, PlanError> {
+    let number = |flag: &'static str, v: &Option<String>, default: f64, max: f64| -> Result<f64, UsageError> {
         match v {
             None => Ok(default),
             Some(t) => t
@@ -62,11 +63,15 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
                 .parse::<f64>()
                 .ok()
                 .filter(|x| (0.0..=max).contains(x))
-                .ok_or_else(|| PlanError(format!("{flag} {t}: write a number from 0 to {max}"))),
+                .ok_or_else(|| UsageError::flag(flag, t, format_args!("write a number from 0 to {max}"))),
         }
     };
     if args.access.is_some() {
-        return Err(PlanError(format!("--access: {shown} is a counter log, not an IOMeter .icf file")).into());
+        return Err(UsageError::at(
+            crate::origin::Origin::Flag("--access"),
+            format_args!("{shown} is a counter log, not an IOMeter .icf file"),
+        )
+        .into());
     }
     let opts = Options {
         device: args.device.clone(),
@@ -75,17 +80,17 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
         min_queue: number("--min-queue", &args.min_queue, 2.0, 1e9)?,
         coverage_pct: number("--coverage", &args.coverage, 80.0, 100.0)?,
     };
-    let mut table = spindle_formats::read_counter_log(text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let mut table = spindle_formats::read_counter_log(text).map_err(|e| UsageError::file(shown, e))?;
     table.keep_between(args.from.as_deref(), args.to.as_deref()).map_err(|e| {
         let flag = if args.from.is_some() { "--from/--to" } else { "--to" };
-        PlanError(format!("{flag}: {shown}: {e}"))
+        UsageError::at(crate::origin::Origin::Flag(flag), format_args!("{shown}: {e}"))
     })?;
     if table.rows.is_empty() {
-        return Err(PlanError(format!("{shown}: the log has no samples (in the --from/--to range, if given)")).into());
+        return Err(UsageError::file(shown, "the log has no samples (in the --from/--to range, if given)").into());
     }
-    let profiles = characterize(&table, &opts).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let profiles = characterize(&table, &opts).map_err(|e| UsageError::file(shown, e))?;
     if profiles.iter().all(|p| p.all.is_none()) {
-        return Err(PlanError(format!("{shown}: no sample shows any disk I/O")).into());
+        return Err(UsageError::file(shown, "no sample shows any disk I/O").into());
     }
     // Given explicitly, the queue filter chooses what is written, as seed 002 used it.
     let busy = args.min_queue.is_some();
@@ -111,16 +116,18 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
 }
 
 /// `--counters`: five names, or five 1-based positions.
-fn counter_names(text: &Option<String>) -> Result<CounterNames, PlanError> {
+fn counter_names(text: &Option<String>) -> Result<CounterNames, UsageError> {
     let Some(text) = text else { return Ok(CounterNames::English) };
     let items: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
     let Ok(items) = <[String; 5]>::try_from(items) else {
-        return Err(PlanError(format!(
-            "--counters {text}: give five names or positions, for Disk Reads/sec, Disk Writes/sec, Avg. Disk Bytes/Read, Avg. Disk Bytes/Write, Avg. Disk Queue Length"
-        )));
+        return Err(UsageError::flag(
+            "--counters",
+            text,
+            "give five names or positions, for Disk Reads/sec, Disk Writes/sec, Avg. Disk Bytes/Read, Avg. Disk Bytes/Write, Avg. Disk Queue Length",
+        ));
     };
     if items.iter().any(String::is_empty) {
-        return Err(PlanError(format!("--counters {text}: an empty name")));
+        return Err(UsageError::flag("--counters", text, "an empty name"));
     }
     let positions: Option<Vec<usize>> = items.iter().map(|i| i.parse().ok().filter(|p| *p > 0)).collect();
     Ok(match positions.and_then(|p| <[usize; 5]>::try_from(p).ok()) {
@@ -130,25 +137,22 @@ fn counter_names(text: &Option<String>) -> Result<CounterNames, PlanError> {
 }
 
 fn from_icf(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<(Vec<Workload>, String)> {
-    let specs = icf::parse_icf(text).map_err(|e| PlanError(format!("{shown}: {e}")))?;
+    let specs = icf::parse_icf(text).map_err(|e| UsageError::file(shown, e))?;
     let names = || specs.iter().map(|s| format!("{:?}", s.name)).collect::<Vec<_>>().join(", ");
-    let chosen: Vec<&AccessSpec> = match &args.access {
-        Some(name) => vec![
-            specs
-                .iter()
-                .find(|s| &s.name == name)
-                .ok_or_else(|| PlanError(format!("--access {name}: not in {shown}; it has: {}", names())))?,
-        ],
-        None => specs.iter().collect(),
-    };
+    let chosen: Vec<&AccessSpec> =
+        match &args.access {
+            Some(name) => vec![specs.iter().find(|s| &s.name == name).ok_or_else(|| {
+                UsageError::flag("--access", name, format_args!("not in {shown}; it has: {}", names()))
+            })?],
+            None => specs.iter().collect(),
+        };
     let writes_toml =
         args.output.as_ref().is_some_and(|p| !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("icf")));
     if writes_toml && chosen.len() > 1 {
-        return Err(PlanError(format!(
-            "{shown} has {} access specifications; choose one with --access NAME: {}",
-            chosen.len(),
-            names()
-        ))
+        return Err(UsageError::file(
+            shown,
+            format_args!("{} access specifications; choose one with --access NAME: {}", chosen.len(), names()),
+        )
         .into());
     }
     let mut summary = String::new();
@@ -277,6 +281,7 @@ fn spec_toml(workloads: &[Workload], source: &str) -> String {
 fn write_new(path: &std::path::Path, text: &str, force: bool) -> anyhow::Result<()> {
     use std::io::Write as _;
     let mut f = output::create_new_file(path, force)?;
-    f.write_all(text.as_bytes()).map_err(|e| PlanError(format!("-o {}: cannot write it: {e}", path.display())))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| UsageError::flag("-o", path.display().to_string(), format_args!("cannot write it: {e}")))?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `spindle compare`: B against A, where each side is runs picked by id or label.
 
 use crate::args::CompareArgs;
-use crate::plan::PlanError;
+use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
 use spindle_store::{Filter, StoredRun};
 
@@ -10,9 +10,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         ([a, b], true) => (vec![a.clone()], vec![b.clone()]),
         ([], false) if !args.a.is_empty() && !args.b.is_empty() => (args.a.clone(), args.b.clone()),
         _ => {
-            return Err(PlanError(
-                "say what to compare: two runs (spindle compare 12 15) or two selections (--a raid=5 --b raid=10)"
-                    .into(),
+            return Err(UsageError::request(
+                "say what to compare: two runs (spindle compare 12 15) or two selections (--a raid=5 --b raid=10)",
             )
             .into());
         }
@@ -21,13 +20,13 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let fa = selection::parse_selection(flag_a, &a_items)?;
     let fb = selection::parse_selection(flag_b, &b_items)?;
     let store = store::open_existing(&args.store)?;
-    let load = |f: &Filter, flag: &str, items: &[String]| -> anyhow::Result<Vec<StoredRun>> {
+    let load = |f: &Filter, flag: &'static str, items: &[String]| -> anyhow::Result<Vec<StoredRun>> {
         let runs = match &store {
             Some(s) => s.load_all(f)?,
             None => Vec::new(),
         };
         if runs.is_empty() {
-            return Err(PlanError(format!("{flag} {}: no stored run matches", items.join(" "))).into());
+            return Err(UsageError::NoRuns { selection: format!("{flag} {}", items.join(" ")) }.into());
         }
         Ok(runs)
     };
@@ -35,12 +34,14 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let b = load(&fb, flag_b, &b_items)?;
     if let Some(shared) = a.iter().find(|r| b.iter().any(|x| x.summary.id == r.summary.id)).map(|r| r.summary.id) {
         if a.len() > 1 || b.len() > 1 {
-            return Err(PlanError(format!("run {shared} is in both A and B; make the selections disjoint")).into());
+            return Err(
+                UsageError::request(format!("run {shared} is in both A and B; make the selections disjoint")).into()
+            );
         }
     }
     // Labels that picked the sides are what is being compared, not a confounder.
     let selected_by: Vec<String> = fa.labels.iter().chain(fb.labels.iter()).map(|(k, _)| k.clone()).collect();
-    let comparison = spindle_model::compare::compare(&side(&a), &side(&b), &selected_by);
+    let comparison = spindle_analysis::compare::compare(&side(&a), &side(&b), &selected_by);
     let bytes = if args.json {
         let mut text = serde_json::to_string_pretty(&comparison)?;
         text.push('\n');

@@ -11,7 +11,7 @@ use spindle_store::GroupKind;
 
 pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
-    let plan = plan::plan_io(args, &ThisMachine)?;
+    let plan = plan::plan_io(&plan::PlanInput::from(args), &ThisMachine)?;
     for w in &plan.warnings {
         warn(args.output.quiet, w);
     }
@@ -58,8 +58,8 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
                 (sweep.points[i].text.clone(), runs)
             })
             .collect();
-        let curve = spindle_report::curve(&points);
-        let knee = spindle_report::knee(&curve);
+        let curve = spindle_analysis::curve::curve(&points);
+        let knee = spindle_analysis::curve::knee(&curve);
         if let (Some(group), Some(store)) = (done.group, &done.store) {
             let summary = serde_json::json!({
                 "param": sweep.param.name(),

@@ -4,7 +4,6 @@
 //! /proc/pressure/io where the kernel has it. Database-side counters join through the same
 //! log later.
 
-pub mod characterize;
 pub mod procfs;
 mod rates;
 mod sampler;

@@ -2,7 +2,6 @@
 //! run record. Everything here is pure data and arithmetic, so every other crate can depend
 //! on it without pulling in I/O, drivers or formats.
 
-pub mod compare;
 pub mod counters;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
@@ -10,7 +9,6 @@ pub mod histogram;
 pub mod record;
 pub mod rng;
 pub mod spec;
-pub mod stats;
 pub mod time;
 pub mod units;
 

@@ -1,7 +1,7 @@
 //! A comparison as text: the two sides, a table of metrics with the change, its 95%
 //! confidence interval, p-value and verdict, the headline, and what else differs.
 
-use spindle_model::compare::{Comparison, Metric, Verdict};
+use spindle_analysis::compare::{Comparison, Metric, Verdict};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
@@ -59,7 +59,7 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spindle_model::compare::compare;
+    use spindle_analysis::compare::compare;
     use spindle_model::fixtures::io_run;
 
     #[test]

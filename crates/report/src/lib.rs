@@ -11,7 +11,7 @@ mod text;
 pub use compare::render_compare;
 pub use csv::render_csv;
 pub use json::{render_json, render_json_many};
-pub use sweep::{CurvePoint, curve, knee, render_sweep};
+pub use sweep::render_sweep;
 pub use text::{render_overview, render_text};
 
 #[cfg(test)]

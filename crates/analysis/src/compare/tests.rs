@@ -1,5 +1,5 @@
 use super::*;
-use crate::fixtures::io_run;
+use spindle_model::fixtures::io_run;
 
 /// A per-second series around `level` with a fixed ±2% wobble, shifted by `phase`.
 fn series(level: f64, phase: usize) -> Vec<f64> {
@@ -29,12 +29,12 @@ fn repeats_of_one_configuration_are_within_noise() {
         [1000.0, 1012.0, 994.0].iter().enumerate().map(|(i, l)| io_run(&series(*l, i), 200_000, &[])).collect();
     let b: Vec<_> =
         [1006.0, 991.0, 1009.0].iter().enumerate().map(|(i, l)| io_run(&series(*l, i + 3), 200_000, &[])).collect();
-    let side = |v: &'static [i64], runs: &[crate::RunRecord]| -> Vec<(i64, crate::RunRecord)> {
+    let side = |v: &'static [i64], runs: &[spindle_model::RunRecord]| -> Vec<(i64, spindle_model::RunRecord)> {
         v.iter().copied().zip(runs.iter().cloned()).collect()
     };
     let (sa, sb) = (side(&[1, 2, 3], &a), side(&[4, 5, 6], &b));
-    let ra: Vec<(i64, &crate::RunRecord)> = sa.iter().map(|(i, r)| (*i, r)).collect();
-    let rb: Vec<(i64, &crate::RunRecord)> = sb.iter().map(|(i, r)| (*i, r)).collect();
+    let ra: Vec<(i64, &spindle_model::RunRecord)> = sa.iter().map(|(i, r)| (*i, r)).collect();
+    let rb: Vec<(i64, &spindle_model::RunRecord)> = sb.iter().map(|(i, r)| (*i, r)).collect();
     let c = compare(&ra, &rb, &[]);
     assert_eq!(c.basis, Basis::Repeats);
     assert_eq!(verdict(&c, Metric::Iops), Verdict::WithinNoise);
@@ -48,8 +48,8 @@ fn repeats_of_one_configuration_are_within_noise() {
 fn a_clear_difference_is_stated_as_seed_002_does() {
     let a: Vec<_> = (0..3).map(|i| io_run(&series(1000.0 + i as f64 * 10.0, i), 400_000, &[("raid", "5")])).collect();
     let b: Vec<_> = (0..3).map(|i| io_run(&series(2170.0 + i as f64 * 15.0, i), 180_000, &[("raid", "10")])).collect();
-    let ra: Vec<(i64, &crate::RunRecord)> = a.iter().enumerate().map(|(i, r)| (i as i64 + 1, r)).collect();
-    let rb: Vec<(i64, &crate::RunRecord)> = b.iter().enumerate().map(|(i, r)| (i as i64 + 4, r)).collect();
+    let ra: Vec<(i64, &spindle_model::RunRecord)> = a.iter().enumerate().map(|(i, r)| (i as i64 + 1, r)).collect();
+    let rb: Vec<(i64, &spindle_model::RunRecord)> = b.iter().enumerate().map(|(i, r)| (i as i64 + 4, r)).collect();
     let c = compare(&ra, &rb, &["raid".to_string()]);
     assert_eq!(verdict(&c, Metric::Iops), Verdict::BBetter);
     assert_eq!(verdict(&c, Metric::LatencyMean), Verdict::BBetter, "lower latency is better");

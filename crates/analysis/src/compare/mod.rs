@@ -10,11 +10,11 @@ mod tests;
 
 pub use confounders::{Confounder, confounders};
 
-use crate::RunRecord;
 use crate::stats::{Welch, mean, welch};
 pub use samples::Basis;
 use samples::samples;
 use serde::Serialize;
+use spindle_model::RunRecord;
 
 /// Below this p-value a difference is not put down to chance.
 const ALPHA: f64 = 0.05;

@@ -4,8 +4,8 @@
 //! run's per-second figures varied by a few percent), so single runs are not tested.
 
 use super::Metric;
-use crate::RunRecord;
 use serde::Serialize;
+use spindle_model::RunRecord;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

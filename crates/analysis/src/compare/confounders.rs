@@ -2,8 +2,8 @@
 //! environment, other labels. Seed 000 compared layouts on one server with one workload; a
 //! margin between runs that also differ in depth or host says little about the layout.
 
-use crate::RunRecord;
 use serde::Serialize;
+use spindle_model::RunRecord;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Spec settings that do not change what is measured.
