@@ -7,14 +7,15 @@ mod args;
 mod commands;
 mod interrupt;
 mod machine;
+mod origin;
 mod output;
 mod plan;
 mod profiles;
 mod progress;
 mod selection;
-mod spec_file;
 mod store;
 mod suites;
+mod usage;
 
 use clap::Parser;
 use std::process::ExitCode;

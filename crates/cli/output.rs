@@ -28,7 +28,7 @@ pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// `--label key=value` pairs; a malformed one names itself.
-pub fn labels(raw: &[String]) -> Result<std::collections::BTreeMap<String, String>, crate::plan::PlanError> {
+pub fn labels(raw: &[String]) -> Result<std::collections::BTreeMap<String, String>, crate::usage::UsageError> {
     raw.iter().map(|item| crate::selection::parse_label("--label", item)).collect()
 }
 
@@ -69,7 +69,7 @@ fn mask_url_password(arg: &str) -> String {
 }
 
 /// Creates a file the user named with `-o`: never over an existing file unless `force`.
-pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::plan::PlanError> {
+pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::usage::UsageError> {
     let shown = path.display();
     let mut open = std::fs::OpenOptions::new();
     open.write(true);
@@ -80,9 +80,9 @@ pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::F
     }
     open.open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => {
-            crate::plan::PlanError(format!("-o {shown}: the file exists; pass --force to replace it"))
+            crate::usage::UsageError::flag("-o", shown.to_string(), "the file exists; pass --force to replace it")
         }
-        _ => crate::plan::PlanError(format!("-o {shown}: cannot create it: {e}")),
+        _ => crate::usage::UsageError::flag("-o", shown.to_string(), format_args!("cannot create it: {e}")),
     })
 }
 

@@ -2,19 +2,19 @@
 //! ranges (`12-14`), kinds, statuses and times. Every mistake names the flag and the value.
 
 use crate::args::SelectArgs;
-use crate::plan::PlanError;
+use crate::usage::UsageError;
 use spindle_store::{Filter, TimeBound};
 use std::time::SystemTime;
 
 /// `KEY=VALUE`, as labels are attached (`--label`) and selected (`--label`, `--a`, `--b`).
-pub fn parse_label(flag: &str, item: &str) -> Result<(String, String), PlanError> {
+pub fn parse_label(flag: &'static str, item: &str) -> Result<(String, String), UsageError> {
     let (key, value) = item
         .split_once('=')
-        .ok_or_else(|| PlanError(format!("{flag} {item}: write KEY=VALUE, e.g. {flag} raid=10")))?;
+        .ok_or_else(|| UsageError::flag(flag, item, format_args!("write KEY=VALUE, e.g. {flag} raid=10")))?;
     let key = key.trim();
     let valid = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
     if !valid {
-        return Err(PlanError(format!("{flag} {item}: the key must be letters, digits, '_', '-' or '.'")));
+        return Err(UsageError::flag(flag, item, "the key must be letters, digits, '_', '-' or '.'"));
     }
     Ok((key.to_string(), value.trim().to_string()))
 }
@@ -29,18 +29,17 @@ fn parse_id_range(item: &str) -> Option<(i64, i64)> {
 }
 
 /// Run ids as `runs rm` and `runs show` take them.
-pub fn parse_ids(flag: &str, items: &[String]) -> Result<Vec<(i64, i64)>, PlanError> {
+pub fn parse_ids(flag: &'static str, items: &[String]) -> Result<Vec<(i64, i64)>, UsageError> {
     items
         .iter()
         .map(|item| {
-            parse_id_range(item)
-                .ok_or_else(|| PlanError(format!("{flag} {item}: not a run id; write 12 or a range 12-14")))
+            parse_id_range(item).ok_or_else(|| UsageError::flag(flag, item, "not a run id; write 12 or a range 12-14"))
         })
         .collect()
 }
 
 /// `--a` / `--b` items: each a run id, a range or a label; all must hold.
-pub fn parse_selection(flag: &str, items: &[String]) -> Result<Filter, PlanError> {
+pub fn parse_selection(flag: &'static str, items: &[String]) -> Result<Filter, UsageError> {
     let mut filter = Filter::default();
     for item in items {
         if let Some(range) = parse_id_range(item) {
@@ -48,28 +47,26 @@ pub fn parse_selection(flag: &str, items: &[String]) -> Result<Filter, PlanError
         } else if item.contains('=') {
             filter.labels.push(parse_label(flag, item)?);
         } else {
-            return Err(PlanError(format!("{flag} {item}: write a run id (12), a range (12-14) or a label (raid=10)")));
+            return Err(UsageError::flag(flag, item, "write a run id (12), a range (12-14) or a label (raid=10)"));
         }
     }
     Ok(filter)
 }
 
 /// The filter of `runs list`'s selection flags.
-pub fn filter_of(select: &SelectArgs, now: SystemTime) -> Result<Filter, PlanError> {
+pub fn filter_of(select: &SelectArgs, now: SystemTime) -> Result<Filter, UsageError> {
     let labels = select.labels.iter().map(|l| parse_label("--label", l)).collect::<Result<_, _>>()?;
-    let bound = |flag: &str, v: &Option<String>, upper: bool| {
-        v.as_deref()
-            .map(|t| TimeBound::parse(t, upper, now).map_err(|why| PlanError(format!("{flag} {why}"))))
-            .transpose()
+    let bound = |flag: &'static str, v: &Option<String>, upper: bool| {
+        v.as_deref().map(|t| TimeBound::parse(t, upper, now).map_err(|why| UsageError::flag(flag, t, why))).transpose()
     };
     const STATUSES: [&str; 3] = ["complete", "interrupted", "failed"];
     if let Some(s) = select.status.as_deref().filter(|s| !STATUSES.contains(s)) {
-        return Err(PlanError(format!("--status {s}: write one of {}", STATUSES.join(", "))));
+        return Err(UsageError::flag("--status", s, format_args!("write one of {}", STATUSES.join(", "))));
     }
     let group = select
         .group
         .as_deref()
-        .map(|g| g.trim().parse::<i64>().map_err(|_| PlanError(format!("--group {g}: not a group id"))))
+        .map(|g| g.trim().parse::<i64>().map_err(|_| UsageError::flag("--group", g, "not a group id")))
         .transpose()?;
     Ok(Filter {
         labels,
@@ -94,7 +91,7 @@ mod tests {
         assert_eq!(f.labels, [("raid".to_string(), "5".to_string())]);
         for bad in ["16-14", "raid", "0", "=5", "a b=1"] {
             let e = parse_selection("--b", &[bad.into()]).err().unwrap_or_else(|| panic!("{bad} accepted"));
-            assert!(e.0.starts_with(&format!("--b {bad}")), "{e}");
+            assert!(e.to_string().starts_with(&format!("--b {bad}")), "{e}");
         }
         assert!(parse_ids("run", &["x".into()]).is_err());
     }

@@ -3,7 +3,8 @@
 //! leaves a complete file.
 
 use crate::args::RecordArgs;
-use crate::plan::{self, PlanError};
+use crate::plan;
+use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
 use anyhow::Context;
 use spindle_counters::{ProcRoot, Snapshot, counter_paths, values, whole_disks};
@@ -19,9 +20,8 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
     let known = whole_disks(Path::new("/sys/block"));
     let devices = if args.devices.is_empty() { known.clone() } else { args.devices.clone() };
     if let Some(missing) = devices.iter().find(|d| !Path::new("/sys/class/block").join(d).exists()) {
-        return Err(
-            PlanError(format!("--device {missing}: no such block device; disks here: {}", known.join(", "))).into()
-        );
+        let why = format!("no such block device; disks here: {}", known.join(", "));
+        return Err(UsageError::flag("--device", missing, why).into());
     }
     let shown = args.output.display();
     let file = output::create_new_file(&args.output, args.force)?;

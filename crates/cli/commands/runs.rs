@@ -1,7 +1,7 @@
 //! `spindle runs list|show|rm`: the results store from the command line.
 
 use crate::args::{RunsAction, RunsArgs, RunsListArgs, RunsRmArgs, RunsShowArgs};
-use crate::plan::PlanError;
+use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
 use anyhow::bail;
 use spindle_model::units::format_latency_ns;
@@ -28,7 +28,7 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
                 .parse::<u64>()
                 .ok()
                 .filter(|n| *n > 0)
-                .ok_or_else(|| PlanError(format!("--limit {n}: write a number of runs, at least 1")))?,
+                .ok_or_else(|| UsageError::flag("--limit", n, "write a number of runs, at least 1"))?,
         ),
         (None, false) => Some(DEFAULT_LIMIT),
     };
@@ -87,10 +87,10 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
     out
 }
 
-fn one_id(flag: &str, text: &str) -> Result<i64, PlanError> {
+fn one_id(flag: &'static str, text: &str) -> Result<i64, UsageError> {
     match selection::parse_ids(flag, &[text.to_string()])?.as_slice() {
         [(a, b)] if a == b => Ok(*a),
-        _ => Err(PlanError(format!("{flag} {text}: give one run id"))),
+        _ => Err(UsageError::flag(flag, text, "give one run id")),
     }
 }
 
@@ -129,7 +129,7 @@ fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {
     let mut ids = Vec::new();
     for (a, b) in ranges {
         if b - a > 1_000_000 {
-            bail!(PlanError(format!("runs rm {a}-{b}: too wide a range")));
+            bail!(UsageError::flag("runs rm", format!("{a}-{b}"), "too wide a range"));
         }
         ids.extend(a..=b);
     }

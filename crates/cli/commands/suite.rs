@@ -1,12 +1,14 @@
 //! `spindle suite ENGINE --dir DIR`: an engine's pattern matrix on one test file in DIR, every
 //! member saved as a run of one group, and a summary table at the end.
 
-use crate::args::{IoArgs, SuiteArgs};
+use crate::args::SuiteArgs;
 use crate::commands::batch::{Batch, BatchJob, run_batch};
 use crate::machine::ThisMachine;
-use crate::plan::{self, PlanError};
+use crate::origin::{Origin, Setting};
+use crate::plan::{self, PlanInput};
 use crate::progress::warn;
-use crate::suites::{self, Member};
+use crate::suites::{self, Member, Suite};
+use crate::usage::UsageError;
 use crate::{Outcome, output};
 use spindle_model::RunRecord;
 use spindle_store::GroupKind;
@@ -16,10 +18,14 @@ const TEST_FILE: &str = "spindle-suite.dat";
 
 pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     let suite = suites::find(args.engine.trim()).ok_or_else(|| {
-        PlanError(format!("suite {}: unknown engine; valid engines: {}", args.engine, suites::names().join(", ")))
+        UsageError::flag(
+            "suite",
+            &args.engine,
+            format_args!("unknown engine; valid engines: {}", suites::names().join(", ")),
+        )
     })?;
     if !args.dir.is_dir() {
-        return Err(PlanError(format!("--dir {}: not a directory", args.dir.display())).into());
+        return Err(UsageError::flag("--dir", args.dir.display().to_string(), "not a directory").into());
     }
     let labels = output::labels(&args.output.labels)?;
     let repeats = plan::repeats_of(&args.repeat)?;
@@ -28,7 +34,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     let mut planned = Vec::new();
     let mut warnings = Vec::new();
     for m in suite.members {
-        let p = plan::plan_io(&member_args(args, m), &ThisMachine)?;
+        let p = plan::plan_io(&member_input(args, suite, m), &ThisMachine)?;
         for w in p.warnings {
             if !warnings.contains(&w) {
                 warnings.push(w);
@@ -69,19 +75,26 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     Ok(done.outcome)
 }
 
-/// The `spindle io` arguments one member stands for.
-fn member_args(args: &SuiteArgs, m: &Member) -> IoArgs {
-    let change = |key: &str| m.changes.iter().find(|(k, _)| *k == key).map(|(_, v)| v.to_string());
-    IoArgs {
+/// What one member asks the planner for: its profile, the suite's changes to it (named as
+/// the suite's, so a mistake points there), and the suite command's own flags.
+fn member_input(args: &SuiteArgs, suite: &'static Suite, m: &'static Member) -> PlanInput {
+    let mut input = PlanInput {
         targets: vec![args.dir.join(TEST_FILE)],
-        profile: Some(m.profile.to_string()),
-        size: args.size.clone(),
-        random: change("random"),
-        depth: change("depth"),
-        duration: Some(args.duration.clone().unwrap_or_else(|| "30s".into())),
-        warmup: Some(args.warmup.clone().unwrap_or_else(|| "5s".into())),
-        engine: args.io_engine.clone(),
+        profile: Some(Setting {
+            text: m.profile.to_string(),
+            origin: Origin::Suite { suite: suite.engine, member: m.name, key: "profile" },
+        }),
         keep_file: args.keep_file,
-        ..IoArgs::default()
+        ..PlanInput::default()
+    };
+    for (key, value) in m.changes {
+        let origin = Origin::Suite { suite: suite.engine, member: m.name, key };
+        input.set(key, Some(Setting { text: value.to_string(), origin }));
     }
+    input.set("size", Setting::flag("--size", &args.size));
+    input.set("engine", Setting::flag("--io-engine", &args.io_engine));
+    let or_default = |v: &Option<String>, default: &str| Some(v.clone().unwrap_or_else(|| default.to_string()));
+    input.set("duration", Setting::flag("--duration", &or_default(&args.duration, "30s")));
+    input.set("warmup", Setting::flag("--warmup", &or_default(&args.warmup, "5s")));
+    input
 }

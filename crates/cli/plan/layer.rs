@@ -1,11 +1,11 @@
 //! The layers a target's settings are drawn from, and how they stack.
 
-use super::PlanError;
+use super::input::PlanInput;
+use super::spec_file::{RawTarget, SpecFile};
 use super::sweep::SweepParam;
-use super::{Origin, Setting};
-use crate::args::IoArgs;
+use crate::origin::{Origin, Setting};
 use crate::profiles::{self, Profile};
-use crate::spec_file::{RawTarget, SpecFile};
+use crate::usage::UsageError;
 
 /// The workload settings that apply to one target, most specific first: the target's own
 /// table, then command-line flags, then the file's `[defaults]`.
@@ -25,23 +25,21 @@ pub(super) struct Layer {
 }
 
 impl Layer {
-    pub(super) fn from_flags(a: &IoArgs) -> Layer {
-        let flag =
-            |name: &'static str, v: &Option<String>| v.clone().map(|text| Setting { text, origin: Origin::Flag(name) });
-        let switch =
-            |name: &'static str, on: bool| on.then(|| Setting { text: "true".into(), origin: Origin::Flag(name) });
+    /// The workload settings a command gave (its flags, a suite member's changes).
+    pub(super) fn from_input(input: &PlanInput) -> Layer {
+        let get = |key: &str| input.get(key).cloned();
         Layer {
-            size: flag("--size", &a.size),
-            block: flag("--block", &a.block),
-            mix: flag("--mix", &a.mix),
-            read: flag("--read", &a.read),
-            random: flag("--random", &a.random),
-            threads: flag("--threads", &a.threads),
-            depth: flag("--depth", &a.depth),
-            rate: flag("--rate", &a.rate),
-            buffered: switch("--buffered", a.buffered),
-            write_through: switch("--write-through", a.write_through),
-            fsync_every: flag("--fsync-every", &a.fsync_every),
+            size: get("size"),
+            block: get("block"),
+            mix: get("mix"),
+            read: get("read"),
+            random: get("random"),
+            threads: get("threads"),
+            depth: get("depth"),
+            rate: get("rate"),
+            buffered: get("buffered"),
+            write_through: get("write_through"),
+            fsync_every: get("fsync_every"),
         }
     }
 
@@ -62,9 +60,13 @@ impl Layer {
     }
 
     /// The settings of the profile called `name`; `origin` says who asked for it.
-    pub(super) fn from_profile(name: &str, origin: &Origin) -> Result<Layer, PlanError> {
+    pub(super) fn from_profile(name: &str, origin: &Origin) -> Result<Layer, UsageError> {
         let profile = profiles::find(name).ok_or_else(|| {
-            PlanError(format!("{origin} {name}: unknown profile; valid profiles: {}", profiles::names().join(", ")))
+            UsageError::value(
+                origin.clone(),
+                name,
+                format_args!("unknown profile; valid profiles: {}", profiles::names().join(", ")),
+            )
         })?;
         Ok(Layer::of_profile(profile))
     }

@@ -2,67 +2,25 @@
 //! value carries its origin (`--read`, or `FILE line N (read)`) so a mistake is named exactly
 //! where the user made it.
 
+mod input;
 mod layer;
+mod spec_file;
 mod sweep;
 mod target;
 #[cfg(test)]
 mod tests;
 mod values;
 
-use crate::args::IoArgs;
-use crate::spec_file::SpecFile;
+use crate::origin::{Origin, Setting};
+use crate::usage::UsageError;
+pub use input::PlanInput;
 use layer::Layer;
+pub use spec_file::SpecFile;
 use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
 use spindle_model::units::{format_bytes_approx, format_size};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use target::{TargetDraft, resolve_target};
 use values::{bad, duration_of, flag_of};
-
-/// Where a setting came from, for error messages.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Origin {
-    Flag(&'static str),
-    File {
-        path: PathBuf,
-        line: usize,
-        key: String,
-    },
-    /// A value a named profile supplies (`--profile`, or `profile =` in a spec file).
-    Profile {
-        name: &'static str,
-        key: &'static str,
-    },
-}
-
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Origin::Flag(flag) => write!(f, "{flag}"),
-            Origin::File { path, line, key } => write!(f, "{} line {line} ({key})", path.display()),
-            Origin::Profile { name, key } => write!(f, "profile {name} ({key})"),
-        }
-    }
-}
-
-/// A setting as written, and where.
-#[derive(Clone, Debug)]
-pub struct Setting {
-    pub text: String,
-    pub origin: Origin,
-}
-
-/// A mistake in what the user asked for; exits 2.
-#[derive(Debug)]
-pub struct PlanError(pub String);
-
-impl fmt::Display for PlanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for PlanError {}
 
 /// What the plan needs to know about the machine; separate so tests can pin it.
 pub trait Machine {
@@ -98,7 +56,7 @@ pub struct PlannedJob {
 
 /// A counter sampling interval (`--sample-interval`, `--interval`): 1 s unless given;
 /// between 100 ms and 1 h.
-pub fn interval_of(flag: &'static str, text: &Option<String>) -> Result<std::time::Duration, PlanError> {
+pub fn interval_of(flag: &'static str, text: &Option<String>) -> Result<std::time::Duration, UsageError> {
     let Some(text) = text else { return Ok(std::time::Duration::from_secs(1)) };
     let setting = Setting { text: text.clone(), origin: Origin::Flag(flag) };
     let ns = duration_of(&setting)?;
@@ -114,7 +72,7 @@ pub fn optional_duration_of(
     flag: &'static str,
     text: &Option<String>,
     min: std::time::Duration,
-) -> Result<Option<std::time::Duration>, PlanError> {
+) -> Result<Option<std::time::Duration>, UsageError> {
     let Some(text) = text else { return Ok(None) };
     let setting = Setting { text: text.clone(), origin: Origin::Flag(flag) };
     let d = std::time::Duration::from_nanos(duration_of(&setting)?);
@@ -128,27 +86,27 @@ pub fn optional_duration_of(
 const MAX_REPEATS: u64 = 1000;
 
 /// `--repeat N`, 1 when absent.
-pub fn repeats_of(text: &Option<String>) -> Result<u32, PlanError> {
+pub fn repeats_of(text: &Option<String>) -> Result<u32, UsageError> {
     let Some(text) = text else { return Ok(1) };
     let setting = Setting { text: text.clone(), origin: Origin::Flag("--repeat") };
     Ok(values::count_of(&setting, 1, MAX_REPEATS, "the number of repeats")? as u32)
 }
 
-pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError> {
+pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageError> {
     let sweep = args.sweep.as_deref().map(sweep::parse_sweep).transpose()?;
     let repeats = repeats_of(&args.repeat)?;
-    let file = args.spec.as_deref().map(SpecFile::load).transpose().map_err(PlanError)?;
+    let file = args.spec.as_deref().map(SpecFile::load).transpose()?;
     // A profile given as a flag sits just under the flags: `--profile X --depth 32` changes
     // only the depth.
     let flags = match &args.profile {
-        Some(name) => Layer::from_flags(args).over(&Layer::from_profile(name, &Origin::Flag("--profile"))?),
-        None => Layer::from_flags(args),
+        Some(p) => Layer::from_input(args).over(&Layer::from_profile(&p.text, &p.origin)?),
+        None => Layer::from_input(args),
     };
     let mut drafts = Vec::new();
-    let mut job_settings = JobSettings::from_flags(args);
+    let mut job_settings = JobSettings::from_input(args);
     if let Some(file) = &file {
         if !args.targets.is_empty() {
-            return Err(PlanError(format!(
+            return Err(UsageError::request(format!(
                 "--target cannot be combined with --spec: list targets as [[target]] tables in {}",
                 file.path.display()
             )));
@@ -157,15 +115,14 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
             Some(d) => {
                 if let Some(p) = &d.path {
                     let origin = file.origin("path", p.span().start);
-                    return Err(PlanError(format!(
-                        "{origin}: a path belongs in a [[target]] table, not in [defaults]"
-                    )));
+                    return Err(UsageError::at(origin, "a path belongs in a [[target]] table, not in [defaults]"));
                 }
                 if let Some(p) = &d.profile {
                     let origin = file.origin("profile", p.span().start);
-                    return Err(PlanError(format!(
-                        "{origin}: a profile belongs in a [[target]] table (or pass --profile), not in [defaults]"
-                    )));
+                    return Err(UsageError::at(
+                        origin,
+                        "a profile belongs in a [[target]] table (or pass --profile), not in [defaults]",
+                    ));
                 }
                 Layer::from_file(file, d)
             }
@@ -173,12 +130,12 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
         };
         let base = flags.over(&defaults);
         if file.spec.target.is_empty() {
-            return Err(PlanError(format!("spec file {} has no [[target]] table", file.path.display())));
+            return Err(UsageError::file(&file.path, "the spec file has no [[target]] table"));
         }
         for t in &file.spec.target {
             let Some(path) = &t.path else {
                 let line = t.size.as_ref().map(|s| s.span().start).unwrap_or(0);
-                return Err(PlanError(format!("{}: this [[target]] has no path", file.origin("target", line))));
+                return Err(UsageError::at(file.origin("target", line), "this [[target]] has no path"));
             };
             // A target's own profile is part of the target: above the flags, under its keys.
             let under = match &t.profile {
@@ -194,7 +151,7 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
         job_settings = job_settings.over(JobSettings::from_file(file));
     } else {
         if args.targets.is_empty() {
-            return Err(PlanError("no target: pass --target PATH (repeatable) or --spec FILE.toml".into()));
+            return Err(UsageError::request("no target: pass --target PATH (repeatable) or --spec FILE.toml"));
         }
         for path in &args.targets {
             drafts.push(TargetDraft { path: path.clone(), origin: Origin::Flag("--target"), layer: flags.clone() });
@@ -240,7 +197,7 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
             };
             let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
             if targets.iter().any(|t: &TargetSpec| t.path == target.path) {
-                return Err(PlanError(format!("target {} is listed twice", target.path.display())));
+                return Err(UsageError::request(format!("target {} is listed twice", target.path.display())));
             }
             targets.push(target);
         }
@@ -284,11 +241,11 @@ pub fn plan_io(args: &IoArgs, machine: &dyn Machine) -> Result<IoPlan, PlanError
 
 /// Every worker's buffers are allocated up front; refuse a job that would crowd out the
 /// machine rather than let it swap and measure the swap.
-fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<(), PlanError> {
+fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<(), UsageError> {
     let buffer_bytes: u64 =
         targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();
     if buffer_bytes > machine.memory_bytes() / 4 {
-        return Err(PlanError(format!(
+        return Err(UsageError::request(format!(
             "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block",
             format_size(buffer_bytes),
             format_bytes_approx(machine.memory_bytes())
@@ -307,13 +264,11 @@ struct JobSettings {
 }
 
 impl JobSettings {
-    fn from_flags(a: &IoArgs) -> JobSettings {
-        let flag =
-            |name: &'static str, v: &Option<String>| v.clone().map(|text| Setting { text, origin: Origin::Flag(name) });
+    fn from_input(input: &PlanInput) -> JobSettings {
         JobSettings {
-            engine: flag("--engine", &a.engine),
-            duration: flag("--duration", &a.duration),
-            warmup: flag("--warmup", &a.warmup),
+            engine: input.get("engine").cloned(),
+            duration: input.get("duration").cloned(),
+            warmup: input.get("warmup").cloned(),
             keep_file: None,
         }
     }

@@ -2,7 +2,8 @@
 //! may elide a progression, as in `depth=1,2,4,...,256` (doubling) or `threads=1,2,3,...,8`.
 
 use super::values::bad;
-use super::{Origin, PlanError, Setting};
+use crate::origin::{Origin, Setting};
+use crate::usage::UsageError;
 use spindle_model::units::{format_size, parse_size};
 
 /// The settings a sweep can step.
@@ -43,7 +44,7 @@ impl Sweep {
     }
 }
 
-pub fn parse_sweep(text: &str) -> Result<Sweep, PlanError> {
+pub fn parse_sweep(text: &str) -> Result<Sweep, UsageError> {
     let origin = Origin::Flag("--sweep");
     let (name, list) =
         text.split_once('=').ok_or_else(|| bad(&origin, text, "write PARAM=LIST, e.g. depth=1,2,4,...,256"))?;
@@ -147,8 +148,8 @@ mod tests {
             "depth=x,2,...,8",
         ] {
             let e = parse_sweep(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
-            assert!(e.0.starts_with("--sweep"), "{bad}: {e}");
+            assert!(e.to_string().starts_with("--sweep"), "{bad}: {e}");
         }
-        assert!(parse_sweep("size=1G,2G").err().unwrap().0.contains("sweepable: depth, block, threads"));
+        assert!(parse_sweep("size=1G,2G").err().unwrap().to_string().contains("sweepable: depth, block, threads"));
     }
 }

@@ -1,7 +1,9 @@
 //! One target's layered settings become a validated `TargetSpec`.
 
 use super::values::*;
-use super::{Layer, Machine, Origin, PlanError};
+use super::{Layer, Machine};
+use crate::origin::Origin;
+use crate::usage::UsageError;
 use spindle_model::spec::{EngineKind, MixEntry, TargetSpec, Workload};
 use spindle_model::units::{format_bytes_approx, format_size};
 use std::path::{Path, PathBuf};
@@ -19,18 +21,22 @@ pub(super) fn resolve_target(
     fell_back: bool,
     machine: &dyn Machine,
     warnings: &mut Vec<String>,
-) -> Result<TargetSpec, PlanError> {
+) -> Result<TargetSpec, UsageError> {
     let TargetDraft { path, origin, layer } = draft;
     let shown = path.display();
     if path.is_dir() {
-        return Err(PlanError(format!("{origin} {shown}: is a directory; name a file inside it")));
+        return Err(UsageError::value(origin, shown.to_string(), "is a directory; name a file inside it"));
     }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     if !parent.is_dir() {
-        return Err(PlanError(format!("{origin} {shown}: target directory {} does not exist", parent.display())));
+        return Err(UsageError::value(
+            origin,
+            shown.to_string(),
+            format_args!("target directory {} does not exist", parent.display()),
+        ));
     }
 
     let read_pct = layer.read.as_ref().map(percent_of).transpose()?.unwrap_or(100);
@@ -43,8 +49,11 @@ pub(super) fn resolve_target(
     let block_origin = layer.mix.as_ref().or(layer.block.as_ref());
     for m in &mix {
         if m.block == 0 || m.block > MAX_BLOCK {
-            let o = block_origin.map(|s| s.origin.to_string()).unwrap_or_default();
-            return Err(PlanError(format!("{o}: a block of {} is outside 1 byte..64MiB", format_size(m.block))));
+            let o = block_origin.map(|s| s.origin.clone()).unwrap_or(Origin::Flag("--block"));
+            return Err(UsageError::at(
+                o,
+                format_args!("a block of {} is outside 1 byte..64MiB", format_size(m.block)),
+            ));
         }
     }
     let reads_only = mix.iter().all(|m| m.read_pct == 100);
@@ -90,14 +99,16 @@ pub(super) fn resolve_target(
         None => 1 << 30,
     };
     if size != 0 && size < largest {
-        let s = layer.size.as_ref().map(|s| s.origin.to_string()).unwrap_or_else(|| "--size".into());
-        return Err(PlanError(format!(
-            "{s}: {shown} of {} is smaller than one {} I/O",
-            format_size(size),
-            format_size(largest)
-        )));
+        let o = layer.size.as_ref().map(|s| s.origin.clone()).unwrap_or(Origin::Flag("--size"));
+        return Err(UsageError::at(
+            o,
+            format_args!("{shown} of {} is smaller than one {} I/O", format_size(size), format_size(largest)),
+        ));
     }
-    if buffered && engine != EngineKind::Null && size != 0 && size < machine.memory_bytes() {
+    // Only reads can be served from memory before the run measures the device; what buffered
+    // writes did is judged after the run, from the disk's own counters.
+    let reads = mix.iter().any(|m| m.read_pct > 0);
+    if buffered && reads && engine != EngineKind::Null && size != 0 && size < machine.memory_bytes() {
         warnings.push(format!(
             "{shown}: buffered I/O on {} with {} of memory: reads may be served by the page cache, not the device; use a --size above memory to measure the device",
             format_size(size),
@@ -108,11 +119,14 @@ pub(super) fn resolve_target(
         if let Some((device, logical)) = machine.logical_block(&path) {
             for m in &mix {
                 if m.block % logical != 0 {
-                    let o = block_origin.map(|s| s.origin.to_string()).unwrap_or_else(|| "--block".into());
-                    return Err(PlanError(format!(
-                        "{o}: {} is not a multiple of {device}'s {logical}-byte logical block, which direct I/O requires; use a multiple of {logical} or --buffered",
-                        format_size(m.block)
-                    )));
+                    let o = block_origin.map(|s| s.origin.clone()).unwrap_or(Origin::Flag("--block"));
+                    return Err(UsageError::at(
+                        o,
+                        format_args!(
+                            "{} is not a multiple of {device}'s {logical}-byte logical block, which direct I/O requires; use a multiple of {logical} or --buffered",
+                            format_size(m.block)
+                        ),
+                    ));
                 }
             }
         }

@@ -23,20 +23,20 @@ impl Machine for Pinned {
     }
 }
 
-fn plan(args: &[&str]) -> Result<IoPlan, PlanError> {
+fn plan(args: &[&str]) -> Result<IoPlan, UsageError> {
     plan_on(args, &Pinned { uring: true })
 }
 
-fn plan_on(args: &[&str], machine: &dyn Machine) -> Result<IoPlan, PlanError> {
+fn plan_on(args: &[&str], machine: &dyn Machine) -> Result<IoPlan, UsageError> {
     let cli = Cli::try_parse_from(["spindle", "io"].iter().chain(args)).expect("clap accepts the flags");
     let Command::Io(io) = cli.command else { panic!("not io") };
-    plan_io(&io, machine)
+    plan_io(&PlanInput::from(&*io), machine)
 }
 
 fn error(args: &[&str]) -> String {
     match plan(args) {
         Ok(_) => panic!("{args:?} should be refused"),
-        Err(e) => e.0,
+        Err(e) => e.to_string(),
     }
 }
 
@@ -127,6 +127,6 @@ fn spec_file_targets_take_their_own_profile_above_the_flags() {
     assert!(log.write_through);
 
     std::fs::write(&spec, "[[target]]\npath = \"a.dat\"\n\nprofile = \"nope\"\n").unwrap();
-    let err = plan(&["--spec", spec.to_str().unwrap()]).err().unwrap().0;
+    let err = plan(&["--spec", spec.to_str().unwrap()]).err().unwrap().to_string();
     assert!(err.contains("job.toml line 4 (profile) nope") && err.contains("unknown profile"), "{err}");
 }

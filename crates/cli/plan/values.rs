@@ -1,12 +1,13 @@
 //! Turning one setting's text into a value, with errors that name where it came from.
 
-use super::{Origin, PlanError, Setting};
+use crate::origin::{Origin, Setting};
+use crate::usage::UsageError;
 use spindle_model::spec::MixEntry;
 use spindle_model::units::{parse_duration_ns, parse_size};
 use std::fmt;
 
-pub(super) fn bad(origin: &Origin, text: &str, why: impl fmt::Display) -> PlanError {
-    PlanError(format!("{origin} {text}: {why}"))
+pub(super) fn bad(origin: &Origin, text: &str, why: impl fmt::Display) -> UsageError {
+    UsageError::value(origin.clone(), text, why)
 }
 
 pub(super) const MAX_BLOCK: u64 = 64 << 20;
@@ -14,11 +15,11 @@ pub(super) const MAX_THREADS: u64 = 4096;
 /// io_uring's largest submission queue.
 pub(super) const MAX_DEPTH: u64 = 32768;
 
-pub(super) fn size_of(s: &Setting) -> Result<u64, PlanError> {
+pub(super) fn size_of(s: &Setting) -> Result<u64, UsageError> {
     parse_size(&s.text).map_err(|e| bad(&s.origin, &s.text, e))
 }
 
-pub(super) fn count_of(s: &Setting, min: u64, max: u64, what: &str) -> Result<u64, PlanError> {
+pub(super) fn count_of(s: &Setting, min: u64, max: u64, what: &str) -> Result<u64, UsageError> {
     let out_of_range = || bad(&s.origin, &s.text, format!("{what} must be a whole number between {min} and {max}"));
     let n: u64 = s.text.trim().parse().map_err(|_| out_of_range())?;
     if !(min..=max).contains(&n) {
@@ -27,11 +28,11 @@ pub(super) fn count_of(s: &Setting, min: u64, max: u64, what: &str) -> Result<u6
     Ok(n)
 }
 
-pub(super) fn percent_of(s: &Setting) -> Result<u8, PlanError> {
+pub(super) fn percent_of(s: &Setting) -> Result<u8, UsageError> {
     Ok(count_of(s, 0, 100, "a percentage")? as u8)
 }
 
-pub(super) fn flag_of(s: &Setting) -> Result<bool, PlanError> {
+pub(super) fn flag_of(s: &Setting) -> Result<bool, UsageError> {
     match s.text.trim() {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -39,13 +40,13 @@ pub(super) fn flag_of(s: &Setting) -> Result<bool, PlanError> {
     }
 }
 
-pub(super) fn duration_of(s: &Setting) -> Result<u64, PlanError> {
+pub(super) fn duration_of(s: &Setting) -> Result<u64, UsageError> {
     parse_duration_ns(&s.text).map_err(|e| bad(&s.origin, &s.text, e))
 }
 
 /// `64K:83,512:17`: sizes with weights, each entry optionally with its own read and random
 /// percentages (`64K:136:100:100`), else the target's `read`/`random`.
-pub(super) fn mix_of(s: &Setting, read_pct: u8, random_pct: u8) -> Result<Vec<MixEntry>, PlanError> {
+pub(super) fn mix_of(s: &Setting, read_pct: u8, random_pct: u8) -> Result<Vec<MixEntry>, UsageError> {
     let mut mix = Vec::new();
     for part in s.text.split(',') {
         let fields: Vec<&str> = part.split(':').map(str::trim).collect();
@@ -57,7 +58,7 @@ pub(super) fn mix_of(s: &Setting, read_pct: u8, random_pct: u8) -> Result<Vec<Mi
             ));
         }
         let block = parse_size(fields[0]).map_err(|e| bad(&s.origin, &s.text, e))?;
-        let number = |i: usize, what: &str, max: u64| -> Result<u64, PlanError> {
+        let number = |i: usize, what: &str, max: u64| -> Result<u64, UsageError> {
             let n: u64 = fields[i].parse().map_err(|_| {
                 bad(&s.origin, &s.text, format!("{what} '{}' of {} must be a whole number", fields[i], fields[0]))
             })?;

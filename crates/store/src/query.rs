@@ -68,7 +68,7 @@ impl TimeBound {
     pub fn parse(text: &str, upper: bool, now: SystemTime) -> Result<String, String> {
         let t = text.trim();
         if let Some(age) = parse_age(t) {
-            let at = now.checked_sub(age).ok_or_else(|| format!("{t} reaches before 1970"))?;
+            let at = now.checked_sub(age).ok_or_else(|| "reaches before 1970".to_string())?;
             return Ok(spindle_model::time::rfc3339_utc(at));
         }
         let b = t.as_bytes();
@@ -99,7 +99,7 @@ impl TimeBound {
         if date_ok && time_ok {
             return Ok(t.to_string());
         }
-        Err(format!("{t}: write a date (2026-11-22), a UTC time (2026-11-22T10:00:00Z) or an age (90m, 24h, 7d)"))
+        Err("write a date (2026-11-22), a UTC time (2026-11-22T10:00:00Z) or an age (90m, 24h, 7d)".to_string())
     }
 }
 

@@ -3,8 +3,9 @@
 use super::{Target, target_of, url_of};
 use crate::args::HammerLoadArgs;
 use crate::commands::batch::Saver;
-use crate::plan::{self, PlanError};
+use crate::plan;
 use crate::progress::{Display, note};
+use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
 use spindle_counters::{ProcRoot, Sampler, devices_under};
 use spindle_db::DbUrl;
@@ -16,7 +17,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 /// `10M` rows: a count with an optional K, M or G (powers of 1000, as row counts are said).
-fn rows_of(text: &Option<String>) -> Result<u64, PlanError> {
+fn rows_of(text: &Option<String>) -> Result<u64, UsageError> {
     let Some(t) = text else { return Ok(10_000_000) };
     let s = t.trim();
     let (digits, factor) = match s.char_indices().last() {
@@ -30,7 +31,7 @@ fn rows_of(text: &Option<String>) -> Result<u64, PlanError> {
         .ok()
         .and_then(|n| n.checked_mul(factor))
         .filter(|n| (1..=keys::MAX_ROWS).contains(n))
-        .ok_or_else(|| PlanError(format!("--rows {t}: write a number of rows from 1, e.g. 10M (10,000,000)")))
+        .ok_or_else(|| UsageError::flag("--rows", t, "write a number of rows from 1, e.g. 10M (10,000,000)"))
 }
 
 pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {

@@ -7,7 +7,7 @@ mod run;
 
 use crate::Outcome;
 use crate::args::{HammerAction, HammerArgs};
-use crate::plan::PlanError;
+use crate::usage::UsageError;
 use spindle_db::{DbUrl, Engine};
 use std::path::PathBuf;
 
@@ -18,9 +18,9 @@ pub fn run(args: &HammerArgs) -> anyhow::Result<Outcome> {
     }
 }
 
-fn url_of(text: &str) -> Result<DbUrl, PlanError> {
+fn url_of(text: &str) -> Result<DbUrl, UsageError> {
     // The message repeats the URL only as parsed (masked), never as typed.
-    spindle_db::parse_url(text).map_err(|why| PlanError(format!("--db: {why}")))
+    spindle_db::parse_url(text).map_err(|why| UsageError::at(crate::origin::Origin::Flag("--db"), why))
 }
 
 /// The database a URL names, with the driver that speaks to it.
@@ -37,7 +37,7 @@ fn target_of(url: &DbUrl) -> anyhow::Result<Target> {
         (Engine::Sqlite, Some(path)) => Ok(Target::Sqlite(path.clone())),
         (Engine::Postgres, _) => Ok(Target::Postgres(url.clone(), runtime()?)),
         (Engine::MySql, _) => Ok(Target::MySql(url.clone(), runtime()?)),
-        (Engine::Sqlite, None) => Err(PlanError(format!("--db {url}: name the database file")).into()),
+        (Engine::Sqlite, None) => Err(UsageError::flag("--db", url.to_string(), "name the database file").into()),
     }
 }
 

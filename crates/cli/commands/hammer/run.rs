@@ -5,8 +5,9 @@
 use super::{Target, target_of, url_of};
 use crate::args::HammerRunArgs;
 use crate::commands::batch::Saver;
-use crate::plan::{self, PlanError};
+use crate::plan;
 use crate::progress::{Display, note};
+use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
 use spindle_counters::{CounterSource, ProcRoot, Sampler, devices_under};
 use spindle_db::counters::{MySqlCounters, PgCounters, SqliteCounters};
@@ -38,7 +39,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             .parse::<u8>()
             .ok()
             .filter(|p| *p <= 100)
-            .ok_or_else(|| PlanError(format!("--read-ratio {t}: a percentage from 0 to 100")))?,
+            .ok_or_else(|| UsageError::flag("--read-ratio", t, "a percentage from 0 to 100"))?,
     };
     let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?
         .unwrap_or(Duration::from_secs(60));
@@ -52,7 +53,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
                 .parse::<f64>()
                 .ok()
                 .filter(|r| r.is_finite() && *r > 0.0)
-                .ok_or_else(|| PlanError(format!("--rate {t}: calls per second, above 0")))?,
+                .ok_or_else(|| UsageError::flag("--rate", t, "calls per second, above 0"))?,
         ),
     };
     let labels = output::labels(&args.output.labels)?;
@@ -192,16 +193,20 @@ fn with_progress<T>(live: &Live, quiet: bool, warmup: Duration, f: impl FnOnce()
 
 /// More sessions than the server has room for is refused before anything runs. One
 /// connection more is spindle's own, for the database counters.
-fn check_room(url: &DbUrl, sessions: &[u32], room: ConnectionRoom) -> Result<(), PlanError> {
+fn check_room(url: &DbUrl, sessions: &[u32], room: ConnectionRoom) -> Result<(), UsageError> {
     let for_sessions = room.free().saturating_sub(1);
     match sessions.iter().find(|&&n| u64::from(n) > for_sessions) {
-        Some(n) => Err(PlanError(format!(
-            "--sessions {n}: {url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use and 1 for spindle's counters, so {for_sessions} for sessions; use fewer sessions or raise max_connections",
-            room.max.saturating_sub(room.reserved),
-            room.max,
-            room.reserved,
-            room.in_use,
-        ))),
+        Some(n) => Err(UsageError::flag(
+            "--sessions",
+            n.to_string(),
+            format_args!(
+                "{url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use and 1 for spindle's counters, so {for_sessions} for sessions; use fewer sessions or raise max_connections",
+                room.max.saturating_sub(room.reserved),
+                room.max,
+                room.reserved,
+                room.in_use,
+            ),
+        )),
         None => Ok(()),
     }
 }
@@ -211,7 +216,7 @@ fn list(sessions: &[u32]) -> String {
 }
 
 /// `--sessions 100,500,800`.
-fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, PlanError> {
+fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, UsageError> {
     let Some(t) = text else { return Ok(vec![8]) };
     t.split(',')
         .map(|s| {
@@ -220,7 +225,7 @@ fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, PlanError> {
                 .ok()
                 .filter(|n| (1..=MAX_SESSIONS).contains(n))
                 .map(|n| n as u32)
-                .ok_or_else(|| PlanError(format!("--sessions {t}: each count from 1 to {MAX_SESSIONS}")))
+                .ok_or_else(|| UsageError::flag("--sessions", t, format_args!("each count from 1 to {MAX_SESSIONS}")))
         })
         .collect()
 }

@@ -2,7 +2,8 @@
 //! `[[target]]` table per target so a data file and a log file can be driven at once.
 //! Every value keeps the line it came from, so a mistake is reported as `FILE line N`.
 
-use crate::plan::{Origin, Setting};
+use crate::origin::{Origin, Setting};
+use crate::usage::UsageError;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -51,10 +52,11 @@ pub struct SpecFile {
 }
 
 impl SpecFile {
-    pub fn load(path: &Path) -> Result<SpecFile, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read spec file {}: {e}", path.display()))?;
-        let spec: RawSpec = toml::from_str(&text).map_err(|e| format!("spec file {}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<SpecFile, UsageError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UsageError::file(path, format_args!("cannot read the spec file: {e}")))?;
+        let spec: RawSpec =
+            toml::from_str(&text).map_err(|e| UsageError::file(path, format_args!("spec file: {e}")))?;
         Ok(SpecFile { path: path.to_path_buf(), text, spec })
     }
 
