@@ -1,10 +1,10 @@
-//! `spindle compare` on real runs: a run against itself is noise; direct against buffered
-//! reads of a file the page cache holds is a real difference.
+//! `spindle compare` on real runs: a run against itself is identical and untested; direct
+//! against buffered reads of a file the page cache holds is a real difference.
 
 use crate::common::spindle_with_store;
 
 #[test]
-fn a_run_compared_with_itself_is_within_noise() {
+fn a_run_compared_with_itself_is_identical_not_tested() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let ok = spindle_with_store(&store)
@@ -17,8 +17,9 @@ fn a_run_compared_with_itself_is_within_noise() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(c["metrics"][0]["metric"], "iops");
-    assert_eq!(c["metrics"][0]["verdict"], "within_noise");
-    assert!(c["headline"].as_str().unwrap().starts_with("No real difference"), "{c}");
+    assert_eq!(c["metrics"][0]["verdict"], "untested");
+    assert_eq!(c["basis"], "single_run");
+    assert!(c["headline"].as_str().unwrap().contains("identical"), "{c}");
     assert_eq!(c["confounders"].as_array().map(Vec::len), Some(0));
 }
 

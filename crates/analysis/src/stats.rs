@@ -1,6 +1,7 @@
 //! The statistics comparisons rest on: means and standard deviations, Welch's unequal-variance
-//! t-test with the Welch–Satterthwaite degrees of freedom, Student's t distribution (through the
-//! regularized incomplete beta function).
+//! t-test with the Welch–Satterthwaite degrees of freedom, the paired (one-sample) t-test,
+//! Holm's step-down correction for several tests at once, Student's t distribution (through
+//! the regularized incomplete beta function).
 //!
 //! Nothing here panics or returns NaN, whatever the input: a NaN in a stored figure must not
 //! turn a comparison into NaN, and a JSON document cannot hold NaN or infinity.
@@ -36,19 +37,21 @@ pub fn sample_stddev(xs: &[f64]) -> f64 {
     sample_variance(xs).sqrt()
 }
 
-/// Welch's t-test of B against A. Every field is finite, so it always serializes.
+/// A t-test of B against A: Welch's on two independent samples, or the paired test on
+/// per-pair differences B - A. Every field is finite, so it always serializes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Welch {
-    /// mean(B) - mean(A).
+pub struct TTest {
+    /// mean(B) - mean(A), or the mean of the paired differences.
     pub diff: f64,
     /// `f64::MAX` with the sign of `diff` when neither side varies but the means differ (the
     /// true t is infinite, which JSON cannot hold).
     pub t: f64,
-    /// Welch–Satterthwaite degrees of freedom; n_a + n_b - 2 when neither side varies.
+    /// Welch–Satterthwaite degrees of freedom (n_a + n_b - 2 when neither side varies); for the
+    /// paired test, pairs - 1.
     pub df: f64,
     /// Two-sided.
     pub p_value: f64,
-    /// 95% confidence interval of mean(B) - mean(A).
+    /// 95% confidence interval of `diff`.
     pub ci95_low: f64,
     pub ci95_high: f64,
 }
@@ -59,7 +62,7 @@ pub struct Welch {
 /// When neither side varies the test degenerates: identical means are within noise (t = 0,
 /// p = 1, interval [0, 0]); different means differ for certain (p = 0, interval [diff, diff],
 /// t = ±`f64::MAX`).
-pub fn welch(a: &[f64], b: &[f64]) -> Option<Welch> {
+pub fn welch(a: &[f64], b: &[f64]) -> Option<TTest> {
     if a.len() < 2 || b.len() < 2 || a.iter().chain(b).any(|x| !x.is_finite()) {
         return None;
     }
@@ -77,14 +80,62 @@ pub fn welch(a: &[f64], b: &[f64]) -> Option<Welch> {
     if va + vb == 0.0 {
         let (t, p_value) = if diff == 0.0 { (0.0, 1.0) } else { (f64::MAX.copysign(diff), 0.0) };
         let diff = scaled(diff);
-        return Some(Welch { diff, t, df: na + nb - 2.0, p_value, ci95_low: diff, ci95_high: diff });
+        return Some(TTest { diff, t, df: na + nb - 2.0, p_value, ci95_low: diff, ci95_high: diff });
     }
     let se = (va + vb).sqrt();
     let t = diff / se;
     let df = welch_satterthwaite(va, na, vb, nb);
     let p_value = 2.0 * student_t_cdf(-t.abs(), df);
     let half = student_t_quantile(0.975, df) * se;
-    Some(Welch { diff: scaled(diff), t, df, p_value, ci95_low: scaled(diff - half), ci95_high: scaled(diff + half) })
+    Some(TTest { diff: scaled(diff), t, df, p_value, ci95_low: scaled(diff - half), ci95_high: scaled(diff + half) })
+}
+
+/// The paired t-test: whether differences `d` (B - A of each pair) average zero. `None` for
+/// fewer than two pairs or a value that is not finite. Differences that do not vary are
+/// judged as Welch's test judges sides that do not vary: zero is within noise (p = 1), any
+/// other value certain (p = 0).
+///
+/// Pairing removes what the two members of a pair share (the drift of the hour they ran in),
+/// which is why `spindle ab` alternates A and B and tests this way.
+pub fn paired(d: &[f64]) -> Option<TTest> {
+    if d.len() < 2 || d.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let unit = power_of_two_unit(d.iter().copied());
+    let d: Vec<f64> = d.iter().map(|x| x / unit).collect();
+    let n = d.len() as f64;
+    let diff = mean(&d);
+    let v = sample_variance(&d) / n;
+    let scaled = |x: f64| (x * unit).clamp(-f64::MAX, f64::MAX);
+    let df = n - 1.0;
+    if v == 0.0 {
+        let (t, p_value) = if diff == 0.0 { (0.0, 1.0) } else { (f64::MAX.copysign(diff), 0.0) };
+        let diff = scaled(diff);
+        return Some(TTest { diff, t, df, p_value, ci95_low: diff, ci95_high: diff });
+    }
+    let se = v.sqrt();
+    let t = diff / se;
+    let p_value = 2.0 * student_t_cdf(-t.abs(), df);
+    let half = student_t_quantile(0.975, df) * se;
+    Some(TTest { diff: scaled(diff), t, df, p_value, ci95_low: scaled(diff - half), ci95_high: scaled(diff + half) })
+}
+
+/// Holm's step-down adjustment of p-values tested together: the smallest is multiplied by the
+/// number of tests, the next by one fewer, and so on, each at least the one before and at
+/// most 1. Comparing the adjusted values with alpha keeps the chance of any false alarm
+/// among all the tests at alpha (Holm 1979), with more power than Bonferroni's.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let mut adjusted = vec![1.0; m];
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        let value = if p[i].is_nan() { 1.0 } else { (p[i] * (m - rank) as f64).min(1.0) };
+        running = running.max(value);
+        adjusted[i] = running;
+    }
+    adjusted
 }
 
 /// The power of two at or below the largest magnitude in `xs` (at least the smallest normal
@@ -390,16 +441,16 @@ mod tests {
     #[test]
     fn welch_without_variance() {
         let same = welch(&[5.0, 5.0, 5.0], &[5.0, 5.0]).unwrap();
-        let expected = Welch { diff: 0.0, t: 0.0, df: 3.0, p_value: 1.0, ci95_low: 0.0, ci95_high: 0.0 };
+        let expected = TTest { diff: 0.0, t: 0.0, df: 3.0, p_value: 1.0, ci95_low: 0.0, ci95_high: 0.0 };
         assert_eq!(same, expected);
         let higher = welch(&[5.0, 5.0, 5.0], &[6.0, 6.0]).unwrap();
-        let expected = Welch { diff: 1.0, t: f64::MAX, df: 3.0, p_value: 0.0, ci95_low: 1.0, ci95_high: 1.0 };
+        let expected = TTest { diff: 1.0, t: f64::MAX, df: 3.0, p_value: 0.0, ci95_low: 1.0, ci95_high: 1.0 };
         assert_eq!(higher, expected);
         // 0.1 three times averages to exactly 0.1, so neither side varies.
         let lower = welch(&[0.2; 3], &[0.1; 3]).unwrap();
         assert_eq!((lower.t, lower.p_value, lower.ci95_low, lower.ci95_high), (-f64::MAX, 0.0, lower.diff, lower.diff));
         assert_close(lower.diff, -0.1, 1e-16);
-        assert_eq!(serde_json::from_str::<Welch>(&serde_json::to_string(&lower).unwrap()).unwrap(), lower);
+        assert_eq!(serde_json::from_str::<TTest>(&serde_json::to_string(&lower).unwrap()).unwrap(), lower);
     }
 
     #[test]
@@ -413,6 +464,38 @@ mod tests {
         assert!(noisy.p_value > 0.5 && noisy.ci95_low < 0.0 && noisy.ci95_high > 0.0, "{noisy:?}");
         let far = welch(&[1.0, 1.1, 0.9, 1.05], &[10.0, 10.2, 9.9, 10.1]).unwrap();
         assert!(far.p_value < 0.001 && far.ci95_low > 8.5 && far.ci95_high < 9.5, "{far:?}");
+    }
+
+    /// Student's sleep data (Cushny and Peebles), the classic paired example: R's
+    /// `t.test(extra ~ group, data = sleep, paired = TRUE)` gives t = 4.0621, df = 9,
+    /// p = 0.002833, interval 0.7001142 .. 2.4598858 for drug 2 against drug 1.
+    #[test]
+    fn paired_matches_students_sleep_data() {
+        let d = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
+        let t = paired(&d).unwrap();
+        assert_close(t.diff, 1.58, 1e-12);
+        assert_close(t.t, 4.062_127_683, 1e-8);
+        assert_eq!(t.df, 9.0);
+        assert_close(t.p_value, 0.002_832_890, 1e-8);
+        assert_close(t.ci95_low, 0.700_114_2, 1e-7);
+        assert_close(t.ci95_high, 2.459_885_8, 1e-7);
+        assert!(paired(&[1.0]).is_none() && paired(&[1.0, f64::NAN]).is_none());
+        let same = paired(&[0.0, 0.0, 0.0]).unwrap();
+        assert_eq!((same.p_value, same.ci95_low, same.ci95_high), (1.0, 0.0, 0.0));
+        let certain = paired(&[0.5, 0.5]).unwrap();
+        assert_eq!((certain.p_value, certain.ci95_low), (0.0, 0.5));
+    }
+
+    /// R: `p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm")` is 0.03 0.06 0.06 0.02.
+    #[test]
+    fn holm_adjusts_step_down() {
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        for (got, want) in adjusted.iter().zip([0.03, 0.06, 0.06, 0.02]) {
+            assert_close(*got, want, 1e-15);
+        }
+        assert_eq!(holm(&[0.5, 0.9]), [1.0, 1.0], "never above 1");
+        assert_eq!(holm(&[f64::NAN, 0.01]), [1.0, 0.02]);
+        assert!(holm(&[]).is_empty());
     }
 
     #[test]
@@ -442,7 +525,7 @@ mod tests {
         // In units of f64::MAX / 4: a = [-4, -2], b = [4, 2], so t = 3 / (1/sqrt(2)) with 2 df.
         assert_close(w.t, 3.0 * 2.0_f64.sqrt(), 1e-14);
         assert_close(w.p_value, 1.0 - w.t / (2.0 + w.t * w.t).sqrt(), 1e-14);
-        assert_eq!(serde_json::from_str::<Welch>(&serde_json::to_string(&w).unwrap()).unwrap(), w);
+        assert_eq!(serde_json::from_str::<TTest>(&serde_json::to_string(&w).unwrap()).unwrap(), w);
     }
 
     #[test]

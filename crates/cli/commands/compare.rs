@@ -1,9 +1,11 @@
 //! `spindle compare`: B against A, where each side is runs picked by id or label.
 
-use crate::args::CompareArgs;
+use crate::args::{CompareArgs, VerdictArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
-use spindle_store::{Filter, StoredRun};
+use spindle_analysis::compare::{DEFAULT_THRESHOLD_PCT, Settings};
+use spindle_model::RunRecord;
+use spindle_store::{Filter, GroupKind, Store, StoredRun};
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let (a_items, b_items) = match (args.runs.as_slice(), args.a.is_empty() && args.b.is_empty()) {
@@ -41,7 +43,14 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     }
     // Labels that picked the sides are what is being compared, not a confounder.
     let selected_by: Vec<String> = fa.labels.iter().chain(fb.labels.iter()).map(|(k, _)| k.clone()).collect();
-    let comparison = spindle_analysis::compare::compare(&side(&a), &side(&b), &selected_by);
+    let threshold_pct = threshold_of(&args.verdict)?;
+    let history = match &store {
+        Some(s) => history(s, &a, &b)?,
+        None => Vec::new(),
+    };
+    let history: Vec<Vec<&RunRecord>> = history.iter().map(|g| g.iter().map(|r| &r.record).collect()).collect();
+    let settings = Settings { selected_by: &selected_by, threshold_pct, history: &history };
+    let comparison = spindle_analysis::compare::compare(&side(&a), &side(&b), &settings);
     let bytes = if args.json {
         let mut text = serde_json::to_string_pretty(&comparison)?;
         text.push('\n');
@@ -53,6 +62,39 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-fn side(runs: &[StoredRun]) -> Vec<(i64, &spindle_model::RunRecord)> {
+fn side(runs: &[StoredRun]) -> Vec<(i64, &RunRecord)> {
     runs.iter().map(|r| (r.summary.id, &r.record)).collect()
+}
+
+/// `--threshold PERCENT`: above 0, below 100.
+pub fn threshold_of(args: &VerdictArgs) -> Result<f64, UsageError> {
+    let Some(t) = &args.threshold else { return Ok(DEFAULT_THRESHOLD_PCT) };
+    t.trim()
+        .trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|x| *x > 0.0 && *x < 100.0)
+        .ok_or_else(|| UsageError::flag("--threshold", t, "a percentage above 0 and below 100, e.g. 5"))
+}
+
+/// Stored repeat groups of the compared workloads on the compared hosts, other than the
+/// compared runs: what says how much this host drifts between groups.
+fn history(store: &Store, a: &[StoredRun], b: &[StoredRun]) -> anyhow::Result<Vec<Vec<StoredRun>>> {
+    let compared: Vec<i64> = a.iter().chain(b).map(|r| r.summary.id).collect();
+    let mut hosts: Vec<&str> = a.iter().chain(b).map(|r| r.summary.hostname.as_str()).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let mut workloads: Vec<String> = a.iter().chain(b).map(|r| r.summary.workload.clone()).collect();
+    workloads.sort_unstable();
+    workloads.dedup();
+    let mut groups = Vec::new();
+    for host in hosts {
+        for group in store.groups_like(GroupKind::Repeat, host, &workloads)? {
+            let others: Vec<StoredRun> = group.into_iter().filter(|r| !compared.contains(&r.summary.id)).collect();
+            if !others.is_empty() {
+                groups.push(others);
+            }
+        }
+    }
+    Ok(groups)
 }

@@ -1,11 +1,13 @@
-//! A comparison as text: the two sides, a table of metrics with the change, its 95%
-//! confidence interval, p-value and verdict, the headline, and what else differs.
+//! A comparison as text: the two sides, a table of metrics with the change, its 95% interval,
+//! the Holm-corrected p-value and the verdict; the headline; what the table alone does not say
+//! (inconclusive metrics and how many runs would settle them, drift); the method; and what
+//! else differs between A and B.
 
-use spindle_analysis::compare::{Comparison, Metric, Verdict};
+use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
-/// `a_name`/`b_name` say how each side was selected (`raid=5`, `run 12`).
+/// `a_name`/`b_name` say how each side was selected (`raid=5`, `run 12`, `a.toml`).
 pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     let mut out = String::new();
     let ids = |v: &[i64]| v.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
@@ -16,24 +18,22 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     let _ = writeln!(
         out,
         "{:<13} {:>12} {:>12} {:>9} {:>21} {:>10}  verdict",
-        "metric", "A", "B", "B vs A", "95% CI of change", "p"
+        "metric", "A", "B", "B vs A", "95% interval", "p (Holm)"
     );
     for m in &c.metrics {
         let show = |v: f64| match m.metric {
             Metric::LatencyMean | Metric::LatencyP99 => format_latency_ns(v),
             _ => format!("{v:.2}"),
         };
-        let ci = m.ci95_pct.map(|(lo, hi)| format!("{lo:+.1}% .. {hi:+.1}%")).unwrap_or_else(|| "-".into());
-        let p = match &m.test {
-            Some(t) if t.p_value < 0.001 => "<0.001".to_string(),
-            Some(t) => format!("{:.3}", t.p_value),
+        let ci = m.ci95_pct.map(words::interval).unwrap_or_else(|| "-".into());
+        let p = match m.p_holm {
+            Some(p) if p < 0.001 => "<0.001".to_string(),
+            Some(p) => format!("{p:.3}"),
             None => "-".into(),
         };
         let verdict = match m.verdict {
-            Verdict::BBetter => "B better",
-            Verdict::BWorse => "B worse",
-            Verdict::WithinNoise => "within noise",
-            Verdict::Untested => "not tested (1 run a side)",
+            Verdict::Inconclusive if m.within_drift => "inconclusive (drift)",
+            v => v.words(),
         };
         let _ = writeln!(
             out,
@@ -47,6 +47,10 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         );
     }
     let _ = writeln!(out, "\n{}", c.headline);
+    for note in &c.notes {
+        let _ = writeln!(out, "  {note}");
+    }
+    let _ = writeln!(out, "Method: {}.", c.method);
     if !c.confounders.is_empty() {
         let _ = writeln!(out, "\nA and B also differ in (these may explain part of the margin):");
         for x in &c.confounders {
@@ -59,7 +63,7 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spindle_analysis::compare::compare;
+    use spindle_analysis::compare::{Settings, compare};
     use spindle_model::fixtures::io_run;
 
     #[test]
@@ -70,12 +74,15 @@ mod tests {
         b1.environment.hostname = "db02".into();
         let mut b2 = io_run(&[2020.0; 20], 100_000, &[("raid", "10")]);
         b2.environment.hostname = "db02".into();
-        let c = compare(&[(1, &a1), (2, &a2)], &[(3, &b1), (4, &b2)], &["raid".to_string()]);
+        let selected = ["raid".to_string()];
+        let settings = Settings { selected_by: &selected, ..Settings::default() };
+        let c = compare(&[(1, &a1), (2, &a2)], &[(3, &b1), (4, &b2)], &settings);
         let text = String::from_utf8(render_compare(&c, "raid=5", "raid=10")).unwrap();
         for needle in [
             "A: raid=5 (2 runs: 1, 2)",
             "B: raid=10 (2 runs: 3, 4)",
-            "95% CI of change",
+            "95% interval",
+            "Method: Welch's t-test",
             "B outperforms A by 100.00% IOPS",
             "environment hostname: A db01; B db02",
         ] {
@@ -84,9 +91,10 @@ mod tests {
         let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
         assert!(iops_line.contains("+100.00%") && iops_line.ends_with("B better"), "{iops_line}");
 
-        let single = compare(&[(1, &a1)], &[(3, &b1)], &[]);
+        let single = compare(&[(1, &a1)], &[(3, &b1)], &Settings::default());
         let text = String::from_utf8(render_compare(&single, "1", "3")).unwrap();
         let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
-        assert!(iops_line.ends_with("not tested (1 run a side)"), "{iops_line}");
+        assert!(iops_line.ends_with("not tested"), "{iops_line}");
+        assert!(text.contains("--repeat 3"), "{text}");
     }
 }

@@ -1,7 +1,7 @@
 //! Reading the store: selecting runs by label, kind, status, time, group or id; listing their
 //! summaries (without reading the records); loading full records; removing runs.
 
-use crate::{Store, StoreError};
+use crate::{GroupKind, Store, StoreError};
 use rusqlite::types::Value;
 use serde::Serialize;
 use spindle_model::RunRecord;
@@ -239,6 +239,31 @@ impl Store {
             .map_err(|e| self.sql(e))?;
         let record = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt { id, why: e.to_string() })?;
         Ok(StoredRun { summary, record })
+    }
+
+    /// The runs of every group of `kind` that holds a run on `hostname` of one of `workloads`
+    /// (the workload in words, as `runs list` shows it), group by group, oldest first. What a
+    /// comparison reads to estimate how much this host drifts between groups.
+    pub fn groups_like(
+        &self,
+        kind: GroupKind,
+        hostname: &str,
+        workloads: &[String],
+    ) -> Result<Vec<Vec<StoredRun>>, StoreError> {
+        let marks = vec!["?"; workloads.len()].join(", ");
+        let sql = format!(
+            "SELECT DISTINCT r.group_id FROM runs r JOIN groups g ON g.id = r.group_id
+             WHERE g.kind = ? AND r.hostname = ? AND r.workload IN ({marks}) ORDER BY r.group_id"
+        );
+        let mut args = vec![Value::Text(kind.name().into()), Value::Text(hostname.into())];
+        args.extend(workloads.iter().map(|w| Value::Text(w.clone())));
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.sql(e))?;
+        let groups: Vec<i64> = stmt
+            .query_map(rusqlite::params_from_iter(args), |r| r.get(0))
+            .map_err(|e| self.sql(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.sql(e))?;
+        groups.into_iter().map(|g| self.load_all(&Filter { group: Some(g), ..Filter::default() })).collect()
     }
 
     /// Removes runs; all or nothing: an id not in the store removes none.

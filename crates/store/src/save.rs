@@ -14,6 +14,8 @@ pub enum GroupKind {
     Sweep,
     /// `spindle suite ENGINE`: an engine's pattern matrix.
     Suite,
+    /// `spindle ab A B`: two workloads alternated in rounds.
+    Ab,
 }
 
 impl GroupKind {
@@ -22,6 +24,7 @@ impl GroupKind {
             GroupKind::Repeat => "repeat",
             GroupKind::Sweep => "sweep",
             GroupKind::Suite => "suite",
+            GroupKind::Ab => "ab",
         }
     }
 }

@@ -6,8 +6,12 @@ use serde::Serialize;
 use spindle_model::RunRecord;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Spec settings that do not change what is measured.
-const IGNORED_SPEC_KEYS: [&str; 3] = ["keep_file", "force", "allow_destroy"];
+/// Spec entries that do not change what is measured: file handling, and a figure measured
+/// during the run (a Hammer run's ramp-up) that the spec echoes.
+const IGNORED_SPEC_KEYS: [&str; 4] = ["keep_file", "force", "allow_destroy", "ramp_up_ns"];
+
+/// Besides those, entries in which repeats of one workload may differ: how long they ran.
+const TIMING_SPEC_KEYS: [&str; 2] = ["duration_ns", "warmup_ns"];
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Confounder {
@@ -47,13 +51,8 @@ fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
         let mut add = |area: &'static str, key: String, value: String| {
             facts.entry((area, key)).or_default().insert(value);
         };
-        add("workload", "kind".into(), r.kind.clone());
-        let mut spec = Vec::new();
-        flatten("", &r.spec, &mut spec);
-        for (k, v) in spec {
-            if !IGNORED_SPEC_KEYS.contains(&k.as_str()) {
-                add("workload", k, v);
-            }
+        for (k, v) in workload_of(r, &IGNORED_SPEC_KEYS) {
+            add("workload", k, v);
         }
         let e = &r.environment;
         add("environment", "hostname".into(), e.hostname.clone());
@@ -83,6 +82,65 @@ fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
         }
     }
     facts
+}
+
+/// Every setting in which two resolved specs differ, as `(key, A's value, B's value)` (`-`
+/// where one lacks it): what `spindle ab` lists before its first run.
+pub fn spec_differences(a: &serde_json::Value, b: &serde_json::Value) -> Vec<(String, String, String)> {
+    let (mut fa, mut fb) = (Vec::new(), Vec::new());
+    flatten("", a, &mut fa);
+    flatten("", b, &mut fb);
+    let (ma, mb): (BTreeMap<_, _>, BTreeMap<_, _>) = (fa.into_iter().collect(), fb.into_iter().collect());
+    let keys: BTreeSet<&String> = ma.keys().chain(mb.keys()).collect();
+    let absent = "-".to_string();
+    keys.into_iter()
+        .filter(|k| !IGNORED_SPEC_KEYS.contains(&k.as_str()))
+        .filter_map(|k| {
+            let (va, vb) = (ma.get(k).unwrap_or(&absent), mb.get(k).unwrap_or(&absent));
+            (va != vb).then(|| (k.clone(), va.clone(), vb.clone()))
+        })
+        .collect()
+}
+
+/// The run's kind and spec settings as `(key, value)` texts, leaving out `ignored` keys.
+fn workload_of(r: &RunRecord, ignored: &[&str]) -> Vec<(String, String)> {
+    let mut spec = Vec::new();
+    flatten("", &r.spec, &mut spec);
+    spec.retain(|(k, _)| !ignored.contains(&k.as_str()));
+    spec.insert(0, ("kind".into(), r.kind.clone()));
+    spec
+}
+
+fn repeat_ignored() -> Vec<&'static str> {
+    IGNORED_SPEC_KEYS.iter().chain(&TIMING_SPEC_KEYS).copied().collect()
+}
+
+/// The workload settings of `runs` that make runs repeats of one another (kind and spec,
+/// durations aside), each with every value seen; `-` where a run lacks the key.
+pub(crate) fn workload_facts(runs: &[&RunRecord]) -> BTreeMap<String, BTreeSet<String>> {
+    let ignored = repeat_ignored();
+    let per_run: Vec<BTreeMap<String, String>> =
+        runs.iter().map(|r| workload_of(r, &ignored).into_iter().collect()).collect();
+    let mut facts: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for run in &per_run {
+        for key in per_run.iter().flat_map(|r| r.keys()) {
+            facts.entry(key.clone()).or_default().insert(run.get(key).cloned().unwrap_or_else(|| "-".into()));
+        }
+    }
+    facts
+}
+
+/// Equal for two runs exactly when they ran one workload (durations aside) on one host: how
+/// stored groups are matched to estimate a host's drift.
+pub fn workload_identity(r: &RunRecord) -> String {
+    let mut text = r.environment.hostname.clone();
+    for (k, v) in workload_of(r, &repeat_ignored()) {
+        text.push('\n');
+        text.push_str(&k);
+        text.push('=');
+        text.push_str(&v);
+    }
+    text
 }
 
 /// JSON leaves as `a.b[0].c` -> text.

@@ -1,26 +1,32 @@
-//! Comparing two sets of runs, A (the baseline) and B, metric by metric, the way seed 002
-//! states results ("B outperforms A by X% IOPS"), but honestly: with the 95% confidence
-//! interval of the change, Welch's t-test, a verdict that says "within noise" when it is,
-//! and the other ways A and B differ that could explain the margin.
+//! Comparing two sets of runs, A (the baseline) and B, metric by metric, the way "Optimizing
+//! tempdb and log disk performance" states results ("VRAID1 outperformed VRAID5 by 117.65%
+//! IOPS"), but honestly: the change with the 95% interval of the ratio, a test that controls
+//! false alarms across the metrics (Holm's correction), verdicts that say `equivalent` or
+//! `inconclusive` when that is what the data say, the drift of the host when the sides ran one
+//! after the other, and the other ways A and B differ that could explain the margin.
+//!
+//! Two designs: independent groups (`spindle compare`: Welch's t-test on the runs' log
+//! figures) and alternated rounds (`spindle ab`: the paired t-test on each round's log ratio
+//! B/A, so drift shared by a round cancels).
 
 mod confounders;
+mod drift;
 mod samples;
 #[cfg(test)]
 mod tests;
+mod verdict;
+pub mod words;
 
-pub use confounders::{Confounder, confounders};
+pub use confounders::{Confounder, confounders, spec_differences, workload_identity};
+pub use drift::{Drift, Sequence};
+pub use samples::{Basis, differing_keys};
+pub use verdict::{ALPHA, DEFAULT_THRESHOLD_PCT, Lean, Settle, Verdict};
 
-use crate::stats::{Welch, mean, welch};
-pub use samples::Basis;
-use samples::samples;
+use crate::stats::{TTest, holm, mean, paired, sample_stddev, welch};
+use samples::log_figures;
 use serde::Serialize;
 use spindle_model::RunRecord;
-
-/// Below this p-value a difference is not put down to chance.
-const ALPHA: f64 = 0.05;
-/// Changes smaller than this (percent) are reported as noise even when the test finds them:
-/// real, perhaps, but too small to act on.
-const MIN_EFFECT_PCT: f64 = 1.0;
+use verdict::{Evidence, Spread, judge, lean, pct_of_log, runs_to_settle};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -60,111 +66,215 @@ impl Metric {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// B is better than A beyond noise.
-    BBetter,
-    /// B is worse than A beyond noise.
-    BWorse,
-    /// The change is within what noise (or too small a change) explains.
-    WithinNoise,
-    /// Not enough runs to test (a side has a single run).
-    Untested,
+/// How to judge: what picked the sides, the smallest change worth acting on, and the host's
+/// history to estimate drift from.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings<'a> {
+    /// Label keys the user chose the sides with: what is compared, not a confounder.
+    pub selected_by: &'a [String],
+    /// Changes within ± this percent are too small to act on.
+    pub threshold_pct: f64,
+    /// Stored repeat groups (each the runs of one group) other than the compared runs.
+    pub history: &'a [Vec<&'a RunRecord>],
+}
+
+impl Default for Settings<'_> {
+    fn default() -> Self {
+        Settings { selected_by: &[], threshold_pct: DEFAULT_THRESHOLD_PCT, history: &[] }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MetricComparison {
     pub metric: Metric,
+    /// Arithmetic means of each side's figures.
     pub a_mean: f64,
     pub b_mean: f64,
-    /// (B - A) / A, percent; 0 when A is 0.
+    /// B against A, percent: the ratio of geometric means (or, paired, the geometric mean of
+    /// the rounds' ratios) when tested, of arithmetic means when not.
     pub change_pct: f64,
-    /// The test of B against A on this metric's samples.
-    pub test: Option<Welch>,
-    /// The confidence interval of the change, as percent of A's mean.
+    /// The 95% interval of the change, percent (always above -100: an interval of a ratio).
     pub ci95_pct: Option<(f64, f64)>,
+    /// The test on log figures (`diff` and the interval are log ratios).
+    pub test: Option<TTest>,
+    /// The p-value after Holm's correction over the metrics tested.
+    pub p_holm: Option<f64>,
     pub verdict: Verdict,
+    /// For an inconclusive verdict, which way B's figures lean.
+    pub lean: Option<Lean>,
+    /// For an inconclusive verdict, about how many runs a side (rounds, paired) would settle it.
+    pub settle: Option<Settle>,
+    /// Inconclusive because the change is within the host's drift between groups.
+    pub within_drift: bool,
+    /// The host's drift on this metric, when the sides ran one after the other and it is known.
+    pub drift: Option<Drift>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     pub a_runs: Vec<i64>,
     pub b_runs: Vec<i64>,
-    /// What the noise estimate rests on.
+    /// What the test rests on: `paired`, `independent`, `single_run`, `not_repeats`.
     pub basis: Basis,
+    /// How the runs lay in time.
+    pub sequence: Sequence,
+    /// The method in a sentence, with its sources.
+    pub method: String,
+    pub threshold_pct: f64,
+    /// How false alarms are controlled across the metrics.
+    pub correction: &'static str,
     pub metrics: Vec<MetricComparison>,
     pub confounders: Vec<Confounder>,
-    /// The result in one sentence, as seed 002 would write it.
+    /// What a reader must know besides the table (sides run one after the other, runs that
+    /// are not repeats, ...).
+    pub notes: Vec<String>,
+    /// The result in one sentence.
     pub headline: String,
 }
 
-/// Compares B against A. `selected_by` are the label keys the user chose the sides with;
-/// differences in them are the point of the comparison, not confounders.
-pub fn compare(a: &[(i64, &RunRecord)], b: &[(i64, &RunRecord)], selected_by: &[String]) -> Comparison {
-    let basis = Basis::for_sides(a.len(), b.len());
+/// Independent groups: B's runs against A's runs.
+pub fn compare(a: &[(i64, &RunRecord)], b: &[(i64, &RunRecord)], settings: &Settings<'_>) -> Comparison {
     let ra: Vec<&RunRecord> = a.iter().map(|(_, r)| *r).collect();
     let rb: Vec<&RunRecord> = b.iter().map(|(_, r)| *r).collect();
-    let metrics: Vec<MetricComparison> = Metric::ALL.iter().map(|&m| compare_metric(m, basis, &ra, &rb)).collect();
-    let headline = headline(&metrics[0], basis, a.len(), b.len());
-    Comparison {
+    let basis = Basis::for_sides(&ra, &rb);
+    let sequence = Sequence::of(&ra, &rb);
+    let both: Vec<&RunRecord> = ra.iter().chain(&rb).copied().collect();
+    let drift_of = |m: Metric| {
+        (sequence == Sequence::OneAfterTheOther).then(|| drift::estimate(m, settings.history, &both)).flatten()
+    };
+    let evidence = |m: Metric| -> Option<Evidence> {
+        if basis != Basis::Independent {
+            return None;
+        }
+        let (la, lb) = (log_figures(m, &ra)?, log_figures(m, &rb)?);
+        let test = welch(&la, &lb)?;
+        let var = |xs: &[f64]| sample_stddev(xs).powi(2);
+        let spread = Spread::Independent { var_a: var(&la), var_b: var(&lb) };
+        Some(Evidence { test, spread, n: la.len().min(lb.len()) })
+    };
+    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, drift_of);
+    let mut c = Comparison {
         a_runs: a.iter().map(|(id, _)| *id).collect(),
         b_runs: b.iter().map(|(id, _)| *id).collect(),
         basis,
+        sequence,
+        method: words::method(basis, ra.len(), rb.len(), settings.threshold_pct),
+        threshold_pct: settings.threshold_pct,
+        correction: "holm",
         metrics,
-        confounders: confounders(&ra, &rb, selected_by),
-        headline,
-    }
+        confounders: confounders(&ra, &rb, settings.selected_by),
+        notes: Vec::new(),
+        headline: String::new(),
+    };
+    c.notes = words::notes(&c, &ra, &rb);
+    c.headline = words::headline(&c);
+    c
 }
 
-fn compare_metric(metric: Metric, basis: Basis, a: &[&RunRecord], b: &[&RunRecord]) -> MetricComparison {
-    let a_mean = mean(&a.iter().map(|r| metric.of(r)).collect::<Vec<_>>());
-    let b_mean = mean(&b.iter().map(|r| metric.of(r)).collect::<Vec<_>>());
-    let pct = |x: f64| if a_mean != 0.0 { x / a_mean * 100.0 } else { 0.0 };
-    let change_pct = pct(b_mean - a_mean);
-    let test = match (samples(metric, basis, a), samples(metric, basis, b)) {
-        (Some(sa), Some(sb)) => welch(&sa, &sb),
-        _ => None,
-    };
-    let ci95_pct = test.as_ref().map(|t| (pct(t.ci95_low), pct(t.ci95_high)));
-    let verdict = match &test {
-        // No samples to test, but nothing to explain either (a run against itself).
-        None if change_pct == 0.0 => Verdict::WithinNoise,
-        None => Verdict::Untested,
-        Some(t) if t.p_value < ALPHA && change_pct.abs() >= MIN_EFFECT_PCT => {
-            let b_higher = b_mean > a_mean;
-            if b_higher == metric.higher_is_better() { Verdict::BBetter } else { Verdict::BWorse }
-        }
-        Some(_) => Verdict::WithinNoise,
-    };
-    MetricComparison { metric, a_mean, b_mean, change_pct, test, ci95_pct, verdict }
+/// One round of an A/B experiment: A's run and B's run, each with its stored id.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<'a> {
+    pub a: (i64, &'a RunRecord),
+    pub b: (i64, &'a RunRecord),
 }
 
-fn headline(m: &MetricComparison, basis: Basis, na: usize, nb: usize) -> String {
-    let how = match (basis, &m.test) {
-        (_, Some(t)) => format!("Welch's t-test over {na} vs {nb} runs, {}", p_text(t.p_value)),
-        (_, None) if m.change_pct == 0.0 => "the figures are identical".to_string(),
-        (Basis::SingleRun, None) => format!(
-            "{na} vs {nb} runs: how much runs of one configuration differ is unknown; run each side with --repeat 3 to test"
-        ),
-        (Basis::Repeats, None) => "the figures cannot be tested".to_string(),
+/// Alternated rounds: each pair is a round's A and B; the test is on the rounds' log ratios,
+/// so drift that a round's two runs share cancels.
+pub fn compare_paired(pairs: &[Pair<'_>], settings: &Settings<'_>) -> Comparison {
+    let ra: Vec<&RunRecord> = pairs.iter().map(|p| p.a.1).collect();
+    let rb: Vec<&RunRecord> = pairs.iter().map(|p| p.b.1).collect();
+    let basis = if pairs.len() >= 2 { Basis::Paired } else { Basis::SingleRun };
+    let evidence = |m: Metric| -> Option<Evidence> {
+        if basis != Basis::Paired {
+            return None;
+        }
+        let (la, lb) = (log_figures(m, &ra)?, log_figures(m, &rb)?);
+        let d: Vec<f64> = la.iter().zip(&lb).map(|(x, y)| y - x).collect();
+        let test = paired(&d)?;
+        Some(Evidence { test, spread: Spread::Paired { var_d: sample_stddev(&d).powi(2) }, n: d.len() })
     };
-    let by = m.change_pct.abs();
-    let label = m.metric.label();
-    match m.verdict {
-        Verdict::BBetter => format!("B outperforms A by {by:.2}% {label} ({how})."),
-        Verdict::BWorse => {
-            let way = if m.change_pct > 0.0 { "higher" } else { "lower" };
-            format!("A outperforms B: B's {label} is {by:.2}% {way} ({how}).")
-        }
-        Verdict::WithinNoise => {
-            format!("No real difference in {label}: B vs A {:+.2}% is within noise ({how}).", m.change_pct)
-        }
-        Verdict::Untested => format!("B vs A {:+.2}% {label}, not tested ({how}).", m.change_pct),
-    }
+    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, |_| None);
+    let mut c = Comparison {
+        a_runs: pairs.iter().map(|p| p.a.0).collect(),
+        b_runs: pairs.iter().map(|p| p.b.0).collect(),
+        basis,
+        sequence: Sequence::Rounds,
+        method: words::method(basis, ra.len(), rb.len(), settings.threshold_pct),
+        threshold_pct: settings.threshold_pct,
+        correction: "holm",
+        metrics,
+        confounders: confounders(&ra, &rb, settings.selected_by),
+        notes: Vec::new(),
+        headline: String::new(),
+    };
+    c.notes = words::notes(&c, &ra, &rb);
+    c.headline = words::headline(&c);
+    c
 }
 
-/// `p = 0.031`, or `p < 0.001`.
-fn p_text(p: f64) -> String {
-    if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {p:.3}") }
+/// Every metric judged, with Holm's correction over those that could be tested.
+fn judge_all(
+    a: &[&RunRecord],
+    b: &[&RunRecord],
+    threshold_pct: f64,
+    evidence: impl Fn(Metric) -> Option<Evidence>,
+    drift_of: impl Fn(Metric) -> Option<Drift>,
+) -> Vec<MetricComparison> {
+    let found: Vec<Option<Evidence>> = Metric::ALL.iter().map(|&m| evidence(m)).collect();
+    let tested: Vec<f64> = found.iter().flatten().map(|e| e.test.p_value).collect();
+    let mut adjusted = holm(&tested).into_iter();
+    Metric::ALL
+        .iter()
+        .zip(found)
+        .map(|(&m, e)| {
+            let a_mean = mean(&a.iter().map(|r| m.of(r)).collect::<Vec<_>>());
+            let b_mean = mean(&b.iter().map(|r| m.of(r)).collect::<Vec<_>>());
+            let Some(e) = e else {
+                let change_pct = if a_mean != 0.0 { (b_mean / a_mean - 1.0) * 100.0 } else { 0.0 };
+                return MetricComparison {
+                    metric: m,
+                    a_mean,
+                    b_mean,
+                    change_pct,
+                    ci95_pct: None,
+                    test: None,
+                    p_holm: None,
+                    verdict: Verdict::Untested,
+                    lean: None,
+                    settle: None,
+                    within_drift: false,
+                    drift: None,
+                };
+            };
+            let p_holm = adjusted.next().unwrap_or(1.0);
+            let change_pct = pct_of_log(e.test.diff);
+            let mut verdict = judge(&e, m.higher_is_better(), threshold_pct, p_holm);
+            let drift = drift_of(m);
+            // Drift alone could have made this change (or hidden one as large as it), so
+            // groups run one after the other cannot tell.
+            let within_drift = drift.is_some_and(|d| match verdict {
+                Verdict::Better | Verdict::Worse => change_pct.abs() < d.pct,
+                Verdict::Equivalent => d.pct > threshold_pct,
+                _ => false,
+            });
+            if within_drift {
+                verdict = Verdict::Inconclusive;
+            }
+            let inconclusive = verdict == Verdict::Inconclusive;
+            MetricComparison {
+                metric: m,
+                a_mean,
+                b_mean,
+                change_pct,
+                ci95_pct: Some((pct_of_log(e.test.ci95_low), pct_of_log(e.test.ci95_high))),
+                p_holm: Some(p_holm),
+                verdict,
+                lean: inconclusive.then(|| lean(e.test.diff, m.higher_is_better())),
+                settle: (inconclusive && !within_drift).then(|| runs_to_settle(&e, threshold_pct)),
+                within_drift,
+                drift,
+                test: Some(e.test),
+            }
+        })
+        .collect()
 }

@@ -1,0 +1,181 @@
+//! A comparison in words: the method, what a reader must know besides the table, and the
+//! headline, in the manner of "Optimizing tempdb and log disk performance" ("VRAID1
+//! outperformed VRAID5 by 117.65% IOPS") where the data allow it, and plainly not where they
+//! do not.
+
+use super::{Basis, Comparison, MetricComparison, Sequence, Verdict, differing_keys};
+use crate::compare::verdict::Lean;
+use spindle_model::RunRecord;
+
+/// How the verdicts were reached, in a sentence.
+pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64) -> String {
+    let rule = format!(
+        "p-values corrected with Holm's method over the 4 metrics; `better`/`worse` needs p < 0.05 and the whole \
+         95% interval beyond ±{threshold}%, `equivalent` the whole interval inside it; changes and intervals are \
+         ratios (geometric means)"
+    );
+    match basis {
+        Basis::Paired => format!(
+            "paired t-test on the log ratio B/A of each of {na} rounds (A and B alternated in balanced order, so \
+             drift shared by a round cancels); {rule}"
+        ),
+        Basis::Independent => format!("Welch's t-test on the runs' log figures, {na} vs {nb} runs; {rule}"),
+        Basis::SingleRun => "not tested: a side has a single run".into(),
+        Basis::NotRepeats => "not tested: a side's runs are not repeats of one workload".into(),
+    }
+}
+
+/// `+8.20%`.
+fn pct(x: f64) -> String {
+    format!("{x:+.2}%")
+}
+
+/// `-1.0% .. +18.2%`.
+pub fn interval(ci: (f64, f64)) -> String {
+    format!("{:+.1}% .. {:+.1}%", ci.0, ci.1)
+}
+
+/// `p = 0.031`, or `p < 0.001`.
+fn p_text(p: f64) -> String {
+    if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {p:.3}") }
+}
+
+fn span(runs: &[&RunRecord]) -> String {
+    let first = runs.iter().map(|r| r.started_at.as_str()).min().unwrap_or("");
+    let last = runs.iter().map(|r| r.started_at.as_str()).max().unwrap_or("");
+    if first == last { first.to_string() } else { format!("{first} .. {last}") }
+}
+
+/// Runs a side, or rounds when paired.
+fn unit(basis: Basis) -> &'static str {
+    if basis == Basis::Paired { "rounds" } else { "runs a side" }
+}
+
+/// What the table alone does not say.
+pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<String> {
+    let mut notes = Vec::new();
+    match c.basis {
+        Basis::SingleRun => notes.push(
+            "With a single run on a side the change is shown but not tested: runs of one configuration differ \
+             from each other (two single runs of one configuration differed by 43% on a virtio disk), and one run \
+             cannot say by how much. Run each side with --repeat 3, or alternate them with spindle ab."
+                .into(),
+        ),
+        Basis::NotRepeats => {
+            for (side, runs) in [("A", a), ("B", b)] {
+                let keys = differing_keys(runs);
+                if !keys.is_empty() {
+                    notes.push(format!(
+                        "{side}'s runs are not repeats of one workload (they differ in {}), so they are not pooled \
+                         or tested; select the runs of one configuration on each side.",
+                        keys.join(", ")
+                    ));
+                }
+            }
+        }
+        Basis::Paired | Basis::Independent => {}
+    }
+    if c.sequence == Sequence::OneAfterTheOther {
+        notes.push(format!(
+            "A's runs ({}) and B's runs ({}) ran one after the other, so any drift of this host between them looks \
+             like a difference.",
+            span(a),
+            span(b)
+        ));
+        let headline = &c.metrics[0];
+        notes.push(match headline.drift {
+            Some(d) => format!(
+                "This host drifts ±{:.1}% in {} between groups ({} stored groups of an identical workload); a \
+                 change within that is inconclusive (drift). Alternate A and B with spindle ab to cancel it.",
+                d.pct,
+                headline.metric.label(),
+                d.groups
+            ),
+            None => "No stored repeat groups of an identical workload on this host tell how much it drifts between \
+                     groups. Alternate A and B with spindle ab to cancel drift."
+                .into(),
+        });
+    }
+    for m in &c.metrics {
+        if m.verdict != Verdict::Inconclusive {
+            continue;
+        }
+        let ci = m.ci95_pct.map(interval).unwrap_or_default();
+        let leans = match m.lean {
+            Some(Lean::Better) => "leans B better",
+            Some(Lean::Worse) => "leans B worse",
+            None => "leans neither way",
+        };
+        let settle = if m.within_drift {
+            "within this host's drift between groups: alternate A and B with spindle ab".to_string()
+        } else {
+            match m.settle.and_then(|s| s.runs.zip(s.more)) {
+                Some((n, more)) => {
+                    format!("about {n} {} ({more} more) would likely settle it", unit(c.basis))
+                }
+                None => format!("at this spread, settling it would take more than 1000 {}", unit(c.basis)),
+            }
+        };
+        notes.push(format!(
+            "{}: inconclusive, {leans} ({}, 95% interval {ci}); {settle}.",
+            m.metric.label(),
+            pct(m.change_pct)
+        ));
+    }
+    notes
+}
+
+/// The result on the headline metric (the first), in one sentence.
+pub(crate) fn headline(c: &Comparison) -> String {
+    let m: &MetricComparison = &c.metrics[0];
+    let label = m.metric.label();
+    let by = m.change_pct.abs();
+    let how = match (&m.test, m.p_holm) {
+        (Some(_), Some(p)) => {
+            let test = match c.basis {
+                Basis::Paired => format!("paired t-test over {} rounds", c.a_runs.len()),
+                _ => format!("Welch's t-test over {} vs {} runs", c.a_runs.len(), c.b_runs.len()),
+            };
+            format!(
+                "95% interval {}; {test}, {} after Holm's correction",
+                interval(m.ci95_pct.unwrap_or((0.0, 0.0))),
+                p_text(p)
+            )
+        }
+        _ => String::new(),
+    };
+    match m.verdict {
+        Verdict::Better => format!("B outperforms A by {by:.2}% {label} ({how})."),
+        Verdict::Worse => {
+            let way = if m.change_pct > 0.0 { "higher" } else { "lower" };
+            format!("A outperforms B: B's {label} is {by:.2}% {way} ({how}).")
+        }
+        Verdict::Equivalent => format!(
+            "A and B are equivalent in {label}: B vs A {} is within ±{}% ({how}).",
+            pct(m.change_pct),
+            c.threshold_pct
+        ),
+        Verdict::Inconclusive if m.within_drift => format!(
+            "Inconclusive: B vs A {} {label} is within this host's drift between groups (±{:.1}%); alternate them \
+             with spindle ab to tell.",
+            pct(m.change_pct),
+            m.drift.map_or(0.0, |d| d.pct)
+        ),
+        Verdict::Inconclusive => {
+            format!("Inconclusive: B vs A {} {label}, but the runs vary too much to tell ({how}).", pct(m.change_pct))
+        }
+        Verdict::Untested if m.change_pct == 0.0 && m.a_mean == m.b_mean => {
+            format!("B vs A {} {label}: the figures are identical (not tested).", pct(0.0))
+        }
+        Verdict::Untested => {
+            let why = match c.basis {
+                Basis::NotRepeats => "a side's runs are not repeats of one workload",
+                _ => {
+                    "one run a side says nothing about how much runs of one configuration differ; run each side \
+                      with --repeat 3, or alternate them with spindle ab"
+                }
+            };
+            format!("B vs A {} {label}, not tested: {why}.", pct(m.change_pct))
+        }
+    }
+}
