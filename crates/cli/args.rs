@@ -27,6 +27,9 @@ pub enum Command {
     Runs(RunsArgs),
     /// Compare two runs, or two groups of runs selected by label, with significance.
     Compare(CompareArgs),
+    /// An A/B experiment: two workload files run alternately in balanced rounds (A B B A ...),
+    /// compared round by round so drift of the host cancels.
+    Ab(Box<AbArgs>),
     /// Record disk, CPU and memory counters to a perfmon-compatible CSV, until Ctrl-C or
     /// --duration (the file opens in Excel and in `spindle characterize`).
     Record(RecordArgs),
@@ -317,11 +320,66 @@ pub struct CompareArgs {
     /// Selection B, compared against A.
     #[arg(long = "b", value_name = "SELECTION")]
     pub b: Vec<String>,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
     /// Print the comparison as JSON.
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "A and B are workload files in the --spec format (docs/spec-format.md). Rounds \
+alternate in balanced order, A B B A A B ... (or starting with B: chosen at random and printed), and every \
+run is saved with the labels ab=a|b and round=N in one group.\nExample:\n  spindle ab raid5.toml raid10.toml \
+--rounds 5 --duration 30s")]
+pub struct AbArgs {
+    /// Workload A, the baseline (a spec file).
+    #[arg(value_name = "A.toml")]
+    pub a: PathBuf,
+    /// Workload B, compared against A.
+    #[arg(value_name = "B.toml")]
+    pub b: PathBuf,
+    /// Rounds, each one run of A and one of B [default: 5].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub rounds: Option<String>,
+    /// How long to measure each run (over the files' own duration) [default: the files', else 30s].
+    #[arg(long, short = 'd')]
+    pub duration: Option<String>,
+    /// Unmeasured run before each run (over the files' own warmup).
+    #[arg(long)]
+    pub warmup: Option<String>,
+    /// I/O engine for both sides: uring, sync or null (over the files' own engine).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Keep the test files spindle created instead of removing them at the end.
+    #[arg(long)]
+    pub keep_file: bool,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
+    /// Print the comparison as JSON (the shape of `spindle compare --json`, basis "paired").
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Attach a label to every run, e.g. --label array=eva (repeatable).
+    #[arg(long = "label", value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// How comparisons judge a change.
+#[derive(Debug, Args, Clone, Default)]
+pub struct VerdictArgs {
+    /// The smallest change worth acting on, percent: better/worse need the whole 95% interval
+    /// beyond it, equivalent the whole interval inside it [default: 5].
+    #[arg(long, value_name = "PERCENT")]
+    pub threshold: Option<String>,
 }
 
 #[derive(Debug, Args)]

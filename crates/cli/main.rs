@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         args::Command::Suite(s) => commands::suite::run(&s),
         args::Command::Runs(r) => commands::runs::run(&r),
         args::Command::Compare(c) => commands::compare::run(&c),
+        args::Command::Ab(a) => commands::ab::run(&a),
         args::Command::Record(r) => commands::record::run(&r),
         args::Command::Characterize(c) => commands::characterize::run(&c),
         args::Command::Hammer(h) => commands::hammer::run(&h),

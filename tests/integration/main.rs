@@ -1,5 +1,6 @@
 //! Integration tests: they drive the real `spindle` binary on temp directories.
 
+mod ab;
 mod common;
 mod compare;
 mod counters;

@@ -22,9 +22,11 @@ use std::time::Duration;
 /// One job and where it sits in its group.
 pub struct BatchJob {
     pub job: JobSpec,
-    /// The sweep point or suite member (`depth=8`, `page-read`).
+    /// The sweep point, suite member or A/B side (`depth=8`, `page-read`, `a`).
     pub point: Option<String>,
     pub repeat: u32,
+    /// Labels of this job alone, over the batch's (an A/B run's side and round).
+    pub labels: BTreeMap<String, String>,
 }
 
 pub struct Batch<'a> {
@@ -38,6 +40,9 @@ pub struct Batch<'a> {
     pub store: &'a StoreArgs,
     /// How often the counter sampler reads /proc during each job.
     pub sample_interval: Duration,
+    /// Print each run's report as it finishes (text output only); off where the command
+    /// prints a summary of its own instead (`ab`).
+    pub print_runs: bool,
 }
 
 /// A job that ran, saved as run `id`.
@@ -100,7 +105,8 @@ impl Saver {
 
 pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
     let quiet = batch.output.quiet;
-    let text = !batch.output.json && !batch.output.csv && !quiet;
+    let text = !batch.output.json && !batch.output.csv && !quiet && batch.print_runs;
+    let repeat_word = if matches!(batch.group, Some((GroupKind::Ab, _))) { "round" } else { "repeat" };
     let mut saver = Saver::new(batch.store, batch.group)?;
     let mut jobs = batch.jobs;
     let stop = interrupt::stop_flag();
@@ -120,7 +126,7 @@ pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
         warnings.extend(p.warnings.iter().cloned());
     }
     let keep = jobs.first().is_some_and(|j| j.job.keep_file);
-    let how = Reporting { labels: &batch.labels, warnings: &warnings, display: &display, text, quiet };
+    let how = Reporting { labels: &batch.labels, warnings: &warnings, display: &display, text, quiet, repeat_word };
     let result = run_jobs(&mut saver, jobs, batch.sample_interval, &how);
     let cleanup = finish_targets(prepared, keep);
     let (runs, outcome) = result?;
@@ -135,6 +141,8 @@ struct Reporting<'a> {
     display: &'a Display,
     text: bool,
     quiet: bool,
+    /// What a job's repeat number is called in progress lines: `repeat`, or an A/B `round`.
+    repeat_word: &'static str,
 }
 
 fn run_jobs(
@@ -143,16 +151,16 @@ fn run_jobs(
     sample_interval: Duration,
     how: &Reporting<'_>,
 ) -> anyhow::Result<(Vec<Finished>, Outcome)> {
-    let Reporting { labels, warnings, display, text, quiet } = *how;
+    let Reporting { labels, warnings, display, text, quiet, repeat_word } = *how;
     let stop = interrupt::stop_flag();
     let mut runs = Vec::new();
     let mut outcome = Outcome::Success;
     let total = jobs.len();
-    for (i, BatchJob { job, point, repeat }) in jobs.into_iter().enumerate() {
+    for (i, BatchJob { job, point, repeat, labels: own_labels }) in jobs.into_iter().enumerate() {
         if total > 1 {
-            let at = point
-                .as_deref()
-                .map(|p| format!(" ({p}{})", if repeat > 1 { format!(", repeat {repeat}") } else { String::new() }));
+            let at = point.as_deref().map(|p| {
+                format!(" ({p}{})", if repeat > 1 { format!(", {repeat_word} {repeat}") } else { String::new() })
+            });
             note(quiet, &format!("run {} of {total}{}", i + 1, at.unwrap_or_default()));
         }
         let paths: Vec<&std::path::Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
@@ -162,8 +170,10 @@ fn run_jobs(
         let counters = sampler.stop(Duration::from_nanos(job.warmup_ns));
         display.finish_line();
         let job_outcome = result?;
+        let mut labels = labels.clone();
+        labels.extend(own_labels);
         let context = RunContext {
-            labels: labels.clone(),
+            labels,
             command_line: output::command_line(),
             environment,
             counters: Some(counters),

@@ -28,6 +28,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             job: p.job,
             point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point_name(i))),
             repeat: p.repeat,
+            labels: Default::default(),
         })
         .collect();
     let batch = Batch {
@@ -38,6 +39,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         output: &args.output,
         store: &args.store,
         sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
+        print_runs: true,
     };
     let done = run_batch(batch)?;
 

@@ -1,5 +1,6 @@
 //! One module per subcommand (and `batch`, the job runner that measuring commands share).
 
+pub mod ab;
 pub mod batch;
 pub mod characterize;
 pub mod compare;

@@ -49,7 +49,12 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     for repeat in 1..=repeats {
         for (name, job) in &planned {
             if let Some(job) = job {
-                jobs.push(BatchJob { job: job.clone(), point: Some(name.to_string()), repeat });
+                jobs.push(BatchJob {
+                    job: job.clone(),
+                    point: Some(name.to_string()),
+                    repeat,
+                    labels: Default::default(),
+                });
             }
         }
     }
@@ -62,6 +67,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
         output: &args.output,
         store: &args.store,
         sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
+        print_runs: true,
     };
     let done = run_batch(batch)?;
 

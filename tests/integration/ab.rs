@@ -1,0 +1,83 @@
+//! `spindle ab`: two workload files alternated in rounds and compared round by round. The
+//! tests use the null engine under a rate, so the figures compared are certain by design.
+
+use crate::common::{path_str, spindle_with_store};
+use std::path::{Path, PathBuf};
+
+/// A workload file: the null engine, capped at `rate` IOPS, on `target`.
+fn workload(dir: &Path, name: &str, rate: u32) -> PathBuf {
+    let path = dir.join(name);
+    let text = format!(
+        "engine = \"null\"\nduration = \"400ms\"\n\n[[target]]\npath = \"{}\"\nrate = {rate}\n",
+        path_str(&dir.join("t.dat"))
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_doubled_rate_is_better_and_every_run_is_kept_with_its_side_and_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let (a, b) = (workload(dir.path(), "a.toml", 400), workload(dir.path(), "b.toml", 800));
+    let out = spindle_with_store(&store).arg("ab").args([&a, &b]).args(["--rounds", "3", "--json"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(c["basis"], "paired");
+    assert_eq!(c["sequence"], "rounds");
+    assert_eq!(c["metrics"][0]["metric"], "iops");
+    assert_eq!(c["metrics"][0]["verdict"], "better", "{c}");
+    assert_eq!(c["a_runs"].as_array().unwrap().len(), 3);
+    // The difference is said before the first run, and the order with the side chosen first.
+    let listed = stderr.find("targets[0].workload.rate_iops: A 400; B 800").expect("the difference is listed");
+    assert!(listed < stderr.find("run 1 of 6").unwrap(), "{stderr}");
+    assert!(stderr.contains("(chosen at random)"), "{stderr}");
+
+    let list = spindle_with_store(&store).args(["runs", "list", "--label", "ab=b", "--json"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    let rounds: Vec<&str> = runs.iter().map(|r| r["labels"]["round"].as_str().unwrap()).collect();
+    assert_eq!(rounds.iter().collect::<std::collections::BTreeSet<_>>().len(), 3, "{rounds:?}");
+    assert!(runs.iter().all(|r| r["group"] == runs[0]["group"]));
+}
+
+#[test]
+fn identical_files_come_out_equivalent() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let (a, b) = (workload(dir.path(), "a.toml", 500), workload(dir.path(), "b.toml", 500));
+    let out = spindle_with_store(&store).arg("ab").args([&a, &b]).args(["--rounds", "2"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let iops = stdout.lines().find(|l| l.starts_with("IOPS")).expect("a table row for IOPS");
+    assert!(iops.ends_with("equivalent"), "{stdout}");
+    assert!(stdout.contains("paired t-test"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("A and B are the same workload"));
+}
+
+#[test]
+fn bad_input_names_the_file_or_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let a = workload(dir.path(), "a.toml", 400);
+    let missing = dir.path().join("missing.toml");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = spindle_with_store(&store).arg("ab").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let err = run(&[a.as_os_str(), missing.as_os_str()]);
+    assert!(err.contains(path_str(&missing)) && err.contains("cannot read"), "{err}");
+
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "engine = \"null\"\n[[target]]\npath = \"/tmp/x.dat\"\ndepth = \"deep\"\n").unwrap();
+    let err = run(&[a.as_os_str(), broken.as_os_str()]);
+    assert!(err.contains("broken.toml line 4 (depth)"), "{err}");
+
+    let err = run(&[a.as_os_str(), a.as_os_str(), "--rounds".as_ref(), "1".as_ref()]);
+    assert!(err.contains("--rounds 1") && err.contains("at least 2"), "{err}");
+    assert!(!store.exists(), "nothing was measured, so no store was created");
+}
