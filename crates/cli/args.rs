@@ -237,7 +237,8 @@ pub struct RunsArgs {
 pub enum RunsAction {
     /// List stored runs, oldest first (the newest 50 unless --limit or --all).
     List(RunsListArgs),
-    /// Show one stored run as `spindle io` printed it (--json: its run record).
+    /// Show one stored run as `spindle io` printed it (--json: its run record), or a group
+    /// (--group N: its curve and knee, repeats' spread, or A/B comparison).
     Show(RunsShowArgs),
     /// Remove stored runs (all or none: an unknown id removes nothing).
     Rm(RunsRmArgs),
@@ -286,7 +287,12 @@ pub struct RunsListArgs {
 #[derive(Debug, Args)]
 pub struct RunsShowArgs {
     /// Run id (as `spindle runs list` shows it).
-    pub id: String,
+    #[arg(required_unless_present = "group", conflicts_with = "group")]
+    pub id: Option<String>,
+    /// Show a group instead: its runs and what it says as a whole (a sweep's curve and knee,
+    /// the spread of repeats, an A/B experiment's comparison).
+    #[arg(long, value_name = "ID")]
+    pub group: Option<String>,
     /// Print the run record as JSON.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,

@@ -27,6 +27,48 @@ fn a_depth_sweep_prints_the_curve_and_saves_every_point() {
 }
 
 #[test]
+fn a_sweep_as_json_is_one_document_and_its_stored_group_shows_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let out = spindle_with_store(&store)
+        .args(["io", "--engine", "null", "--duration", "100ms", "--sweep", "depth=1,2,4", "--repeat", "2", "--json"])
+        .arg("--target")
+        .arg(dir.path().join("x.dat"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["param"], "depth");
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 6, "three points, twice");
+    let curve = doc["curve"].as_array().unwrap();
+    let values: Vec<&str> = curve.iter().map(|p| p["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["1", "2", "4"]);
+    assert!(curve.iter().all(|p| p["runs"] == 2));
+    assert!(doc.get("knee").is_some(), "the knee is there, null or a value");
+    let group = doc["group"].as_i64().expect("the stored group");
+
+    let show = |extra: &[&str]| {
+        let out = spindle_with_store(&store)
+            .args(["runs", "show", "--group", &group.to_string()])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let text = String::from_utf8(show(&[])).unwrap();
+    assert!(text.starts_with(&format!("group {group}: sweep")) && text.contains("sweep of depth:"), "{text}");
+    let view: serde_json::Value = serde_json::from_slice(&show(&["--json"])).unwrap();
+    assert_eq!(view["findings"]["kind"], "sweep");
+    assert_eq!(view["findings"]["curve"], doc["curve"], "the stored group says what the run said");
+    assert_eq!(view["runs"].as_array().unwrap().len(), 6);
+
+    let missing = spindle_with_store(&store).args(["runs", "show", "--group", "999"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no group 999"));
+}
+
+#[test]
 fn the_sqlserver_suite_runs_seed_004s_matrix() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");

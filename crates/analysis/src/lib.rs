@@ -6,4 +6,5 @@
 pub mod characterize;
 pub mod compare;
 pub mod curve;
+pub mod spread;
 pub mod stats;

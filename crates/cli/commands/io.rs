@@ -43,7 +43,9 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     };
     let done = run_batch(batch)?;
 
-    let text = !done.print_machine_readable(&args.output)? && !args.output.quiet;
+    // A sweep's JSON is one document with its curve; everything else prints its records.
+    let sweep_json = sweep.is_some() && args.output.json;
+    let text = !sweep_json && !done.print_machine_readable(&args.output)? && !args.output.quiet;
     if text && done.runs.len() > 1 {
         let rows: Vec<(String, &RunRecord)> = done
             .runs
@@ -72,6 +74,17 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         }
         if text {
             output::write_stdout(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
+        }
+        if sweep_json {
+            let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();
+            let doc = spindle_report::SweepDocument {
+                group: done.group,
+                param: sweep.param.name(),
+                runs: &records,
+                curve: &curve,
+                knee: knee.map(|i| curve[i].value.as_str()),
+            };
+            output::write_stdout(&spindle_report::render_sweep_json(&doc))?;
         }
     }
     Ok(done.outcome)

@@ -95,7 +95,10 @@ fn one_id(flag: &'static str, text: &str) -> Result<i64, UsageError> {
 }
 
 fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
-    let id = one_id("runs show", &args.id)?;
+    if let Some(group) = &args.group {
+        return show_group(args, group);
+    }
+    let id = one_id("runs show", args.id.as_deref().unwrap_or_default())?;
     let Some(store) = store::open_existing(&args.store)? else { return Err(StoreError::NoSuchRun(id).into()) };
     let run = store.load(id)?;
     let bytes = if args.json {
@@ -116,6 +119,35 @@ fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
         let mut bytes = format!("{head}\n").into_bytes();
         bytes.extend(spindle_report::render_text(std::slice::from_ref(&run.record)));
         bytes
+    };
+    output::write_stdout(&bytes)?;
+    Ok(Outcome::Success)
+}
+
+/// `runs show --group N`: the group's view, derived from its stored records.
+fn show_group(args: &RunsShowArgs, text: &str) -> anyhow::Result<Outcome> {
+    let id: i64 = text.trim().parse().map_err(|_| UsageError::flag("--group", text, "not a group id"))?;
+    let Some(store) = store::open_existing(&args.store)? else { return Err(StoreError::NoSuchGroup(id).into()) };
+    let group = store.group(id)?;
+    let runs = store.load_all(&Filter { group: Some(id), ..Filter::default() })?;
+    let input = spindle_report::GroupInput {
+        id,
+        kind: &group.kind,
+        name: &group.name,
+        created_at: &group.created_at,
+        summary: group.summary.as_ref(),
+        runs: runs.iter().map(|r| (r.summary.id, r.summary.point.as_deref(), r.summary.repeat, &r.record)).collect(),
+    };
+    let view = spindle_report::group_view(&input);
+    let bytes = if args.json {
+        let mut text = serde_json::to_string_pretty(&view)?;
+        text.push('\n');
+        text.into_bytes()
+    } else if args.csv {
+        let records: Vec<spindle_model::RunRecord> = runs.into_iter().map(|r| r.record).collect();
+        spindle_report::render_csv(&records)
+    } else {
+        spindle_report::render_group(&view)
     };
     output::write_stdout(&bytes)?;
     Ok(Outcome::Success)

@@ -3,7 +3,7 @@
 //! (inconclusive metrics and how many runs would settle them, drift); the method; and what
 //! else differs between A and B.
 
-use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
+use spindle_analysis::compare::{Basis, Comparison, Metric, Verdict, words};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
@@ -52,7 +52,12 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     }
     let _ = writeln!(out, "Method: {}.", c.method);
     if !c.confounders.is_empty() {
-        let _ = writeln!(out, "\nA and B also differ in (these may explain part of the margin):");
+        let heading = match c.basis {
+            // In an A/B experiment the files' differences are what is compared.
+            Basis::Paired => "A and B differ in (what this experiment compares):",
+            _ => "A and B also differ in (these may explain part of the margin):",
+        };
+        let _ = writeln!(out, "\n{heading}");
         for x in &c.confounders {
             let _ = writeln!(out, "  {} {}: A {}; B {}", x.area, x.key, x.a.join(", "), x.b.join(", "));
         }

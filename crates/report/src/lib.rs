@@ -4,14 +4,16 @@
 mod compare;
 mod counters;
 mod csv;
+mod group;
 mod json;
 mod sweep;
 mod text;
 
 pub use compare::render_compare;
 pub use csv::render_csv;
+pub use group::{Findings, GroupInput, GroupRun, GroupView, group_view, render_group};
 pub use json::{render_json, render_json_many};
-pub use sweep::render_sweep;
+pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};
 
 #[cfg(test)]

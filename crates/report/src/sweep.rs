@@ -1,8 +1,28 @@
 //! A sweep's curve as a table, with its knee marked and said in words.
 
+use serde::Serialize;
 use spindle_analysis::curve::{CurvePoint, knee};
+use spindle_model::RunRecord;
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
+
+/// A sweep as one JSON document: its runs (full records), the curve and the knee.
+#[derive(Serialize)]
+pub struct SweepDocument<'a> {
+    /// The stored group, when the runs were saved.
+    pub group: Option<i64>,
+    pub param: &'a str,
+    pub runs: &'a [RunRecord],
+    pub curve: &'a [CurvePoint],
+    /// The swept value at the knee, when there is one.
+    pub knee: Option<&'a str>,
+}
+
+pub fn render_sweep_json(doc: &SweepDocument<'_>) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(doc).expect("records and curve points always serialize");
+    bytes.push(b'\n');
+    bytes
+}
 
 /// The curve as a table, and the knee in words.
 pub fn render_sweep(param: &str, curve: &[CurvePoint]) -> Vec<u8> {

@@ -14,6 +14,8 @@ pub enum StoreError {
     Directory { dir: PathBuf, source: std::io::Error },
     #[error("no run {0} in the store")]
     NoSuchRun(i64),
+    #[error("no group {0} in the store (spindle runs list shows each run's group)")]
+    NoSuchGroup(i64),
     #[error("run {id} in the store cannot be read ({why})")]
     Corrupt { id: i64, why: String },
     #[error("results store {path}: {source}")]

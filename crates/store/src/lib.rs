@@ -13,7 +13,7 @@ mod tests;
 
 pub use error::StoreError;
 pub use location::store_path;
-pub use query::{Filter, RunSummary, StoredRun, TimeBound};
+pub use query::{Filter, RunSummary, StoredGroup, StoredRun, TimeBound};
 pub use save::{GroupKind, Placement};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
 

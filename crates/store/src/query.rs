@@ -136,6 +136,20 @@ pub struct RunSummary {
     pub errors: u64,
 }
 
+/// A group of runs made together, as stored.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StoredGroup {
+    pub id: i64,
+    /// `repeat`, `sweep`, `suite` or `ab`.
+    pub kind: String,
+    /// How it was asked for (`--sweep depth=1,2,4`, `ab a.toml b.toml`).
+    pub name: String,
+    pub created_at: String,
+    /// What was learnt from the whole group when it ended (a sweep's curve and knee, an A/B
+    /// experiment's comparison).
+    pub summary: Option<serde_json::Value>,
+}
+
 /// A run with its full record.
 #[derive(Clone, Debug)]
 pub struct StoredRun {
@@ -216,6 +230,24 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// One group's own row; its runs are `load_all` with `Filter::group`.
+    pub fn group(&self, id: i64) -> Result<StoredGroup, StoreError> {
+        let row = self.conn.query_row("SELECT kind, name, created_at, summary FROM groups WHERE id = ?1", [id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<String>>(3)?))
+        });
+        match row {
+            Ok((kind, name, created_at, summary)) => Ok(StoredGroup {
+                id,
+                kind,
+                name,
+                created_at,
+                summary: summary.and_then(|s| serde_json::from_str(&s).ok()),
+            }),
+            Err(rusqlite::Error::QueryReturnedNoRows) => Err(StoreError::NoSuchGroup(id)),
+            Err(e) => Err(self.sql(e)),
+        }
     }
 
     /// One run with its full record.

@@ -1,0 +1,252 @@
+//! A stored group as a view: the group, its runs, and what the group says as a whole (a
+//! sweep's curve and knee, the spread of repeats, an A/B experiment's comparison), derived
+//! again from the stored records so it always agrees with them. The CLI prints it as text or
+//! JSON; a report or a web page can draw the same view.
+
+use serde::Serialize;
+use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, Pair, Settings, compare_paired};
+use spindle_analysis::curve::{CurvePoint, curve, knee};
+use spindle_analysis::spread::{Spread, spread};
+use spindle_model::RunRecord;
+use spindle_model::units::format_latency_ns;
+use std::fmt::Write;
+
+/// A group as stored: what it is, and each of its runs.
+pub struct GroupInput<'a> {
+    pub id: i64,
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub created_at: &'a str,
+    /// The summary saved when the group ended (a sweep's parameter, an A/B threshold).
+    pub summary: Option<&'a serde_json::Value>,
+    /// `(run id, point, repeat, record)`, in the order they ran.
+    pub runs: Vec<(i64, Option<&'a str>, u32, &'a RunRecord)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GroupRun {
+    pub id: i64,
+    pub point: Option<String>,
+    pub repeat: u32,
+    pub status: String,
+    pub iops: f64,
+    pub mb_per_sec: f64,
+    pub latency_mean_ns: f64,
+    pub latency_p99_ns: u64,
+}
+
+/// What the whole group says, by kind.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Findings {
+    Sweep {
+        param: String,
+        curve: Vec<CurvePoint>,
+        knee: Option<String>,
+    },
+    Repeat {
+        spread: Vec<Spread>,
+    },
+    Ab {
+        comparison: Comparison,
+    },
+    /// A suite's members are each their own workload: the run table is the finding.
+    Suite,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GroupView {
+    pub id: i64,
+    pub kind: String,
+    pub name: String,
+    pub created_at: String,
+    pub runs: Vec<GroupRun>,
+    pub findings: Option<Findings>,
+}
+
+pub fn group_view(g: &GroupInput<'_>) -> GroupView {
+    let runs = g
+        .runs
+        .iter()
+        .map(|&(id, point, repeat, r)| GroupRun {
+            id,
+            point: point.map(str::to_string),
+            repeat,
+            status: r.status.name().to_string(),
+            iops: r.summary.iops,
+            mb_per_sec: r.summary.mb_per_sec,
+            latency_mean_ns: r.summary.latency_ns.mean,
+            latency_p99_ns: r.summary.latency_ns.p99,
+        })
+        .collect();
+    let findings = match g.kind {
+        "sweep" => Some(sweep_findings(g)),
+        "repeat" => Some(Findings::Repeat { spread: spread(&g.runs.iter().map(|r| r.3).collect::<Vec<_>>()) }),
+        "ab" => Some(ab_findings(g)),
+        "suite" => Some(Findings::Suite),
+        _ => None,
+    };
+    GroupView {
+        id: g.id,
+        kind: g.kind.to_string(),
+        name: g.name.to_string(),
+        created_at: g.created_at.to_string(),
+        runs,
+        findings,
+    }
+}
+
+/// Points are `param=value`, in the order the first repeat ran them.
+fn sweep_findings(g: &GroupInput<'_>) -> Findings {
+    let mut values: Vec<&str> = Vec::new();
+    let mut param = String::new();
+    for (_, point, _, _) in &g.runs {
+        if let Some((p, v)) = point.and_then(|p| p.split_once('=')) {
+            param = p.to_string();
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+    }
+    let points: Vec<(String, Vec<&RunRecord>)> = values
+        .iter()
+        .map(|v| {
+            let name = format!("{param}={v}");
+            (v.to_string(), g.runs.iter().filter(|r| r.1 == Some(name.as_str())).map(|r| r.3).collect())
+        })
+        .collect();
+    let c = curve(&points);
+    let knee = knee(&c).map(|i| c[i].value.clone());
+    Findings::Sweep { param, curve: c, knee }
+}
+
+/// Rounds paired by the runs' `ab` and `round` labels, judged with the threshold the
+/// experiment used.
+fn ab_findings(g: &GroupInput<'_>) -> Findings {
+    let label = |r: &RunRecord, key: &str| r.labels.get(key).cloned().unwrap_or_default();
+    let mut rounds: Vec<String> = g.runs.iter().map(|r| label(r.3, "round")).collect();
+    rounds.dedup();
+    let pairs: Vec<Pair<'_>> = rounds
+        .iter()
+        .filter_map(|round| {
+            let side = |s: &str| g.runs.iter().find(|r| label(r.3, "round") == *round && label(r.3, "ab") == s);
+            let (a, b) = (side("a")?, side("b")?);
+            Some(Pair { a: (a.0, a.3), b: (b.0, b.3) })
+        })
+        .collect();
+    let threshold_pct =
+        g.summary.and_then(|s| s["comparison"]["threshold_pct"].as_f64()).unwrap_or(DEFAULT_THRESHOLD_PCT);
+    let design = ["ab".to_string(), "round".to_string()];
+    let comparison = compare_paired(&pairs, &Settings { selected_by: &design, threshold_pct, ..Settings::default() });
+    Findings::Ab { comparison }
+}
+
+/// The view as text: the group, its runs, and its findings.
+pub fn render_group(v: &GroupView) -> Vec<u8> {
+    let mut out = format!("group {}: {} ({}), created {}\n", v.id, v.kind, v.name, v.created_at);
+    let _ = writeln!(
+        out,
+        "\n  {:>6} {:<24} {:>12} {:>10} {:>10} {:>10}  status",
+        "run", "point", "IOs/sec", "MB/s", "avg", "p99"
+    );
+    for r in &v.runs {
+        let mut point = r.point.clone().unwrap_or_default();
+        if r.repeat > 1 {
+            let _ = write!(point, " #{}", r.repeat);
+        }
+        let _ = writeln!(
+            out,
+            "  {:>6} {:<24} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
+            r.id,
+            point,
+            r.iops,
+            r.mb_per_sec,
+            format_latency_ns(r.latency_mean_ns),
+            format_latency_ns(r.latency_p99_ns as f64),
+            r.status
+        );
+    }
+    let mut bytes = out.into_bytes();
+    match &v.findings {
+        Some(Findings::Sweep { param, curve, .. }) => bytes.extend(crate::render_sweep(param, curve)),
+        Some(Findings::Repeat { spread }) => bytes.extend(render_spread(spread)),
+        Some(Findings::Ab { comparison }) => {
+            let (a, b) = v.name.strip_prefix("ab ").and_then(|n| n.split_once(' ')).unwrap_or(("A", "B"));
+            bytes.push(b'\n');
+            bytes.extend(crate::render_compare(comparison, a, b));
+        }
+        Some(Findings::Suite) | None => {}
+    }
+    bytes
+}
+
+fn render_spread(spread: &[Spread]) -> Vec<u8> {
+    let mut out = String::from("\nrepeats:\n");
+    let _ = writeln!(out, "  {:<13} {:>12} {:>12} {:>8} {:>12} {:>12}", "metric", "mean", "stddev", "cv", "min", "max");
+    for s in spread {
+        let show = |x: f64| {
+            if s.metric.higher_is_better() { format!("{x:.2}") } else { format_latency_ns(x) }
+        };
+        let _ = writeln!(
+            out,
+            "  {:<13} {:>12} {:>12} {:>7.1}% {:>12} {:>12}",
+            s.metric.label(),
+            show(s.mean),
+            show(s.stddev),
+            s.cv_pct,
+            show(s.min),
+            show(s.max)
+        );
+    }
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_model::fixtures::io_run;
+
+    fn input<'a>(
+        kind: &'a str,
+        name: &'a str,
+        runs: Vec<(i64, Option<&'a str>, u32, &'a RunRecord)>,
+    ) -> GroupInput<'a> {
+        GroupInput { id: 7, kind, name, created_at: "2026-11-23T10:00:00Z", summary: None, runs }
+    }
+
+    #[test]
+    fn a_sweep_group_shows_its_curve_and_knee() {
+        let levels = [(1, 100.0, 100), (2, 190.0, 105), (4, 360.0, 110), (8, 380.0, 210), (16, 390.0, 410)];
+        let runs: Vec<(String, RunRecord)> =
+            levels.iter().map(|(d, iops, lat)| (format!("depth={d}"), io_run(&[*iops; 3], lat * 1000, &[]))).collect();
+        let rows = runs.iter().enumerate().map(|(i, (p, r))| (i as i64 + 1, Some(p.as_str()), 1, r)).collect();
+        let v = group_view(&input("sweep", "--sweep depth=1,2,...,16", rows));
+        let Some(Findings::Sweep { param, curve, knee }) = &v.findings else { panic!("{:?}", v.findings) };
+        assert_eq!((param.as_str(), curve.len(), knee.as_deref()), ("depth", 5, Some("4")));
+        let text = String::from_utf8(render_group(&v)).unwrap();
+        assert!(text.starts_with("group 7: sweep") && text.contains("knee: depth=4"), "{text}");
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["findings"]["kind"], "sweep");
+        assert_eq!(json["findings"]["knee"], "4");
+    }
+
+    #[test]
+    fn repeat_and_ab_groups_show_their_spread_and_comparison() {
+        let runs: Vec<RunRecord> = [990.0, 1010.0].iter().map(|l| io_run(&[*l; 3], 100_000, &[])).collect();
+        let rows = runs.iter().enumerate().map(|(i, r)| (i as i64 + 1, None, i as u32 + 1, r)).collect();
+        let v = group_view(&input("repeat", "--repeat 2", rows));
+        let text = String::from_utf8(render_group(&v)).unwrap();
+        assert!(text.contains("repeats:") && text.contains("IOPS"), "{text}");
+
+        let ab: Vec<RunRecord> = [("a", "1", 400.0), ("b", "1", 800.0), ("b", "2", 800.0), ("a", "2", 400.0)]
+            .iter()
+            .map(|(side, round, iops)| io_run(&[*iops; 3], 100_000, &[("ab", side), ("round", round)]))
+            .collect();
+        let rows = ab.iter().enumerate().map(|(i, r)| (i as i64 + 1, None, 1, r)).collect();
+        let v = group_view(&input("ab", "ab a.toml b.toml", rows));
+        let Some(Findings::Ab { comparison }) = &v.findings else { panic!() };
+        assert_eq!((comparison.a_runs.as_slice(), comparison.b_runs.as_slice()), (&[1, 4][..], &[2, 3][..]));
+        let text = String::from_utf8(render_group(&v)).unwrap();
+        assert!(text.contains("A: a.toml") && text.contains("B outperforms A by 100.00% IOPS"), "{text}");
+    }
+}
