@@ -27,7 +27,11 @@ pub(super) struct Layer {
 impl Layer {
     /// The workload settings a command gave (its flags, a suite member's changes).
     pub(super) fn from_input(input: &PlanInput) -> Layer {
-        let get = |key: &str| input.get(key).cloned();
+        Layer::from_keys(|key| input.get(key).cloned())
+    }
+
+    /// Each setting by its spec-file key.
+    fn from_keys(get: impl Fn(&'static str) -> Option<Setting>) -> Layer {
         Layer {
             size: get("size"),
             block: get("block"),
@@ -72,22 +76,9 @@ impl Layer {
     }
 
     fn of_profile(p: &'static Profile) -> Layer {
-        let get = |key: &'static str| {
+        Layer::from_keys(|key| {
             p.setting(key).map(|text| Setting { text: text.to_string(), origin: Origin::Profile { name: p.name, key } })
-        };
-        Layer {
-            size: get("size"),
-            block: get("block"),
-            mix: get("mix"),
-            read: get("read"),
-            random: get("random"),
-            threads: get("threads"),
-            depth: get("depth"),
-            rate: get("rate"),
-            buffered: get("buffered"),
-            write_through: get("write_through"),
-            fsync_every: get("fsync_every"),
-        }
+        })
     }
 
     /// A layer that sets only the swept setting.

@@ -153,22 +153,8 @@ pub fn compare(a: &[(i64, &RunRecord)], b: &[(i64, &RunRecord)], settings: &Sett
         Some(Evidence { test, spread, n: la.len().min(lb.len()) })
     };
     let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, drift_of);
-    let mut c = Comparison {
-        a_runs: a.iter().map(|(id, _)| *id).collect(),
-        b_runs: b.iter().map(|(id, _)| *id).collect(),
-        basis,
-        sequence,
-        method: words::method(basis, ra.len(), rb.len(), settings.threshold_pct),
-        threshold_pct: settings.threshold_pct,
-        correction: "holm",
-        metrics,
-        confounders: confounders(&ra, &rb, settings.selected_by),
-        notes: Vec::new(),
-        headline: String::new(),
-    };
-    c.notes = words::notes(&c, &ra, &rb);
-    c.headline = words::headline(&c);
-    c
+    let ids = |side: &[(i64, &RunRecord)]| side.iter().map(|(id, _)| *id).collect();
+    assemble(Sides { ids: (ids(a), ids(b)), runs: (&ra, &rb) }, basis, sequence, metrics, settings)
 }
 
 /// One round of an A/B experiment: A's run and B's run, each with its stored id.
@@ -194,20 +180,39 @@ pub fn compare_paired(pairs: &[Pair<'_>], settings: &Settings<'_>) -> Comparison
         Some(Evidence { test, spread: Spread::Paired { var_d: sample_stddev(&d).powi(2) }, n: d.len() })
     };
     let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, |_| None);
+    let ids = (pairs.iter().map(|p| p.a.0).collect(), pairs.iter().map(|p| p.b.0).collect());
+    assemble(Sides { ids, runs: (&ra, &rb) }, basis, Sequence::Rounds, metrics, settings)
+}
+
+/// A's and B's run ids and records.
+struct Sides<'s, 'r> {
+    ids: (Vec<i64>, Vec<i64>),
+    runs: (&'s [&'r RunRecord], &'s [&'r RunRecord]),
+}
+
+/// The comparison around judged metrics: confounders, then the words.
+fn assemble(
+    sides: Sides<'_, '_>,
+    basis: Basis,
+    sequence: Sequence,
+    metrics: Vec<MetricComparison>,
+    settings: &Settings<'_>,
+) -> Comparison {
+    let (a, b) = sides.runs;
     let mut c = Comparison {
-        a_runs: pairs.iter().map(|p| p.a.0).collect(),
-        b_runs: pairs.iter().map(|p| p.b.0).collect(),
+        a_runs: sides.ids.0,
+        b_runs: sides.ids.1,
         basis,
-        sequence: Sequence::Rounds,
-        method: words::method(basis, ra.len(), rb.len(), settings.threshold_pct),
+        sequence,
+        method: words::method(basis, a.len(), b.len(), settings.threshold_pct),
         threshold_pct: settings.threshold_pct,
         correction: "holm",
         metrics,
-        confounders: confounders(&ra, &rb, settings.selected_by),
+        confounders: confounders(a, b, settings.selected_by),
         notes: Vec::new(),
         headline: String::new(),
     };
-    c.notes = words::notes(&c, &ra, &rb);
+    c.notes = words::notes(&c, a, b);
     c.headline = words::headline(&c);
     c
 }
