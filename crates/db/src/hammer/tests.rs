@@ -1,5 +1,6 @@
 use super::*;
 use crate::load::{LoadMode, LoadOptions};
+use crate::session::{AsyncSession, CallError, Session};
 use crate::sqlite::{SqliteSession, load};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -74,4 +75,79 @@ fn a_failed_connection_stops_the_run_before_it_measures() {
         if i == 2 { SqliteSession::connect(Path::new("/nonexistent/h.db")) } else { SqliteSession::connect(&path) }
     };
     assert!(run(&plan(4, 50), connect, &stop, &Live::default()).is_err());
+}
+
+/// A session whose calls return at once: what a run records of it is the runner itself.
+struct Immediate;
+
+impl Session for Immediate {
+    fn get_account(&mut self, _: &str) -> Result<(), CallError> {
+        Ok(())
+    }
+    fn update_account(&mut self, _: &str, _: i64) -> Result<(), CallError> {
+        Ok(())
+    }
+}
+
+impl AsyncSession for Immediate {
+    async fn get_account(&mut self, _: &str) -> Result<(), CallError> {
+        Ok(())
+    }
+    async fn update_account(&mut self, _: &str, _: i64) -> Result<(), CallError> {
+        Ok(())
+    }
+}
+
+/// How late calls start under `--rate`: with calls that take no time, each call's latency
+/// (counted from its intended start) is that error. Not a test; run it with
+/// `cargo test --release -p spindle-db -- --ignored --nocapture rate_wait_error`.
+#[test]
+#[ignore]
+fn rate_wait_error() {
+    let paced = |sessions: u32, rate: f64| RunPlan {
+        sessions,
+        read_pct: 100,
+        rows: 1000,
+        warmup: Duration::from_millis(500),
+        duration: Duration::from_secs(3),
+        think: Duration::ZERO,
+        rate_per_session: Some(rate),
+    };
+    // The process's CPU time (user + system), so the cost of precision shows beside it.
+    let cpu = || {
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage fills the struct it is given.
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+        let us = |t: libc::timeval| t.tv_sec as f64 * 1e6 + t.tv_usec as f64;
+        us(u.ru_utime) + us(u.ru_stime)
+    };
+    let show = |what: &str, out: &RunOutcome, cpu_us: f64| {
+        let mut all = spindle_model::Histogram::new();
+        out.sessions.iter().for_each(|s| all.merge(&s.reads));
+        let us = |q: f64| all.percentile(q) as f64 / 1000.0;
+        println!(
+            "{what}: {} calls, start error p50 {:.1} us, p99 {:.1} us, p99.9 {:.1} us, max {:.1} us; CPU {:.1} us/call",
+            all.count(),
+            us(50.0),
+            us(99.0),
+            us(99.9),
+            all.max() as f64 / 1000.0,
+            cpu_us / all.count().max(1) as f64
+        );
+    };
+    let stop = AtomicBool::new(false);
+    for (sessions, rate) in [(1, 2000.0), (8, 500.0)] {
+        let before = cpu();
+        let out = run(&paced(sessions, rate), |_| Ok(Immediate), &stop, &Live::default()).unwrap();
+        show(&format!("threads, {sessions} sessions x {rate}/s"), &out, cpu() - before);
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    static STOP: AtomicBool = AtomicBool::new(false);
+    for (sessions, rate) in [(8, 500.0), (100, 40.0), (1000, 4.0)] {
+        let before = cpu();
+        let out = rt
+            .block_on(run_tasks(&paced(sessions, rate), |_| async { Ok(Immediate) }, &STOP, Default::default()))
+            .unwrap();
+        show(&format!("tasks, {sessions} sessions x {rate}/s"), &out, cpu() - before);
+    }
 }
