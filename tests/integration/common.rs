@@ -48,9 +48,10 @@ pub fn uring_works(dir: &Path) -> bool {
         .arg(&target)
         .output()
         .expect("run spindle");
-    let works = out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("io_uring is not available");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let works = out.status.success() && !stderr.contains("io_uring is not available");
     if !works {
-        eprintln!("notice: io_uring is not usable here; skipping io_uring checks");
+        spindle_testenv::unavailable("io_uring", stderr.trim());
     }
     works
 }
@@ -68,8 +69,10 @@ impl Loop {
             .output();
         match out {
             Ok(o) if o.status.success() => Some(Loop(String::from_utf8_lossy(&o.stdout).trim().to_string(), backing)),
-            _ => {
-                eprintln!("notice: cannot attach a loop device here (not root?); skipping");
+            other => {
+                let why =
+                    other.map_or_else(|e| e.to_string(), |o| String::from_utf8_lossy(&o.stderr).trim().to_string());
+                spindle_testenv::unavailable("a loop device", format!("losetup: {why}"));
                 let _ = std::fs::remove_file(&backing);
                 None
             }

@@ -31,7 +31,7 @@ fn a_run_records_the_counters_of_the_disk_under_its_target() {
             assert_eq!(reads["values"].as_array().unwrap().len(), samples);
             assert!(reads["avg"].as_f64().unwrap() > 0.0, "direct reads reach the disk: {reads}");
         }
-        None => eprintln!("notice: the temp directory is on no block device here; disk counters not checked"),
+        None => spindle_testenv::unavailable("a temp directory on a block device", "disk counters not checked"),
     }
 }
 
