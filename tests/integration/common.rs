@@ -7,7 +7,12 @@ use std::process::Command as ProcessCommand;
 /// The spindle binary, with no colour and a results store of this test process's own under
 /// cargo's scratch directory, so tests never write to the user's store.
 pub fn spindle() -> Command {
-    let mut cmd = Command::cargo_bin("spindle").expect("spindle binary");
+    Command::from_std(spindle_process())
+}
+
+/// The same as a plain process, for a test that must signal it while it runs.
+pub fn spindle_process() -> ProcessCommand {
+    let mut cmd = ProcessCommand::new(assert_cmd::cargo::cargo_bin("spindle"));
     let store = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stores/{}.db", std::process::id()));
     cmd.env("SPINDLE_STORE", store).env("NO_COLOR", "1");
     cmd
