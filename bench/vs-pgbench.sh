@@ -66,7 +66,10 @@ for r in $(seq 1 "$rounds"); do
     timed pgbench -q -i -s 100 -I dtgp spindle_bench_pgb >/dev/null 2>&1
     read -r pw _ _ <"$work/time"
     python3 -c "import sys; s, i, p = map(float, sys.argv[1:]); print(f'round $r: spindle {s:6.2f} s  in-server {i:6.2f} s  spindle/in-server {s / i:.2f}  (pgbench -i -I dtgp {p:6.2f} s)')" "$sw" "$iw" "$pw"
+    echo "$sw $iw" >>"$work/load.ratios"
 done
+median() { python3 -c "import statistics, sys; r = [float(a) / float(b) for a, b in (l.split() for l in open(sys.argv[1]))]; print(f'{statistics.median(r):.2f} (range {min(r):.2f}-{max(r):.2f})')" "$1"; }
+echo "load time, spindle/in-server: median $(median "$work/load.ratios")"
 
 # pgbench has no string formatting, so the server pads the random row number into a CardNo;
 # the statement is otherwise the one spindle prepares.
@@ -85,7 +88,7 @@ for r in $(seq 1 "$rounds"); do
     timed pgbench -n -M prepared -c 8 -j "$threads" -T "$secs" -f "$work/getaccount.sql" spindle_bench_sp \
         >"$work/pgb.out" 2>/dev/null
     read -r _ pu ps <"$work/time"
-    python3 - "$work/sp.json" "$work/pgb.out" "$su" "$ss" "$pu" "$ps" "$r" <<'PY'
+    python3 - "$work/sp.json" "$work/pgb.out" "$su" "$ss" "$pu" "$ps" "$r" "$work/calls.ratios" "$work/cpu.ratios" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))
 pgb = open(sys.argv[2]).read()
@@ -99,5 +102,10 @@ s_cpu, p_cpu = (su + ss) * 1e6 / s_calls, (pu + ps) * 1e6 / p_calls
 print(f"round {sys.argv[7]}: spindle {s_tps:8.0f} calls/s {s_lat:6.3f} ms {s_cpu:5.1f} us CPU/call | "
       f"pgbench {p_tps:8.0f} calls/s {p_lat:6.3f} ms {p_cpu:5.1f} us CPU/call | "
       f"calls/s ratio {s_tps / p_tps:.2f}, CPU/call ratio {s_cpu / p_cpu:.2f}")
+with open(sys.argv[8], "a") as calls, open(sys.argv[9], "a") as cpu:
+    print(s_tps, p_tps, file=calls)
+    print(s_cpu, p_cpu, file=cpu)
 PY
 done
+echo "read-only calls/s, spindle/pgbench: median $(median "$work/calls.ratios")"
+echo "client CPU per call, spindle/pgbench: median $(median "$work/cpu.ratios")"
