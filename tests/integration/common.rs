@@ -7,7 +7,12 @@ use std::process::Command as ProcessCommand;
 /// The spindle binary, with no colour and a results store of this test process's own under
 /// cargo's scratch directory, so tests never write to the user's store.
 pub fn spindle() -> Command {
-    let mut cmd = Command::cargo_bin("spindle").expect("spindle binary");
+    Command::from_std(spindle_process())
+}
+
+/// The same as a plain process, for a test that must signal it while it runs.
+pub fn spindle_process() -> ProcessCommand {
+    let mut cmd = ProcessCommand::new(assert_cmd::cargo::cargo_bin("spindle"));
     let store = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stores/{}.db", std::process::id()));
     cmd.env("SPINDLE_STORE", store).env("NO_COLOR", "1");
     cmd
@@ -48,9 +53,10 @@ pub fn uring_works(dir: &Path) -> bool {
         .arg(&target)
         .output()
         .expect("run spindle");
-    let works = out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("io_uring is not available");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let works = out.status.success() && !stderr.contains("io_uring is not available");
     if !works {
-        eprintln!("notice: io_uring is not usable here; skipping io_uring checks");
+        spindle_testenv::unavailable("io_uring", stderr.trim());
     }
     works
 }
@@ -68,8 +74,10 @@ impl Loop {
             .output();
         match out {
             Ok(o) if o.status.success() => Some(Loop(String::from_utf8_lossy(&o.stdout).trim().to_string(), backing)),
-            _ => {
-                eprintln!("notice: cannot attach a loop device here (not root?); skipping");
+            other => {
+                let why =
+                    other.map_or_else(|e| e.to_string(), |o| String::from_utf8_lossy(&o.stderr).trim().to_string());
+                spindle_testenv::unavailable("a loop device", format!("losetup: {why}"));
                 let _ = std::fs::remove_file(&backing);
                 None
             }

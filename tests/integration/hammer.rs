@@ -91,3 +91,18 @@ fn bad_hammer_input_is_named_and_passwords_never_shown() {
     }
     assert!(!store.exists(), "nothing was measured, so nothing was saved");
 }
+
+#[test]
+fn calls_a_rate_still_owes_at_the_end_are_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
+    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K"]).status.success());
+    // Ten million calls a second: no session keeps up, on any machine.
+    let args = ["run", "--db", &db, "--sessions", "1", "--rate", "10000000", "--duration", "300ms", "--warmup", "0s"];
+    let out = hammer(&store, &[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = r["warnings"].as_array().unwrap();
+    assert!(warnings.iter().any(|w| w.as_str().unwrap().starts_with("behind schedule by ")), "{warnings:?}");
+}

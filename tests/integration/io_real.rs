@@ -1,7 +1,7 @@
 //! Real I/O on real files: the sync and io_uring engines, write-through, fsync, Ctrl-C.
 
-use crate::common::{io_json, path_str, spindle, uring_works};
-use std::time::Duration;
+use crate::common::{io_json, path_str, spindle, spindle_process, uring_works};
+use std::time::{Duration, Instant};
 
 #[test]
 fn sync_engine_reads_and_writes_a_created_test_file() {
@@ -108,23 +108,42 @@ fn write_through_and_fsync_every_are_measured() {
 #[test]
 fn ctrl_c_prints_the_partial_result_marked_interrupted() {
     let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
     let target = dir.path().join("i.dat");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("spindle"))
+    let child = spindle_process()
+        .env("SPINDLE_STORE", &store)
         .args(["io", "--engine", "sync", "--size", "8M", "--duration", "60s", "--json", "--target"])
         .arg(&target)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the run is under way (the test file exists and is filled), then interrupt.
-    std::thread::sleep(Duration::from_millis(1500));
+    // Interrupt once the run is under way: its worker thread exists only after the test file
+    // is made and the Ctrl-C handler installed.
+    let worker = format!("/proc/{}/task", child.id());
+    let started = Instant::now();
+    while !threads_named(&worker).iter().any(|n| n == "spindle-t0-0") {
+        assert!(started.elapsed() < Duration::from_secs(120), "the run never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the partial record is printed");
     assert_eq!(r["status"], "interrupted");
-    assert!(r["measured_seconds"].as_f64().unwrap() < 30.0);
+    assert!(r["measured_seconds"].as_f64().unwrap() < 60.0);
     assert!(!target.exists(), "the test file is removed after an interrupt too");
+    assert!(store.exists(), "the interrupted run is saved, in the test's own store");
+}
+
+/// The names of a process's threads (`/proc/PID/task/*/comm`).
+fn threads_named(tasks: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(tasks) else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+        .map(|n| n.trim().to_string())
+        .collect()
 }
 
 #[test]

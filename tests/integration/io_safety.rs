@@ -40,13 +40,15 @@ struct Tmpfs(PathBuf);
 impl Tmpfs {
     fn mount(size: &str) -> Option<Tmpfs> {
         let dir = tempfile::tempdir().unwrap().keep();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(&dir)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            eprintln!("notice: cannot mount a tmpfs here (not root?); skipping");
+        let out =
+            Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(&dir).output();
+        if let Some(why) = match out {
+            Ok(o) if o.status.success() => None,
+            Ok(o) => Some(String::from_utf8_lossy(&o.stderr).trim().to_string()),
+            Err(e) => Some(e.to_string()),
+        } {
+            let _ = std::fs::remove_dir(&dir);
+            spindle_testenv::unavailable("a tmpfs mount", format!("mount: {why}"));
             return None;
         }
         Some(Tmpfs(dir))

@@ -1,6 +1,6 @@
 //! A database of a test's own on one of this machine's servers, dropped when the test ends.
 //! Without the server the test skips with a notice, unless SPINDLE_REQUIRE_SERVERS=1, where
-//! it fails.
+//! it fails (spindle_testenv).
 
 /// A server the tests can reach, and how to run administrative statements on it.
 pub struct Server {
@@ -24,11 +24,8 @@ impl TestDb {
         let drop = format!("DROP DATABASE IF EXISTS {name} {}", server.drop_options);
         match (server.admin)(&[drop, format!("CREATE DATABASE {name}")]) {
             Ok(()) => Some(TestDb { name, server }),
-            Err(e) if std::env::var("SPINDLE_REQUIRE_SERVERS").as_deref() == Ok("1") => {
-                panic!("{} is required (SPINDLE_REQUIRE_SERVERS=1) but unreachable: {e}", server.name)
-            }
             Err(e) => {
-                eprintln!("notice: no {} at {} ({e}); skipping", server.name, server.url);
+                spindle_testenv::unavailable(server.name, format!("{}: {e}", server.url));
                 None
             }
         }

@@ -10,6 +10,7 @@ pub mod keys;
 pub mod load;
 pub mod mysql;
 pub mod postgres;
+mod precise;
 pub mod session;
 pub mod sqlite;
 pub mod url;

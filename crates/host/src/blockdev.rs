@@ -242,7 +242,7 @@ mod tests {
         fs::write(&backing, b"x").unwrap();
         let (maj, min) = split_dev(fs::metadata(&backing).unwrap().dev());
         if maj == 0 {
-            eprintln!("notice: temp dir is on an anonymous device; loop mapping test skipped");
+            spindle_testenv::unavailable("a temp directory on a block device", "it is on an anonymous device");
             return;
         }
         f.add("pci/block/nvme0n1", &format!("{maj}:{min}"), false);

@@ -47,7 +47,7 @@ fn temp_dir_has_filesystem_and_device_when_on_one() {
         assert!(info.size_bytes.is_some_and(|s| s > 0));
         assert!(info.rotational.is_some());
     } else {
-        eprintln!("notice: temp dir is on {} (no block device); device checks skipped", mount.fs_type);
+        spindle_testenv::unavailable("a temp directory on a block device", format!("it is on {}", mount.fs_type));
     }
 }
 
@@ -77,7 +77,7 @@ fn tmpfs_has_filesystem_but_no_device() {
             assert_eq!(block_sizes(shm), None);
             assert_eq!(block_device_of(shm), None);
         }
-        other => eprintln!("notice: /dev/shm is not tmpfs here ({other:?}); skipped"),
+        other => spindle_testenv::unavailable("tmpfs at /dev/shm", format!("its mount is {other:?}")),
     }
 }
 
@@ -85,12 +85,12 @@ fn tmpfs_has_filesystem_but_no_device() {
 fn root_device_is_mounted() {
     let root = mount_of(Path::new("/")).expect("root mount");
     if !Path::new(&root.source).exists() {
-        eprintln!("notice: root source {} is not a device node; skipped", root.source);
+        spindle_testenv::unavailable("a device node under /", format!("its source is {}", root.source));
         return;
     }
     match is_mounted_block_device(Path::new(&root.source)) {
         Ok(mounted) => assert!(mounted, "{} holds / but is not seen as mounted", root.source),
-        Err(e) => eprintln!("notice: {} not checkable: {e}", root.source),
+        Err(e) => spindle_testenv::unavailable("the device under /", format!("{}: {e}", root.source)),
     }
 }
 
@@ -134,7 +134,7 @@ fn loop_device_maps_to_backing_disk_and_mount_is_seen() {
     let img = dir.path().join("disk.img");
     std::fs::File::create(&img).unwrap().set_len(32 << 20).unwrap();
     let Some(dev) = run_ok(Command::new("losetup").args(["-f", "--show"]).arg(&img)) else {
-        eprintln!("notice: losetup not usable here (needs root and loop devices); loop test skipped");
+        spindle_testenv::unavailable("a loop device", "losetup failed (it needs root and loop devices)");
         return;
     };
     let mut guard = LoopGuard { dev: dev.clone(), mounted: None };
@@ -154,13 +154,13 @@ fn loop_device_maps_to_backing_disk_and_mount_is_seen() {
     assert!(!is_mounted_block_device(dev_path).unwrap(), "fresh loop device is not mounted");
 
     if run_ok(Command::new("mkfs.ext4").args(["-q", &dev])).is_none() {
-        eprintln!("notice: mkfs.ext4 not usable; mounted-loop checks skipped");
+        spindle_testenv::unavailable("mkfs.ext4", "it failed on the loop device");
         return;
     }
     let mnt = dir.path().join("mnt with space");
     std::fs::create_dir(&mnt).unwrap();
     if run_ok(Command::new("mount").arg(&dev).arg(&mnt)).is_none() {
-        eprintln!("notice: mount not usable; mounted-loop checks skipped");
+        spindle_testenv::unavailable("mount", "mounting the loop device failed");
         return;
     }
     guard.mounted = Some(mnt.clone());
@@ -192,7 +192,7 @@ fn device_info_fields_come_from_the_disk_under_a_partition() {
     let canonical = std::fs::canonicalize(dir.path()).unwrap();
     let (maj, min) = split_dev(std::fs::metadata(&canonical).unwrap().dev());
     if maj == 0 {
-        eprintln!("notice: temp dir is on an anonymous device; fake-sysfs device_info test skipped");
+        spindle_testenv::unavailable("a temp directory on a block device", "it is on an anonymous device");
         return;
     }
     // The temp dir's real st_dev is made partition 3 of a fake SATA SSD.
@@ -258,7 +258,7 @@ fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
     let img = dir.path().join("parted.img");
     partitioned_image(&img);
     let Some(dev) = run_ok(Command::new("losetup").args(["-P", "-f", "--show"]).arg(&img)) else {
-        eprintln!("notice: losetup not usable here (needs root and loop devices); partition test skipped");
+        spindle_testenv::unavailable("a loop device", "losetup failed (it needs root and loop devices)");
         return;
     };
     let mut guard = LoopGuard { dev: dev.clone(), mounted: None };
@@ -277,7 +277,7 @@ fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
         std::thread::sleep(std::time::Duration::from_millis(40));
     }
     if !part.exists() {
-        eprintln!("notice: {} did not appear; partition test skipped", part.display());
+        spindle_testenv::unavailable("a partition of a loop device", format!("{} did not appear", part.display()));
         return;
     }
     let sys = Sysfs::default();
@@ -292,13 +292,13 @@ fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
     assert!(!is_mounted_block_device(Path::new(&dev)).unwrap());
 
     if run_ok(Command::new("mkfs.ext4").arg("-q").arg(&part)).is_none() {
-        eprintln!("notice: mkfs.ext4 not usable; mounted-partition checks skipped");
+        spindle_testenv::unavailable("mkfs.ext4", "it failed on the partition");
         return;
     }
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
     if run_ok(Command::new("mount").arg(&part).arg(&mnt)).is_none() {
-        eprintln!("notice: mount not usable; mounted-partition checks skipped");
+        spindle_testenv::unavailable("mount", "mounting the partition failed");
         return;
     }
     guard.mounted = Some(mnt.clone());

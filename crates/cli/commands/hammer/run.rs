@@ -101,6 +101,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             Target::MySql(url, _) => vec![Box::new(MySqlCounters::connect(url)?)],
         };
         let sampler = Sampler::start_with(ProcRoot::default(), devices_under(&watched), interval, sources);
+        let sampling_from = Instant::now();
         let cpu_before = spindle_io::worker::process_cpu();
         let live = Arc::new(Live::default());
         let result = with_progress(&live, quiet, warmup, || match &target {
@@ -124,7 +125,10 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
                 live.clone(),
             )),
         });
-        let counters = sampler.stop(warmup);
+        // Counters cover what the calls do: not the ramp-up, nor the warm-up after it.
+        let unmeasured =
+            result.as_ref().map_or(warmup, |o| o.time_zero.saturating_duration_since(sampling_from) + warmup);
+        let counters = sampler.stop(unmeasured);
         let out = result?;
         let cpu_after = spindle_io::worker::process_cpu();
         note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
@@ -135,6 +139,13 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         record.command_line = output::command_line();
         record.environment = spindle_host::environment(&watched);
         record.counters = Some(counters);
+        let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
+        if behind > 0 {
+            let rate = run_plan.rate_per_session.unwrap_or_default() * f64::from(n);
+            record.warnings.push(format!(
+                "behind schedule by {behind} calls: the sessions could not keep up with --rate {rate:.0}, and the calls still owed at the end were not made"
+            ));
+        }
         let point = (sessions.len() > 1).then(|| format!("sessions={n}"));
         let id = saver.save(&record, point, 1)?;
         if !args.output.json && !args.output.csv && !quiet {

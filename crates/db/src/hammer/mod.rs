@@ -2,7 +2,9 @@
 //! UpdateAccount at random (by the read ratio) on uniformly chosen rows, with optional think
 //! time or a rate. Measurement starts when every session is connected (the ramp-up is timed
 //! and excluded), then a warm-up is excluded too. Each session keeps its own histograms and
-//! per-second counts; nothing is shared in the loop but the stop flag and live totals.
+//! per-second counts; nothing is shared in the loop but the stop flag and live totals. Waits
+//! for a rate or a think time end to within microseconds (`crate::precise`), since a late
+//! start under a rate counts as latency.
 //!
 //! Blocking drivers (SQLite) run a thread per session (`threads`); network drivers run an
 //! async task per session (`tasks`), so thousands of sessions fit in one process. Both loops
@@ -17,10 +19,14 @@ mod threads;
 pub use tasks::run_tasks;
 pub use threads::run;
 
+/// The longest single wait of a session, so it sees a stop (Ctrl-C, a failed session) soon;
+/// a longer wait is taken in steps.
+const MAX_WAIT: Duration = Duration::from_millis(100);
+
 use spindle_model::Histogram;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 #[derive(Clone, Debug)]
 pub struct RunPlan {
@@ -53,6 +59,9 @@ pub struct SessionResult {
     pub writes: Histogram,
     pub seconds: Vec<Second>,
     pub errors: BTreeMap<String, u64>,
+    /// Under a rate: calls owed in the measured window that never started, because the
+    /// session fell behind its schedule (reported, not silently dropped).
+    pub behind_schedule: u64,
 }
 
 #[derive(Debug)]
@@ -60,6 +69,8 @@ pub struct RunOutcome {
     pub sessions: Vec<SessionResult>,
     /// From starting the first connection to the last one connected.
     pub ramp_up: Duration,
+    /// Time zero: every session connected, the warm-up starts, then the measurement.
+    pub time_zero: Instant,
     pub started_at: SystemTime,
     /// Seconds measured (after ramp-up and warm-up; shorter when interrupted).
     pub measured: Duration,

@@ -1,12 +1,12 @@
 //! One session's schedule and bookkeeping, shared by the thread and task loops: what to call
-//! next (or when, under a rate), and what a finished call adds to the session's result.
+//! next (or until when to wait, under a rate or a think time), what a finished call adds to
+//! the session's result, and the calls a rate still owed when the session stopped.
 
 use super::{Live, RunPlan, Second, SessionResult};
 use crate::keys::CardNo;
 use crate::session::CallError;
 use spindle_model::rng::Rng;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// The next call of a session.
 pub(super) struct Call {
@@ -19,8 +19,8 @@ pub(super) struct Call {
 
 pub(super) enum Next {
     Stop,
-    /// Too early under the rate: wait this long, then ask again.
-    Wait(Duration),
+    /// Too early (under a rate, or thinking): wait until this time, then ask again.
+    WaitUntil(u64),
     Call(Call),
 }
 
@@ -31,8 +31,12 @@ pub(super) struct SessionState<'a> {
     rng: Rng,
     warmup_ns: u64,
     end_ns: u64,
+    think_ns: u64,
     interval_ns: Option<u64>,
+    /// The next intended start under a rate.
     next_ns: u64,
+    /// The end of the think time after the last call.
+    thought_ns: u64,
 }
 
 impl<'a> SessionState<'a> {
@@ -48,8 +52,10 @@ impl<'a> SessionState<'a> {
             rng,
             warmup_ns: plan.warmup.as_nanos() as u64,
             end_ns: (plan.warmup + plan.duration).as_nanos() as u64,
+            think_ns: plan.think.as_nanos() as u64,
             interval_ns,
             next_ns,
+            thought_ns: 0,
         }
     }
 
@@ -58,10 +64,14 @@ impl<'a> SessionState<'a> {
         if now_ns >= self.end_ns {
             return Next::Stop;
         }
+        let ready_ns = match self.interval_ns {
+            Some(_) => self.next_ns.max(self.thought_ns),
+            None => self.thought_ns,
+        };
+        if ready_ns > now_ns {
+            return Next::WaitUntil(ready_ns.min(self.end_ns));
+        }
         let start_ns = match self.interval_ns {
-            Some(_) if self.next_ns > now_ns => {
-                return Next::Wait(Duration::from_nanos((self.next_ns - now_ns).min(self.end_ns - now_ns)));
-            }
             Some(i) => {
                 let s = self.next_ns;
                 self.next_ns += i;
@@ -76,8 +86,10 @@ impl<'a> SessionState<'a> {
         Next::Call(Call { read, key, amount, start_ns })
     }
 
-    /// Records a finished call (calls that started in the warm-up are not measured).
+    /// Records a finished call (calls that started in the warm-up are not measured); the
+    /// think time runs from here.
     pub fn done(&mut self, call: &Call, done_ns: u64, outcome: Result<(), CallError>) {
+        self.thought_ns = done_ns + self.think_ns;
         if call.start_ns < self.warmup_ns {
             return;
         }
@@ -107,11 +119,19 @@ impl<'a> SessionState<'a> {
         *self.result.errors.entry(e.kind).or_default() += 1;
     }
 
-    pub fn think(&self) -> Duration {
-        self.plan.think
-    }
-
-    pub fn finish(self) -> SessionResult {
+    /// The session's result, once it stopped at `stop_ns`: with the calls a rate owed in the
+    /// measured window up to then that never started (the session fell behind schedule).
+    pub fn finish(mut self, stop_ns: u64) -> SessionResult {
+        if let Some(i) = self.interval_ns.filter(|i| *i > 0) {
+            let upto = stop_ns.min(self.end_ns);
+            // The first owed start inside the measured window.
+            let first = if self.next_ns >= self.warmup_ns {
+                self.next_ns
+            } else {
+                self.next_ns + (self.warmup_ns - self.next_ns).div_ceil(i) * i
+            };
+            self.result.behind_schedule = if first < upto { (upto - first - 1) / i + 1 } else { 0 };
+        }
         self.result
     }
 }

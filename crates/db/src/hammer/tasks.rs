@@ -2,9 +2,10 @@
 //! Must be called inside a multi-threaded tokio runtime.
 
 use super::state::{Next, SessionState};
-use super::{Live, RunOutcome, RunPlan, SessionResult};
+use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
 use crate::join::join_all;
+use crate::precise::Timer;
 use crate::session::AsyncSession;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,57 +26,107 @@ where
     F: Fn(u32) -> Fut,
     Fut: Future<Output = Result<S, DbError>> + Send + 'static,
 {
-    let gate = Arc::new(Barrier::new(plan.sessions as usize + 1));
-    let t0: Arc<OnceLock<Instant>> = Arc::new(OnceLock::new());
+    let gate = Arc::new(StartGate {
+        ready: Barrier::new(plan.sessions as usize + 1),
+        go: Barrier::new(plan.sessions as usize + 1),
+        t0: OnceLock::new(),
+    });
+    let timer = Arc::new(Timer::start());
     let failed = Arc::new(AtomicBool::new(false));
     let ramp_start = Instant::now();
     let mut handles = Vec::with_capacity(plan.sessions as usize);
     for i in 0..plan.sessions {
         let connecting = connect(i);
-        let (gate, t0, failed, live, plan) = (gate.clone(), t0.clone(), failed.clone(), live.clone(), plan.clone());
+        let (gate, timer, failed, live, plan) =
+            (gate.clone(), timer.clone(), failed.clone(), live.clone(), plan.clone());
         handles.push(tokio::spawn(async move {
             let session = connecting.await;
             if session.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
-            gate.wait().await;
+            let t0 = gate.arrive().await;
             let mut session = session?;
-            let start = *t0.get().expect("t0 is set before the gate opens");
-            Ok::<_, DbError>(session_loop(&mut session, i, &plan, start, stop, &failed, &live).await)
+            let clock = Clock { t0, timer: &timer };
+            Ok::<_, DbError>(session_loop(&mut session, i, &plan, clock, stop, &failed, &live).await)
         }));
     }
-    let _ = t0.set(Instant::now());
-    gate.wait().await;
+    gate.ready.wait().await;
+    // Every session is connected (or failed): time zero, then let them go.
     let ramp_up = ramp_start.elapsed();
+    let time_zero = Instant::now();
     let started_at = SystemTime::now();
+    let _ = gate.t0.set(time_zero);
+    gate.go.wait().await;
     let sessions = join_all(handles).await?;
     let end = plan.warmup + plan.duration;
-    let elapsed = t0.get().map_or(Duration::ZERO, |t| t.elapsed()).min(end);
+    let elapsed = time_zero.elapsed().min(end);
     Ok(RunOutcome {
         sessions,
         ramp_up,
+        time_zero,
         started_at,
         measured: elapsed.saturating_sub(plan.warmup),
         interrupted: stop.load(Ordering::Relaxed),
     })
 }
 
+/// Where sessions meet before measuring: every session arrives once connected (or failed),
+/// then time zero is set, then all go.
+struct StartGate {
+    ready: Barrier,
+    go: Barrier,
+    t0: OnceLock<Instant>,
+}
+
+impl StartGate {
+    async fn arrive(&self) -> Instant {
+        self.ready.wait().await;
+        self.go.wait().await;
+        *self.t0.get().expect("t0 is set between the barriers")
+    }
+}
+
+/// How far before its instant a wait leaves tokio's timer (1 ms steps, cheap, for the long
+/// part) for the run's precise timer (for the rest).
+const COARSE_MARGIN: Duration = Duration::from_millis(2);
+
+/// A session's time: since time zero, and waits that end on time.
+struct Clock<'a> {
+    t0: Instant,
+    timer: &'a Timer,
+}
+
+impl Clock<'_> {
+    fn now(&self) -> u64 {
+        self.t0.elapsed().as_nanos() as u64
+    }
+
+    /// Waits until `ns` since time zero, or part of the way there: the caller asks again.
+    async fn wait_until(&self, ns: u64) {
+        let at = self.t0 + Duration::from_nanos(ns);
+        let now = Instant::now();
+        match at.checked_sub(COARSE_MARGIN).filter(|coarse| *coarse > now) {
+            Some(coarse) => tokio::time::sleep_until(coarse.min(now + MAX_WAIT).into()).await,
+            None => self.timer.sleep_until(at).await,
+        }
+    }
+}
+
 async fn session_loop<S: AsyncSession>(
     session: &mut S,
     id: u32,
     plan: &RunPlan,
-    t0: Instant,
+    clock: Clock<'_>,
     stop: &AtomicBool,
     failed: &AtomicBool,
     live: &Live,
 ) -> SessionResult {
     let mut state = SessionState::new(id, plan, live);
-    let now = || t0.elapsed().as_nanos() as u64;
     while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
-        let call = match state.next(now()) {
+        let call = match state.next(clock.now()) {
             Next::Stop => break,
-            Next::Wait(d) => {
-                tokio::time::sleep(d).await;
+            Next::WaitUntil(ns) => {
+                clock.wait_until(ns).await;
                 continue;
             }
             Next::Call(c) => c,
@@ -85,10 +136,7 @@ async fn session_loop<S: AsyncSession>(
         } else {
             session.update_account(call.key.as_str(), call.amount).await
         };
-        state.done(&call, now(), outcome);
-        if !state.think().is_zero() {
-            tokio::time::sleep(state.think()).await;
-        }
+        state.done(&call, clock.now(), outcome);
     }
-    state.finish()
+    state.finish(clock.now())
 }

@@ -15,7 +15,7 @@ fn available() -> bool {
     match probe() {
         Ok(()) => true,
         Err(why) => {
-            eprintln!("skipping io_uring test: {why}");
+            spindle_testenv::unavailable("io_uring", why);
             false
         }
     }

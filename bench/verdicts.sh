@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# How honest the verdicts are on this host's real disk (not a test: it takes minutes and
+# depends on the disk). Three experiments, each printed with its verdict counts:
+#   1. A/A: `spindle ab` on two identical workload files, TRIALS times: any better/worse
+#      verdict is a false alarm (the target: at most one trial of four with one).
+#   2. A/B by design: `--rate 400` against `--rate 800`: IOPS must come out `better` for B.
+#   3. Sequential groups: two `--repeat 3` groups of one configuration run back to back,
+#      compared with `spindle compare`, TRIALS times (each trial's groups join the store's
+#      history, so later trials know this host's drift): any better/worse is a false alarm.
+# Usage: bench/verdicts.sh [DIR] [TRIALS] [DURATION]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIR=${1:-/tmp/spindle-verdicts}
+TRIALS=${2:-4}
+DURATION=${3:-5s}
+mkdir -p "$DIR"
+export SPINDLE_STORE="$DIR/store.db"
+rm -f "$SPINDLE_STORE" "$SPINDLE_STORE"-wal "$SPINDLE_STORE"-shm
+cargo build --release --quiet
+S=target/release/spindle
+
+# 8K random direct reads, one at a time: the configuration the drift was measured on.
+workload() { # FILE [RATE]
+    {
+        echo 'engine = "sync"'
+        echo "duration = \"$DURATION\""
+        echo 'keep_file = true'
+        echo '[[target]]'
+        echo "path = \"$DIR/t.dat\""
+        echo 'size = "1G"'
+        echo 'block = "8K"'
+        [ -n "${2:-}" ] && echo "rate = $2"
+    } > "$1"
+}
+workload "$DIR/a.toml"
+workload "$DIR/a-again.toml"
+workload "$DIR/r400.toml" 400
+workload "$DIR/r800.toml" 800
+
+# Prints "metric=verdict ..." from a comparison's JSON on stdin.
+verdicts() {
+    python3 -c 'import json,sys; c=json.load(sys.stdin); print(" ".join(m["metric"]+"="+m["verdict"]+("(drift)" if m["within_drift"] else "") for m in c["metrics"]))'
+}
+alarms() { grep -cE '=(better|worse)' || true; }
+
+echo "1. A/A: ab on identical files, 3 rounds, $TRIALS trials"
+aa=""
+for i in $(seq "$TRIALS"); do
+    line=$($S ab "$DIR/a.toml" "$DIR/a-again.toml" --rounds 3 --json --quiet | verdicts)
+    echo "   trial $i: $line"
+    aa+="$line"$'\n'
+done
+echo "   trials with a better/worse verdict: $(printf '%s' "$aa" | alarms) of $TRIALS"
+
+echo "2. ab --rate 400 vs --rate 800, 3 rounds"
+echo "   $($S ab "$DIR/r400.toml" "$DIR/r800.toml" --rounds 3 --json --quiet | verdicts)"
+
+echo "3. sequential --repeat 3 groups of one configuration, $TRIALS trials"
+seq_lines=""
+for i in $(seq "$TRIALS"); do
+    $S io --spec "$DIR/a.toml" --repeat 3 --label "trial=$i" --label side=a --quiet
+    $S io --spec "$DIR/a.toml" --repeat 3 --label "trial=$i" --label side=b --quiet
+    line=$($S compare --a "trial=$i" --a side=a --b "trial=$i" --b side=b --json | verdicts)
+    echo "   trial $i: $line"
+    seq_lines+="$line"$'\n'
+done
+echo "   trials with a better/worse verdict: $(printf '%s' "$seq_lines" | alarms) of $TRIALS"
+rm -f "$DIR/t.dat"

@@ -1,0 +1,42 @@
+//! For tests only: how a test says that something it needs is missing on this machine (a
+//! PostgreSQL or MariaDB server, io_uring, a loop device, a tmpfs mount, user xattrs, a temp
+//! directory on a block device).
+//!
+//! With `SPINDLE_REQUIRE_SERVERS=1` (CI sets it) the test fails there and then. Otherwise it
+//! prints a notice and adds a line to the file `SPINDLE_SKIPPED_LOG` names, which
+//! `scripts/test` counts at the end: a test that skipped passes, so without that count a
+//! machine missing everything would look as green as one that has it all.
+
+use std::fmt::Display;
+use std::io::Write;
+
+/// `1`: a missing requirement fails the test instead of skipping it.
+pub const REQUIRE: &str = "SPINDLE_REQUIRE_SERVERS";
+/// The file each skip adds a line to (set by `scripts/test`).
+pub const SKIPPED_LOG: &str = "SPINDLE_SKIPPED_LOG";
+
+/// The calling test cannot do its checks here, because `what` is unavailable (`why`). It
+/// panics under `SPINDLE_REQUIRE_SERVERS=1`; otherwise the caller skips those checks.
+#[track_caller]
+pub fn unavailable(what: &str, why: impl Display) {
+    if std::env::var(REQUIRE).as_deref() == Ok("1") {
+        panic!("{what} is required ({REQUIRE}=1) but unavailable here: {why}");
+    }
+    let at = std::panic::Location::caller();
+    // The test harness names each test's thread after the test.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let line = format!("{test} ({}:{}): {what} unavailable: {why}", at.file(), at.line());
+    eprintln!("notice: skipped: {line}");
+    if let Some(path) = std::env::var_os(SKIPPED_LOG) {
+        // One write of one line, appended: tests running at once do not interleave.
+        let logged = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
+        if let Err(e) = logged {
+            panic!("cannot record the skip in {} ({e}): {line}", path.to_string_lossy());
+        }
+    }
+}
