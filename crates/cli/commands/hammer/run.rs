@@ -172,17 +172,21 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
 }
 
 /// Runs `f` while a live line shows calls per second and mean latency once a second (only
-/// when stderr is a terminal).
+/// when stderr is a terminal), counting from the moment every session is connected.
 fn with_progress<T>(live: &Live, quiet: bool, warmup: Duration, f: impl FnOnce() -> T) -> T {
     let display = Display::new(quiet);
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
-            let start = Instant::now();
-            let (mut calls, mut latency, mut last) = (0u64, 0u64, start);
+            let (mut calls, mut latency, mut last) = (0u64, 0u64, Instant::now());
             while !done.load(Ordering::Relaxed) {
                 // Short sleeps so the line stops as soon as the run does; one line a second.
                 std::thread::sleep(Duration::from_millis(100));
+                // Nothing to show while the sessions connect (the ramp-up is not measured).
+                let Some(&start) = live.time_zero.get() else {
+                    last = Instant::now();
+                    continue;
+                };
                 if last.elapsed() < Duration::from_secs(1) {
                     continue;
                 }

@@ -82,4 +82,6 @@ pub struct RunOutcome {
 pub struct Live {
     pub calls: AtomicU64,
     pub latency_sum_ns: AtomicU64,
+    /// Time zero, once every session is connected: a progress line counts from here.
+    pub time_zero: std::sync::OnceLock<std::time::Instant>,
 }

@@ -56,6 +56,7 @@ where
     let time_zero = Instant::now();
     let started_at = SystemTime::now();
     let _ = gate.t0.set(time_zero);
+    let _ = live.time_zero.set(time_zero);
     gate.go.wait().await;
     let sessions = join_all(handles).await?;
     let end = plan.warmup + plan.duration;

@@ -63,6 +63,7 @@ where
         let time_zero = Instant::now();
         let started_at = SystemTime::now();
         let _ = gate.t0.set(time_zero);
+        let _ = live.time_zero.set(time_zero);
         gate.go.wait();
         let results: Vec<Result<SessionResult, DbError>> = handles
             .into_iter()
