@@ -183,6 +183,7 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         counters: context.counters,
         errors,
         warnings,
+        behind_schedule_ios: outcome.workers.iter().map(|w| w.behind_schedule).sum(),
         ..RunRecord::new("io", status, outcome.started_at, measured)
     }
 }

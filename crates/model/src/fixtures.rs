@@ -123,6 +123,7 @@ pub fn record() -> RunRecord {
         }),
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
+        behind_schedule_ios: 12,
     }
 }
 

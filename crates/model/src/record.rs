@@ -64,6 +64,11 @@ pub struct RunRecord {
     /// Failed operations counted by kind (e.g. `EIO`), instead of aborting on the first.
     pub errors: BTreeMap<String, u64>,
     pub warnings: Vec<String>,
+    /// Under `--rate`: I/Os meant to start inside the measured window that were never issued
+    /// because the device (or spindle) fell behind the schedule, summed over threads. 0 when
+    /// the schedule was kept or there was no rate (and in records from before it was counted).
+    #[serde(default)]
+    pub behind_schedule_ios: u64,
 }
 
 impl RunRecord {
@@ -88,6 +93,7 @@ impl RunRecord {
             counters: None,
             errors: BTreeMap::new(),
             warnings: Vec::new(),
+            behind_schedule_ios: 0,
         }
     }
 }

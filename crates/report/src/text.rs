@@ -46,6 +46,14 @@ fn record(out: &mut String, r: &RunRecord) {
         let _ = writeln!(out, "\nall targets:");
         stats(out, &r.summary, "  ", &r.kind);
     }
+    if r.behind_schedule_ios > 0 {
+        let _ = writeln!(
+            out,
+            "\nbehind schedule by {} I/Os: meant to start inside the measured window, never issued \
+             (the device, or spindle, could not keep the rate asked for)",
+            r.behind_schedule_ios
+        );
+    }
     threads(out, r);
     let cpu = &r.summary.cpu;
     let _ = writeln!(
@@ -254,6 +262,7 @@ mod tests {
             "counters (every 1 s, 3 samples)",
             "device I/Os/sec (vda): 5500.00 against spindle's",
             "all targets:",
+            "behind schedule by 12 I/Os",
         ] {
             assert!(text.contains(needle), "missing {needle:?}:\n{text}");
         }

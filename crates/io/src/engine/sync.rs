@@ -3,6 +3,7 @@
 
 use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, IoRequest, OpKind};
 use std::os::fd::RawFd;
+use std::time::Duration;
 
 pub struct SyncEngine<'a> {
     fd: RawFd,
@@ -39,7 +40,8 @@ impl Engine for SyncEngine<'_> {
         Ok(())
     }
 
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<(), EngineError> {
+    fn reap(&mut self, _min: usize, _timeout: Option<Duration>, out: &mut Vec<Completion>) -> Result<(), EngineError> {
+        // Every I/O completed in `submit`: nothing to wait for, so no timeout to honour.
         out.append(&mut self.done);
         Ok(())
     }
@@ -59,13 +61,13 @@ mod tests {
         let mut engine = SyncEngine::new(EngineTarget { fd: file.as_raw_fd(), buffers: &pool, depth: 1 });
         let mut out = Vec::new();
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Read, offset: 4096, len: 4096 }]).unwrap();
-        engine.reap(1, &mut out).unwrap();
+        engine.reap(1, None, &mut out).unwrap();
         assert_eq!(out, vec![Completion { slot: 0, result: 4096 }]);
         assert!(unsafe { pool.slot_mut(0) }.iter().all(|b| *b == 1));
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Read, offset: 8192, len: 4096 }]).unwrap();
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Flush, offset: 0, len: 0 }]).unwrap();
         out.clear();
-        engine.reap(1, &mut out).unwrap();
+        engine.reap(1, None, &mut out).unwrap();
         assert_eq!(out[0].result, 0, "read at end of file returns 0 bytes");
         assert_eq!(out[1].result, 0, "fdatasync succeeds");
     }

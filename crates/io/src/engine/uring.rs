@@ -1,11 +1,13 @@
 //! The io_uring engine (Linux): one ring per worker thread, the target registered as fixed file
 //! 0 and the buffer pool registered once, so the kernel neither looks up the file nor pins pages
 //! per I/O. `submit` only writes SQEs; `reap` hands them to the kernel and waits, finishing with
-//! one `io_uring_enter` that both submits and waits.
+//! one `io_uring_enter` that both submits and waits (with a timeout when the worker has an I/O
+//! falling due: the EXT_ARG timespec, kernel 5.11+).
 
 use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, IoRequest, OpKind};
 use io_uring::{IoUring, Probe, opcode, squeue, types};
 use std::io;
+use std::time::Duration;
 
 pub struct UringEngine<'a> {
     ring: IoUring,
@@ -13,6 +15,10 @@ pub struct UringEngine<'a> {
     /// Whether the pool is registered; without it (RLIMIT_MEMLOCK too low, more slots than the
     /// kernel registers) plain READ/WRITE are used and the kernel pins pages per I/O.
     fixed_buffers: bool,
+    /// Whether `io_uring_enter` takes a timeout (IORING_FEAT_EXT_ARG, 5.11+). Without it a
+    /// timed reap waits for its completion: a rate-limited worker with I/Os in flight then
+    /// issues its next I/O late, and the lateness counts as latency.
+    timed_wait: bool,
     /// Completions drained while the kernel refused submission (EBUSY), kept for the next reap.
     ready: Vec<Completion>,
 }
@@ -42,7 +48,8 @@ impl<'a> UringEngine<'a> {
             .register_files(&[target.fd])
             .map_err(|source| EngineError::Os { op: "io_uring_register(files)", source })?;
         let fixed_buffers = register_pool(&ring, target.buffers);
-        Ok(UringEngine { ring, buffers: target.buffers, fixed_buffers, ready: Vec::new() })
+        let timed_wait = ring.params().is_feature_ext_arg();
+        Ok(UringEngine { ring, buffers: target.buffers, fixed_buffers, timed_wait, ready: Vec::new() })
     }
 
     /// Whether I/O goes through registered buffers (READ_FIXED/WRITE_FIXED).
@@ -85,13 +92,25 @@ impl<'a> UringEngine<'a> {
     }
 
     /// One `io_uring_enter` that submits everything queued and waits until `out` has `min`
-    /// completions past `start`, then drains the CQ into `out`.
-    fn enter(&mut self, min: usize, start: usize, out: &mut Vec<Completion>) -> Result<(), EngineError> {
+    /// completions past `start` or `timeout` has passed, then drains the CQ into `out`.
+    fn enter(
+        &mut self,
+        min: usize,
+        start: usize,
+        timeout: Option<&types::Timespec>,
+        out: &mut Vec<Completion>,
+    ) -> Result<(), EngineError> {
         loop {
-            let entered = self.ring.submit_and_wait(min.saturating_sub(out.len() - start));
+            let want = min.saturating_sub(out.len() - start);
+            let entered = match timeout {
+                Some(ts) => self.ring.submitter().submit_with_args(want, &types::SubmitArgs::new().timespec(ts)),
+                None => self.ring.submit_and_wait(want),
+            };
             self.drain(out);
             match entered {
                 Ok(_) => return Ok(()),
+                // The timeout passed first: the worker has an I/O to issue.
+                Err(e) if e.raw_os_error() == Some(libc::ETIME) => return Ok(()),
                 // Interrupted by a signal, or the kernel wants its completion backlog drained
                 // before it accepts more (EBUSY) or is short of memory (EAGAIN): what was
                 // available is drained above; go round until `min` have arrived and everything
@@ -136,11 +155,12 @@ impl Engine for UringEngine<'_> {
         Ok(())
     }
 
-    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), EngineError> {
+    fn reap(&mut self, min: usize, timeout: Option<Duration>, out: &mut Vec<Completion>) -> Result<(), EngineError> {
         let start = out.len();
         out.append(&mut self.ready);
         self.submit_singly()?;
-        self.enter(min, start, out)
+        let timeout = timeout.filter(|_| self.timed_wait).map(types::Timespec::from);
+        self.enter(min, start, timeout.as_ref(), out)
     }
 }
 
