@@ -13,7 +13,8 @@
 # rate_iops=400); (f) the same on io_uring. Latency under a rate is the device's only if
 # spindle wakes on time, so (e) and (f) read the mean and p99 ratios; (b) reads p50 and p99
 # against fio's completion latency (clat: from the hand-off to the kernel), which is what
-# spindle stamps.
+# spindle stamps. Every row also shows the disk's own mean time per I/O over that run (from
+# /proc/diskstats: the block layer's await), the floor both tools' latencies stand on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-./bench-work}
@@ -35,15 +36,27 @@ rm -rf "$out" && mkdir -p "$out"
 export SPINDLE_STORE=$dir/bench-results.db
 $spindle io --target "$file" --size "$size" --duration 1s --keep-file --quiet
 
+# The whole disk under the file (a partition's parent), for its own I/O counts and times.
+source=$(findmnt -no SOURCE -T "$dir" || true)
+disk=$(lsblk -no PKNAME "$source" 2>/dev/null | head -1 || true)
+disk=${disk:-$(basename "$source")}
+disk_stats() { # reads, read ms, writes, write ms
+    awk -v d="$disk" '$3 == d { print $4, $7, $8, $11 }' /proc/diskstats
+}
+
 run_case() { # name, spindle args, fio args
     local name=$1 sargs=$2 fargs=$3
     [[ -z "${CASES:-}" || " $CASES " == *" ${name:0:1} "* ]] || return 0
     for r in $(seq 1 "$rounds"); do
+        disk_stats >"$out/$name.spindle.$r.disk"
         $spindle io --target "$file" --size "$size" --duration "${secs}s" --keep-file --json --quiet $sargs \
             >"$out/$name.spindle.$r.json"
+        disk_stats >>"$out/$name.spindle.$r.disk"
+        disk_stats >"$out/$name.fio.$r.disk"
         fio --name="$name" --filename="$file" --size="$size" --runtime="$secs" --time_based \
             --lat_percentiles=1 --percentile_list=50:99 --output-format=json $fargs \
             >"$out/$name.fio.$r.json"
+        disk_stats >>"$out/$name.fio.$r.disk"
     done
 }
 
@@ -88,25 +101,39 @@ def fio_rows(path):
                     p99=pct.get("99.000000", 0) / 1e3, cpu=cpu, behind=0)
     return row(d["lat_ns"]), row(d["clat_ns"])
 
+def disk_await(path):
+    """The disk's mean time per read (or per write, if it did no reads) over one run, us."""
+    try:
+        before, after = [list(map(int, line.split())) for line in open(path).read().split("\n")[:2]]
+    except (OSError, ValueError):
+        return 0
+    reads, read_ms, writes, write_ms = (a - b for a, b in zip(after, before))
+    ios, ms = (reads, read_ms) if reads else (writes, write_ms)
+    return ms * 1000 / ios if ios else 0
+
 def median_row(runs):
     return {k: st.median(r[k] for r in runs) for k in runs[0]}
 
 cases = sorted({p.split("/")[-1].split(".")[0] for p in glob.glob(out + "/*.json")})
-head = f"{'case':24} {'tool':12} {'IOPS':>10} {'mean us':>9} {'p50 us':>9} {'p99 us':>9} {'CPU us/IO':>10}"
+head = f"{'case':24} {'tool':12} {'IOPS':>10} {'mean us':>9} {'p50 us':>9} {'p99 us':>9} {'CPU us/IO':>10} {'disk us':>10}"
 print(head)
 for case in cases:
-    spindle = median_row([spindle_row(f"{out}/{case}.spindle.{r}.json") for r in range(1, rounds + 1)])
-    fio = [fio_rows(f"{out}/{case}.fio.{r}.json") for r in range(1, rounds + 1)]
+    spindle = median_row([dict(spindle_row(f"{out}/{case}.spindle.{r}.json"), disk=disk_await(f"{out}/{case}.spindle.{r}.disk"))
+                          for r in range(1, rounds + 1)])
+    fio = [[dict(row, disk=disk_await(f"{out}/{case}.fio.{r}.disk")) for row in fio_rows(f"{out}/{case}.fio.{r}.json")]
+           for r in range(1, rounds + 1)]
     lat, clat = median_row([f[0] for f in fio]), median_row([f[1] for f in fio])
     for tool, r in (("spindle", spindle), ("fio lat", lat), ("fio clat", clat)):
-        print(f"{case:24} {tool:12} {r['iops']:10.1f} {r['mean']:9.2f} {r['p50']:9.2f} {r['p99']:9.2f} {r['cpu']:10.3f}")
+        print(f"{case:24} {tool:12} {r['iops']:10.1f} {r['mean']:9.2f} {r['p50']:9.2f} {r['p99']:9.2f} {r['cpu']:10.3f}"
+              f" {r['disk']:10.2f}")
     ratio = lambda a, b: a / b if b else float("nan")
     for name, f in (("ratio/lat", lat), ("ratio/clat", clat)):
         print(f"{case:24} {name:12} {ratio(spindle['iops'], f['iops']):10.3f} {ratio(spindle['mean'], f['mean']):9.3f} "
               f"{ratio(spindle['p50'], f['p50']):9.3f} {ratio(spindle['p99'], f['p99']):9.3f} "
-              f"{ratio(spindle['cpu'], f['cpu']):10.3f}")
+              f"{ratio(spindle['cpu'], f['cpu']):10.3f} {ratio(spindle['disk'], f['disk']):10.3f}")
     if spindle["behind"]:
         print(f"{case:24} spindle was behind schedule by {spindle['behind']:.0f} I/Os (median)")
 print(f"(medians of {rounds} alternating rounds; ratio = spindle / fio; lat counts from fio's own queueing,")
-print(" clat from the hand-off to the kernel; spindle counts from the hand-off, or the intended start under --rate)")
+print(" clat from the hand-off to the kernel; spindle counts from the hand-off, or the intended start under --rate;")
+print(" disk us: the disk's own mean time per I/O during that tool's rounds, from /proc/diskstats)")
 PY

@@ -1,6 +1,7 @@
-//! The per-thread worker loop: keep `depth` I/Os in flight on one engine, stamp them with one
-//! clock read per batch, and record every completion into the thread's own histograms. Nothing
-//! here takes a lock; the only shared writes are relaxed stores to this worker's live counters.
+//! The per-thread worker loop: keep `depth` I/Os in flight on one engine, stamp each I/O when
+//! it is handed to the kernel and each batch of completions with one clock read, and record
+//! every completion into the thread's own histograms. Nothing here takes a lock; the only
+//! shared writes are relaxed stores to this worker's live counters.
 
 use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
 use crate::live::LiveCounters;
@@ -79,12 +80,20 @@ pub fn first_start_ns(interval_ns: u64, thread: u32, threads: u32) -> u64 {
 
 #[derive(Clone, Copy)]
 struct InFlight {
-    /// What its latency counts from (see `fill_batch`).
+    /// What its latency counts from: its hand-off to the kernel (the time it was queued until
+    /// the engine reports the hand-off), less `device_late_ns`.
     start_ns: u64,
+    /// How late the device made a rate-limited I/O past its intended start (see
+    /// [`device_lateness`]); 0 for any other.
+    device_late_ns: u64,
     kind: OpKind,
     len: u32,
     /// Due inside the measured window (not warm-up), so recorded.
     measured: bool,
+}
+
+impl InFlight {
+    const IDLE: InFlight = InFlight { start_ns: 0, device_late_ns: 0, kind: OpKind::Read, len: 0, measured: false };
 }
 
 /// Bytes between dedup-defeating stamps in a write buffer: the smallest block arrays dedup on.
@@ -159,7 +168,7 @@ pub fn run<E: Engine>(
     };
 
     let mut free: Vec<u32> = (0..depth as u32).rev().collect();
-    let mut in_flight = vec![InFlight { start_ns: 0, kind: OpKind::Read, len: 0, measured: false }; depth];
+    let mut in_flight = vec![InFlight::IDLE; depth];
     let mut batch: Vec<IoRequest> = Vec::with_capacity(depth);
     let mut done: Vec<Completion> = Vec::with_capacity(depth * 2);
     let mut outstanding = 0usize;
@@ -188,7 +197,8 @@ pub fn run<E: Engine>(
                 if outstanding == 0 && !flushing {
                     let slot = free.pop().expect("a free slot when nothing is in flight");
                     let measured = now >= timing.measure_start_ns;
-                    in_flight[slot as usize] = InFlight { start_ns: now, kind: OpKind::Flush, len: 0, measured };
+                    in_flight[slot as usize] =
+                        InFlight { start_ns: now, kind: OpKind::Flush, measured, ..InFlight::IDLE };
                     batch.push(IoRequest { slot, kind: OpKind::Flush, offset: 0, len: 0 });
                     flushing = true;
                 }
@@ -224,7 +234,14 @@ pub fn run<E: Engine>(
         // the pacer's margin, poll, so the I/O is issued on time and completions are still
         // stamped as they arrive.
         let timeout = due.map(|at| pacer.wait_before(now, at));
-        if let Err(e) = engine.reap(1, timeout, &mut done) {
+        let handing = |slots: &[u32]| {
+            let at = pacer.now();
+            for &slot in slots {
+                let io = &mut in_flight[slot as usize];
+                io.start_ns = at.saturating_sub(io.device_late_ns);
+            }
+        };
+        if let Err(e) = engine.reap(1, timeout, &mut done, handing) {
             count_error(&mut s.result, &e.to_string());
             stop.store(true, Ordering::Relaxed);
             break;
@@ -255,7 +272,7 @@ pub fn run<E: Engine>(
     // Drain anything still in flight after an engine error, so buffers are not freed under the kernel.
     while outstanding > 0 {
         done.clear();
-        if engine.reap(outstanding, None, &mut done).is_err() {
+        if engine.reap(outstanding, None, &mut done, |_| {}).is_err() {
             break;
         }
         outstanding = outstanding.saturating_sub(done.len());
@@ -280,7 +297,7 @@ fn fill_batch(
     let pattern = s.plan.pattern;
     let pattern_len = pattern.len();
     while let Some(slot) = free.pop() {
-        let (start_ns, due_ns) = match s.plan.interval_ns {
+        let (device_late_ns, due_ns) = match s.plan.interval_ns {
             Some(interval) => {
                 if s.next_intended_ns > now {
                     free.push(slot);
@@ -288,9 +305,9 @@ fn fill_batch(
                 }
                 let intended = s.next_intended_ns;
                 s.next_intended_ns += interval;
-                (counted_from(now, intended, s.device_busy_until_ns), intended)
+                (device_lateness(intended, s.device_busy_until_ns), intended)
             }
-            None => (now, now),
+            None => (0, now),
         };
         let access = pattern.get(s.pattern_index);
         s.pattern_index += 1;
@@ -314,7 +331,14 @@ fn fill_batch(
             s.writes_since_flush += 1;
             OpKind::Write
         };
-        in_flight[slot as usize] = InFlight { start_ns, kind, len: access.len, measured: due_ns >= s.measure_start_ns };
+        in_flight[slot as usize] = InFlight {
+            // Until the engine reports the hand-off (sync performs the I/O in `submit`, right after).
+            start_ns: now - device_late_ns,
+            device_late_ns,
+            kind,
+            len: access.len,
+            measured: due_ns >= s.measure_start_ns,
+        };
         batch.push(IoRequest { slot, kind, offset, len: access.len });
         if s.flush_due() {
             break;
@@ -322,14 +346,14 @@ fn fill_batch(
     }
 }
 
-/// What a rate-limited I/O issued at `now` counts its latency from. From its intended start as
-/// far as the device made it late (every slot in flight, or a flush pending, until
-/// `device_busy_until`), so a stalled device shows as latency instead of silently lowering the
-/// offered load (coordinated omission). Lateness that was spindle's own (a slot was free, but the
-/// thread woke late or was not scheduled) is not the device's: that part counts from the issue.
+/// How late the device made a rate-limited I/O: how long past its intended start every slot
+/// was in flight or a flush pending (until `device_busy_until`). Its latency counts that much
+/// before its issue, so a stalled device shows as latency instead of silently lowering the
+/// offered load (coordinated omission). Lateness that was spindle's own (a slot was free, but
+/// the thread woke late or was not scheduled) is not the device's and is not counted.
 #[inline(always)]
-fn counted_from(now: u64, intended: u64, device_busy_until: u64) -> u64 {
-    now - device_busy_until.saturating_sub(intended)
+fn device_lateness(intended: u64, device_busy_until: u64) -> u64 {
+    device_busy_until.saturating_sub(intended)
 }
 
 /// Makes every 4 KiB of a write unique, so deduplicating arrays cannot skip the write.
@@ -457,11 +481,11 @@ mod tests {
 
     #[test]
     fn only_the_devices_lateness_counts_as_latency() {
-        assert_eq!(counted_from(100, 100, 50), 100, "on time");
-        assert_eq!(counted_from(181, 100, 180), 101, "the device held every slot until 180: from the intended start");
-        assert_eq!(counted_from(160, 100, 50), 160, "a slot was free at 100 and spindle woke at 160: from the issue");
-        // Held by the device until 130, issued at 170: 30 ns were the device's, 40 spindle's.
-        assert_eq!(counted_from(170, 100, 130), 140);
+        assert_eq!(device_lateness(100, 50), 0, "a slot was free at the intended start");
+        // Every slot busy until 180: issued at 181, it counts from 101, near its intended start.
+        assert_eq!(device_lateness(100, 180), 80);
+        // Held until 130, issued at 170: 30 ns were the device's, 40 spindle's.
+        assert_eq!(device_lateness(100, 130), 30);
     }
 
     #[test]

@@ -57,7 +57,17 @@ pub trait Engine {
     /// `timeout` has passed, and appends every available completion to `out`. A timeout that
     /// passes is not an error (`out` then holds fewer than `min`, perhaps none): a rate-limited
     /// worker passes one when its next I/O falls due before the next completion may arrive.
-    fn reap(&mut self, min: usize, timeout: Option<Duration>, out: &mut Vec<Completion>) -> Result<(), EngineError>;
+    ///
+    /// An engine that hands queued I/Os to the kernel here calls `handing` with their slots
+    /// just before each hand-off, so the caller can stamp each I/O when it really starts
+    /// rather than when it was queued; engines that perform I/O in `submit` never call it.
+    fn reap(
+        &mut self,
+        min: usize,
+        timeout: Option<Duration>,
+        out: &mut Vec<Completion>,
+        handing: impl FnMut(&[u32]),
+    ) -> Result<(), EngineError>;
 }
 
 /// What an engine is opened on: one file descriptor (opened by the worker with the job's

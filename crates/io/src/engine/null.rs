@@ -23,8 +23,14 @@ impl Engine for NullEngine {
     }
 
     #[inline]
-    fn reap(&mut self, _min: usize, _timeout: Option<Duration>, out: &mut Vec<Completion>) -> Result<(), EngineError> {
-        // Every I/O completed in `submit`: nothing to wait for, so no timeout to honour.
+    fn reap(
+        &mut self,
+        _min: usize,
+        _timeout: Option<Duration>,
+        out: &mut Vec<Completion>,
+        _handing: impl FnMut(&[u32]),
+    ) -> Result<(), EngineError> {
+        // Every I/O was performed in `submit`: nothing to hand over or wait for.
         out.append(&mut self.done);
         Ok(())
     }
