@@ -85,6 +85,7 @@ pub fn run_job(
                 pattern: &patterns[index],
                 depth: w.depth,
                 fsync_every: w.fsync_every,
+                write_through: w.write_through,
                 interval_ns,
                 first_start_ns: interval_ns.map_or(0, |i| worker::first_start_ns(i, thread, w.threads)),
                 sequential_start: target.size / threads * thread as u64 / align * align,

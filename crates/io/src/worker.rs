@@ -31,6 +31,8 @@ pub struct WorkerPlan<'a> {
     pub pattern: &'a Pattern,
     pub depth: u32,
     pub fsync_every: u32,
+    /// Writes are O_DSYNC: each is durable when it completes, a commit of its own.
+    pub write_through: bool,
     /// Nanoseconds between intended I/O starts when rate-limited.
     pub interval_ns: Option<u64>,
     /// When this thread's first rate-limited I/O is meant to start, nanoseconds after the job's
@@ -58,6 +60,9 @@ pub struct WorkerResult {
     pub read: Histogram,
     pub write: Histogram,
     pub flush: Histogram,
+    /// Commits: `fsync_every` writes and their flush, from the first write's start to the
+    /// flush's end; or, write-through without flushes, each write.
+    pub commit: Histogram,
     pub bytes_read: u64,
     pub bytes_written: u64,
     pub seconds: Vec<Second>,
@@ -109,6 +114,8 @@ struct State<'a> {
     /// The last moment the worker could not issue because the device held it: every slot in
     /// flight, or a flush waiting for the writes before it.
     device_busy_until_ns: u64,
+    /// The start of the first write the next flush will cover, once one has completed.
+    commit_start_ns: Option<u64>,
     measure_start_ns: u64,
     writes_since_flush: u32,
     measuring: bool,
@@ -148,6 +155,7 @@ pub fn run<E: Engine>(
             read: Histogram::new(),
             write: Histogram::new(),
             flush: Histogram::new(),
+            commit: Histogram::new(),
             bytes_read: 0,
             bytes_written: 0,
             seconds: Vec::new(),
@@ -161,6 +169,7 @@ pub fn run<E: Engine>(
         sequential_cursor: plan.sequential_start,
         next_intended_ns: plan.first_start_ns,
         device_busy_until_ns: 0,
+        commit_start_ns: None,
         measure_start_ns: timing.measure_start_ns,
         writes_since_flush: 0,
         measuring: false,
@@ -254,11 +263,12 @@ pub fn run<E: Engine>(
             let io = in_flight[c.slot as usize];
             free.push(c.slot);
             outstanding -= 1;
+            complete(&mut s, io, c.result, now, timing, stop);
             if io.kind == OpKind::Flush {
                 flushing = false;
                 s.writes_since_flush = 0;
+                s.commit_start_ns = None;
             }
-            complete(&mut s, io, c.result, now, timing, stop);
         }
         live.publish(
             s.result.read.count() + s.result.write.count(),
@@ -276,6 +286,10 @@ pub fn run<E: Engine>(
             break;
         }
         outstanding = outstanding.saturating_sub(done.len());
+    }
+    if plan.write_through && plan.fsync_every == 0 {
+        // Each O_DSYNC write is a commit; copied once here rather than recorded twice per I/O.
+        s.result.commit = s.result.write.clone();
     }
     if s.measuring {
         let end = thread_cpu();
@@ -385,6 +399,9 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         count_error(&mut s.result, &kind);
         return;
     }
+    if io.kind == OpKind::Write {
+        s.commit_start_ns = Some(s.commit_start_ns.map_or(io.start_ns, |first| first.min(io.start_ns)));
+    }
     if !io.measured {
         return;
     }
@@ -400,6 +417,11 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         }
         OpKind::Flush => {
             s.result.flush.record(latency);
+            // The commit a database acknowledges: its writes and this flush (a group begun in
+            // the warm-up is not measured).
+            if let Some(first) = s.commit_start_ns.filter(|first| *first >= timing.measure_start_ns) {
+                s.result.commit.record(now.saturating_sub(first));
+            }
             return;
         }
     }

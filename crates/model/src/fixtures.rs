@@ -5,11 +5,14 @@
 use crate::Histogram;
 use crate::counters::{CounterLog, CounterSeries};
 use crate::record::{
-    CpuUsage, DeviceInfo, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
+    CpuUsage, DeviceInfo, Environment, IoStats, OpStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult,
+    TimePoint,
 };
 
+/// Statistics of `reads` and `writes` around `base_ns`, and `flushes` each committing the writes
+/// before it.
 fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
-    let (mut r, mut w, mut f) = (Histogram::new(), Histogram::new(), Histogram::new());
+    let (mut r, mut w, mut f, mut c) = (Histogram::new(), Histogram::new(), Histogram::new(), Histogram::new());
     for i in 0..reads {
         r.record(base_ns + i % 977 * 300);
     }
@@ -18,8 +21,10 @@ fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
     }
     for i in 0..flushes {
         f.record(1_500_000 + i % 17 * 100_000);
+        c.record(2 * base_ns + 1_500_000 + i % 17 * 120_000);
     }
-    IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, CpuUsage::new(0.5, 1.5, reads + writes))
+    let cpu = CpuUsage::new(0.5, 1.5, reads + writes);
+    IoStats { commit: OpStats::of(&c), ..IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, cpu) }
 }
 
 /// Two targets (a data file with a mixed workload and a log with flushes), threads, a time
