@@ -5,12 +5,14 @@ mod compare;
 mod counters;
 mod csv;
 mod json;
+mod page_cache;
 mod sweep;
 mod text;
 
 pub use compare::render_compare;
 pub use csv::render_csv;
 pub use json::{render_json, render_json_many};
+pub use page_cache::page_cache_finding;
 pub use sweep::{CurvePoint, curve, knee, render_sweep};
 pub use text::{render_overview, render_text};
 
