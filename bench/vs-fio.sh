@@ -86,7 +86,7 @@ def spindle_row(path):
     s = doc["summary"]
     lat = s["latency_ns"]
     return dict(iops=s["iops"], mean=lat["mean"] / 1e3, p50=lat["p50"] / 1e3, p99=lat["p99"] / 1e3,
-                cpu=s["cpu"]["us_per_io"], behind=doc.get("behind_schedule_ios", 0))
+                cpu=s["cpu"]["us_per_io"], behind=doc.get("behind_schedule_ios", 0), ios=s["ios"] + s["flush"]["count"])
 
 def fio_rows(path):
     """fio's total latency (lat: from its own queueing of the I/O) and completion latency (clat:
@@ -98,34 +98,38 @@ def fio_rows(path):
     def row(lat):
         pct = lat.get("percentile", {})
         return dict(iops=d["iops"], mean=lat["mean"] / 1e3, p50=pct.get("50.000000", 0) / 1e3,
-                    p99=pct.get("99.000000", 0) / 1e3, cpu=cpu, behind=0)
+                    p99=pct.get("99.000000", 0) / 1e3, cpu=cpu, behind=0, ios=ios + job.get("sync", {}).get("total_ios", 0))
     return row(d["lat_ns"]), row(d["clat_ns"])
 
-def disk_await(path):
-    """The disk's mean time per read (or per write, if it did no reads) over one run, us."""
+def with_disk(row, path):
+    """`row` with the disk's mean time per read (or per write, if it did no reads) over the run,
+    us, and the I/Os the disk did besides the tool's, as a share of the tool's: other processes
+    (or writeback) sharing the disk disturb a round, most of all under a rate, where spindle
+    counts a stalled I/O's successors from their intended starts and fio does not."""
     try:
         before, after = [list(map(int, line.split())) for line in open(path).read().split("\n")[:2]]
     except (OSError, ValueError):
-        return 0
+        return dict(row, disk=0, other=0)
     reads, read_ms, writes, write_ms = (a - b for a, b in zip(after, before))
     ios, ms = (reads, read_ms) if reads else (writes, write_ms)
-    return ms * 1000 / ios if ios else 0
+    other = max(reads + writes - row["ios"], 0) / max(row["ios"], 1)
+    return dict(row, disk=ms * 1000 / ios if ios else 0, other=100 * other)
 
 def median_row(runs):
     return {k: st.median(r[k] for r in runs) for k in runs[0]}
 
 cases = sorted({p.split("/")[-1].split(".")[0] for p in glob.glob(out + "/*.json")})
-head = f"{'case':24} {'tool':12} {'IOPS':>10} {'mean us':>9} {'p50 us':>9} {'p99 us':>9} {'CPU us/IO':>10} {'disk us':>10}"
+head = f"{'case':24} {'tool':12} {'IOPS':>10} {'mean us':>9} {'p50 us':>9} {'p99 us':>9} {'CPU us/IO':>10} {'disk us':>10} {'other %':>8}"
 print(head)
 for case in cases:
-    spindle = median_row([dict(spindle_row(f"{out}/{case}.spindle.{r}.json"), disk=disk_await(f"{out}/{case}.spindle.{r}.disk"))
+    spindle = median_row([with_disk(spindle_row(f"{out}/{case}.spindle.{r}.json"), f"{out}/{case}.spindle.{r}.disk")
                           for r in range(1, rounds + 1)])
-    fio = [[dict(row, disk=disk_await(f"{out}/{case}.fio.{r}.disk")) for row in fio_rows(f"{out}/{case}.fio.{r}.json")]
+    fio = [[with_disk(row, f"{out}/{case}.fio.{r}.disk") for row in fio_rows(f"{out}/{case}.fio.{r}.json")]
            for r in range(1, rounds + 1)]
     lat, clat = median_row([f[0] for f in fio]), median_row([f[1] for f in fio])
     for tool, r in (("spindle", spindle), ("fio lat", lat), ("fio clat", clat)):
         print(f"{case:24} {tool:12} {r['iops']:10.1f} {r['mean']:9.2f} {r['p50']:9.2f} {r['p99']:9.2f} {r['cpu']:10.3f}"
-              f" {r['disk']:10.2f}")
+              f" {r['disk']:10.2f} {r['other']:8.1f}")
     ratio = lambda a, b: a / b if b else float("nan")
     for name, f in (("ratio/lat", lat), ("ratio/clat", clat)):
         print(f"{case:24} {name:12} {ratio(spindle['iops'], f['iops']):10.3f} {ratio(spindle['mean'], f['mean']):9.3f} "
@@ -135,5 +139,6 @@ for case in cases:
         print(f"{case:24} spindle was behind schedule by {spindle['behind']:.0f} I/Os (median)")
 print(f"(medians of {rounds} alternating rounds; ratio = spindle / fio; lat counts from fio's own queueing,")
 print(" clat from the hand-off to the kernel; spindle counts from the hand-off, or the intended start under --rate;")
-print(" disk us: the disk's own mean time per I/O during that tool's rounds, from /proc/diskstats)")
+print(" disk us: the disk's own mean time per I/O during that tool's rounds, from /proc/diskstats;")
+print(" other %: I/Os the disk did besides the tool's, a share of the tool's: above a few %, rounds were disturbed)")
 PY
