@@ -83,9 +83,8 @@ impl<'a> UringEngine<'a> {
     /// the kernel separately to reap.
     ///
     /// Each I/O is announced to `handing` just before its enter. The device completes in waves
-    /// (~16 at a time at depth 32 on this VM), so a batch is that long, and its last I/O reaches
-    /// the kernel some 60 us after the first: stamped with the batch's start, the I/Os of a
-    /// batch read 55 us (mean; p99 150 us) slower than they were (measured 2026-11-23).
+    /// (~16 at a time at depth 32 on this VM), so a batch is that long: stamped with the batch's
+    /// start, its I/Os read 55 us (mean; p99 150 us) slower than they were (2026-11-23).
     fn submit_singly(&mut self, handing: &mut impl FnMut(&[u32])) -> Result<(), EngineError> {
         while self.queued.len() > 1 {
             handing(&self.queued[..1]);
