@@ -9,6 +9,12 @@
 # Cases (issue 2): (a) null engine, 4K random read, depth 32, 1 thread;
 # (b) io_uring, direct, 4K random read, depth 32, 1 thread; (c) sync, direct, 8K random read,
 # depth 1; (d) 8K sequential writes with fdatasync after each, depth 1.
+# Cases (io timing): (e) sync, direct, 8K random read, depth 1, capped at 400 IOPS (fio psync
+# rate_iops=400); (f) the same on io_uring. Latency under a rate is the device's only if
+# spindle wakes on time, so (e) and (f) read the mean and p99 ratios; (b) reads p50 and p99
+# against fio's completion latency (clat: from the hand-off to the kernel), which is what
+# spindle stamps. Every row also shows the disk's own mean time per I/O over that run (from
+# /proc/diskstats: the block layer's await), the floor both tools' latencies stand on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-./bench-work}
@@ -30,15 +36,27 @@ rm -rf "$out" && mkdir -p "$out"
 export SPINDLE_STORE=$dir/bench-results.db
 $spindle io --target "$file" --size "$size" --duration 1s --keep-file --quiet
 
+# The whole disk under the file (a partition's parent), for its own I/O counts and times.
+source=$(findmnt -no SOURCE -T "$dir" || true)
+disk=$(lsblk -no PKNAME "$source" 2>/dev/null | head -1 || true)
+disk=${disk:-$(basename "$source")}
+disk_stats() { # reads, read ms, writes, write ms
+    awk -v d="$disk" '$3 == d { print $4, $7, $8, $11 }' /proc/diskstats
+}
+
 run_case() { # name, spindle args, fio args
     local name=$1 sargs=$2 fargs=$3
     [[ -z "${CASES:-}" || " $CASES " == *" ${name:0:1} "* ]] || return 0
     for r in $(seq 1 "$rounds"); do
+        disk_stats >"$out/$name.spindle.$r.disk"
         $spindle io --target "$file" --size "$size" --duration "${secs}s" --keep-file --json --quiet $sargs \
             >"$out/$name.spindle.$r.json"
+        disk_stats >>"$out/$name.spindle.$r.disk"
+        disk_stats >"$out/$name.fio.$r.disk"
         fio --name="$name" --filename="$file" --size="$size" --runtime="$secs" --time_based \
             --lat_percentiles=1 --percentile_list=50:99 --output-format=json $fargs \
             >"$out/$name.fio.$r.json"
+        disk_stats >>"$out/$name.fio.$r.disk"
     done
 }
 
@@ -50,6 +68,10 @@ run_case c-sync-8k-qd1 "--engine sync --block 8K --depth 1" \
     "--ioengine=psync --direct=1 --rw=randread --bs=8k --iodepth=1"
 run_case d-seqwrite-8k-fdatasync "--engine sync --block 8K --read 0 --random 0 --fsync-every 1" \
     "--ioengine=psync --direct=1 --rw=write --bs=8k --iodepth=1 --fdatasync=1"
+run_case e-sync-8k-rate400 "--engine sync --block 8K --depth 1 --rate 400" \
+    "--ioengine=psync --direct=1 --rw=randread --bs=8k --iodepth=1 --rate_iops=400"
+run_case f-uring-8k-rate400 "--engine uring --block 8K --depth 1 --rate 400" \
+    "--ioengine=io_uring --direct=1 --rw=randread --bs=8k --iodepth=1 --rate_iops=400 --registerfiles=1 --fixedbufs=1"
 
 python3 - "$out" "$rounds" <<'PY'
 import json, sys, glob, statistics as st
@@ -60,31 +82,63 @@ def fio_doc(path):
     return json.loads(text[text.index("{"):])
 
 def spindle_row(path):
-    s = json.load(open(path))["summary"]
+    doc = json.load(open(path))
+    s = doc["summary"]
     lat = s["latency_ns"]
-    return dict(iops=s["iops"], mean=lat["mean"] / 1e3, p99=lat["p99"] / 1e3, cpu=s["cpu"]["us_per_io"])
+    return dict(iops=s["iops"], mean=lat["mean"] / 1e3, p50=lat["p50"] / 1e3, p99=lat["p99"] / 1e3,
+                cpu=s["cpu"]["us_per_io"], behind=doc.get("behind_schedule_ios", 0), ios=s["ios"] + s["flush"]["count"])
 
-def fio_row(path):
+def fio_rows(path):
+    """fio's total latency (lat: from its own queueing of the I/O) and completion latency (clat:
+    from the hand-off to the kernel), with the same IOPS and CPU."""
     job = fio_doc(path)["jobs"][0]
     d = job["read"] if job["read"]["total_ios"] > 0 else job["write"]
     ios = d["total_ios"]
-    lat = d["lat_ns"]
-    p99 = lat.get("percentile", {}).get("99.000000", 0)
     cpu = (job["usr_cpu"] + job["sys_cpu"]) / 100 * job["job_runtime"] * 1000 / max(ios, 1)
-    return dict(iops=d["iops"], mean=lat["mean"] / 1e3, p99=p99 / 1e3, cpu=cpu)
+    def row(lat):
+        pct = lat.get("percentile", {})
+        return dict(iops=d["iops"], mean=lat["mean"] / 1e3, p50=pct.get("50.000000", 0) / 1e3,
+                    p99=pct.get("99.000000", 0) / 1e3, cpu=cpu, behind=0, ios=ios + job.get("sync", {}).get("total_ios", 0))
+    return row(d["lat_ns"]), row(d["clat_ns"])
+
+def with_disk(row, path):
+    """`row` with the disk's mean time per read (or per write, if it did no reads) over the run,
+    us, and the I/Os the disk did besides the tool's, as a share of the tool's: other processes
+    (or writeback) sharing the disk disturb a round, most of all under a rate, where spindle
+    counts a stalled I/O's successors from their intended starts and fio does not."""
+    try:
+        before, after = [list(map(int, line.split())) for line in open(path).read().split("\n")[:2]]
+    except (OSError, ValueError):
+        return dict(row, disk=0, other=0)
+    reads, read_ms, writes, write_ms = (a - b for a, b in zip(after, before))
+    ios, ms = (reads, read_ms) if reads else (writes, write_ms)
+    other = max(reads + writes - row["ios"], 0) / max(row["ios"], 1)
+    return dict(row, disk=ms * 1000 / ios if ios else 0, other=100 * other)
+
+def median_row(runs):
+    return {k: st.median(r[k] for r in runs) for k in runs[0]}
 
 cases = sorted({p.split("/")[-1].split(".")[0] for p in glob.glob(out + "/*.json")})
-print(f"{'case':28} {'tool':8} {'IOPS':>12} {'mean us':>10} {'p99 us':>10} {'CPU us/IO':>10}")
+head = f"{'case':24} {'tool':12} {'IOPS':>10} {'mean us':>9} {'p50 us':>9} {'p99 us':>9} {'CPU us/IO':>10} {'disk us':>10} {'other %':>8}"
+print(head)
 for case in cases:
-    rows = {}
-    for tool, reader in (("spindle", spindle_row), ("fio", fio_row)):
-        runs = [reader(f"{out}/{case}.{tool}.{r}.json") for r in range(1, rounds + 1)]
-        rows[tool] = {k: st.median(r[k] for r in runs) for k in runs[0]}
-        r = rows[tool]
-        print(f"{case:28} {tool:8} {r['iops']:12.0f} {r['mean']:10.2f} {r['p99']:10.2f} {r['cpu']:10.3f}")
-    s, f = rows["spindle"], rows["fio"]
+    spindle = median_row([with_disk(spindle_row(f"{out}/{case}.spindle.{r}.json"), f"{out}/{case}.spindle.{r}.disk")
+                          for r in range(1, rounds + 1)])
+    fio = [[with_disk(row, f"{out}/{case}.fio.{r}.disk") for row in fio_rows(f"{out}/{case}.fio.{r}.json")]
+           for r in range(1, rounds + 1)]
+    lat, clat = median_row([f[0] for f in fio]), median_row([f[1] for f in fio])
+    for tool, r in (("spindle", spindle), ("fio lat", lat), ("fio clat", clat)):
+        print(f"{case:24} {tool:12} {r['iops']:10.1f} {r['mean']:9.2f} {r['p50']:9.2f} {r['p99']:9.2f} {r['cpu']:10.3f}"
+              f" {r['disk']:10.2f} {r['other']:8.1f}")
     ratio = lambda a, b: a / b if b else float("nan")
-    print(f"{case:28} {'ratio':8} {ratio(s['iops'], f['iops']):12.2f} {ratio(s['mean'], f['mean']):10.2f} "
-          f"{ratio(s['p99'], f['p99']):10.2f} {ratio(s['cpu'], f['cpu']):10.2f}")
-print(f"(medians of {rounds} alternating rounds; ratio = spindle / fio)")
+    for name, f in (("ratio/lat", lat), ("ratio/clat", clat)):
+        print(f"{case:24} {name:12} {ratio(spindle['iops'], f['iops']):10.3f} {ratio(spindle['mean'], f['mean']):9.3f} "
+              f"{ratio(spindle['p50'], f['p50']):9.3f} {ratio(spindle['p99'], f['p99']):9.3f} "
+              f"{ratio(spindle['cpu'], f['cpu']):10.3f} {ratio(spindle['disk'], f['disk']):10.3f}")
+    if spindle["behind"]:
+        print(f"{case:24} spindle was behind schedule by {spindle['behind']:.0f} I/Os (median)")
+print(f"(medians of {rounds} alternating rounds; ratio = spindle / fio; lat counts from fio's own queueing,")
+print(" clat from the hand-off to the kernel; spindle counts from the hand-off, or the intended start under --rate;")
+print(" disk us: the disk's own mean time per I/O during that tool's rounds, from /proc/diskstats;")
+print(" other %: I/Os the disk did besides the tool's, a share of the tool's: above a few %, rounds were disturbed)")
 PY

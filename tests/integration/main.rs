@@ -11,6 +11,7 @@ mod io_bad_input;
 mod io_output;
 mod io_real;
 mod io_safety;
+mod io_timing;
 mod record_characterize;
 mod server_db;
 mod store_runs;

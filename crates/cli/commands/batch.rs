@@ -4,7 +4,7 @@
 //! printed as text as it finishes.
 
 use crate::args::{OutputArgs, StoreArgs};
-use crate::progress::{Display, note};
+use crate::progress::{Display, note, warn};
 use crate::{Outcome, interrupt, output, store};
 use anyhow::Context;
 use spindle_counters::{ProcRoot, Sampler, devices_under};
@@ -179,10 +179,18 @@ fn run_jobs(
             counters: Some(counters),
             warnings: warnings.to_vec(),
         };
-        let record = build_record(&job, &job_outcome, context);
+        let mut record = build_record(&job, &job_outcome, context);
+        // Said once: on stderr, and in the record only where no text report prints its warnings.
+        let page_cache = spindle_report::page_cache_finding(&record);
+        if let Some(finding) = page_cache.as_ref().filter(|_| !text) {
+            record.warnings.push(finding.clone());
+        }
         let id = saver.save(&record, point.clone(), repeat)?;
         if text {
             output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&record)))?;
+        }
+        if let Some(finding) = &page_cache {
+            warn(quiet, finding);
         }
         note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
 

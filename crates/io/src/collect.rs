@@ -6,7 +6,7 @@ use crate::worker::{Second, WorkerResult};
 use spindle_model::Histogram;
 use spindle_model::counters::CounterLog;
 use spindle_model::record::{
-    CpuUsage, Environment, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint,
+    CpuUsage, Environment, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint,
 };
 use spindle_model::spec::{JobSpec, Workload};
 use std::collections::BTreeMap;
@@ -27,6 +27,7 @@ struct Totals {
     read: Histogram,
     write: Histogram,
     flush: Histogram,
+    commit: Histogram,
     bytes_read: u64,
     bytes_written: u64,
     cpu: (f64, f64),
@@ -37,6 +38,7 @@ impl Totals {
         self.read.merge(&w.read);
         self.write.merge(&w.write);
         self.flush.merge(&w.flush);
+        self.commit.merge(&w.commit);
         self.bytes_read += w.bytes_read;
         self.bytes_written += w.bytes_written;
         self.cpu.0 += w.cpu.0;
@@ -45,15 +47,18 @@ impl Totals {
 
     fn stats(&self, seconds: f64, cpu: (f64, f64)) -> IoStats {
         let ios = self.read.count() + self.write.count();
-        IoStats::from_histograms(
-            &self.read,
-            &self.write,
-            &self.flush,
-            self.bytes_read,
-            self.bytes_written,
-            seconds,
-            CpuUsage::new(cpu.0, cpu.1, ios),
-        )
+        IoStats {
+            commit: OpStats::of(&self.commit),
+            ..IoStats::from_histograms(
+                &self.read,
+                &self.write,
+                &self.flush,
+                self.bytes_read,
+                self.bytes_written,
+                seconds,
+                CpuUsage::new(cpu.0, cpu.1, ios),
+            )
+        }
     }
 }
 
@@ -183,6 +188,7 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         counters: context.counters,
         errors,
         warnings,
+        behind_schedule_ios: outcome.workers.iter().map(|w| w.behind_schedule).sum(),
         ..RunRecord::new("io", status, outcome.started_at, measured)
     }
 }

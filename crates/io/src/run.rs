@@ -75,6 +75,8 @@ pub fn run_job(
         let w = &target.workload;
         let threads = w.threads.max(1) as u64;
         let align = w.smallest_block().max(1);
+        // Each thread paces its share of the target's rate.
+        let interval_ns = w.rate_iops.map(|r| ((1e9 * threads as f64 / r.max(1) as f64) as u64).max(1));
         for thread in 0..w.threads {
             plans.push(WorkerPlan {
                 target: index,
@@ -83,7 +85,9 @@ pub fn run_job(
                 pattern: &patterns[index],
                 depth: w.depth,
                 fsync_every: w.fsync_every,
-                interval_ns: w.rate_iops.map(|r| (1e9 * threads as f64 / r.max(1) as f64) as u64),
+                write_through: w.write_through,
+                interval_ns,
+                first_start_ns: interval_ns.map_or(0, |i| worker::first_start_ns(i, thread, w.threads)),
                 sequential_start: target.size / threads * thread as u64 / align * align,
                 seed: 0x9e37_79b9_7f4a_7c15 ^ ((index as u64) << 32 | thread as u64),
             });

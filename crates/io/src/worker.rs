@@ -1,15 +1,17 @@
-//! The per-thread worker loop: keep `depth` I/Os in flight on one engine, stamp them with one
-//! clock read per batch, and record every completion into the thread's own histograms. Nothing
-//! here takes a lock; the only shared writes are relaxed stores to this worker's live counters.
+//! The per-thread worker loop: keep `depth` I/Os in flight on one engine, stamp each I/O when
+//! it is handed to the kernel and each batch of completions with one clock read, and record
+//! every completion into the thread's own histograms. Nothing here takes a lock; the only
+//! shared writes are relaxed stores to this worker's live counters.
 
 use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
 use crate::live::LiveCounters;
+use crate::pace::Pacer;
 use crate::pattern::Pattern;
 use crate::rng::Rng;
 use spindle_model::Histogram;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// When the worker measures, relative to the job's common start instant.
 #[derive(Clone, Copy, Debug)]
@@ -29,8 +31,13 @@ pub struct WorkerPlan<'a> {
     pub pattern: &'a Pattern,
     pub depth: u32,
     pub fsync_every: u32,
+    /// Writes are O_DSYNC: each is durable when it completes, a commit of its own.
+    pub write_through: bool,
     /// Nanoseconds between intended I/O starts when rate-limited.
     pub interval_ns: Option<u64>,
+    /// When this thread's first rate-limited I/O is meant to start, nanoseconds after the job's
+    /// start (see [`first_start_ns`]).
+    pub first_start_ns: u64,
     /// Where this thread's sequential stream begins (threads of a target start spread out).
     pub sequential_start: u64,
     pub seed: u64,
@@ -53,6 +60,9 @@ pub struct WorkerResult {
     pub read: Histogram,
     pub write: Histogram,
     pub flush: Histogram,
+    /// Commits: `fsync_every` writes and their flush, from the first write's start to the
+    /// flush's end; or, write-through without flushes, each write.
+    pub commit: Histogram,
     pub bytes_read: u64,
     pub bytes_written: u64,
     pub seconds: Vec<Second>,
@@ -61,13 +71,34 @@ pub struct WorkerResult {
     pub out_of_space: bool,
     /// Thread CPU time over the measured window (user, system), seconds.
     pub cpu: (f64, f64),
+    /// Rate-limited I/Os meant to start inside the measured window that were never issued,
+    /// because the device (or spindle) fell behind the schedule.
+    pub behind_schedule: u64,
+}
+
+/// Where thread `thread` of a target's `threads` starts its rate-limited schedule: `thread / threads`
+/// of an interval after time zero, so the target's threads take turns instead of all issuing at
+/// the same instants (which would queue every thread's I/O behind the others' at each tick).
+pub fn first_start_ns(interval_ns: u64, thread: u32, threads: u32) -> u64 {
+    interval_ns * u64::from(thread) / u64::from(threads.max(1))
 }
 
 #[derive(Clone, Copy)]
 struct InFlight {
+    /// What its latency counts from: its hand-off to the kernel (the time it was queued until
+    /// the engine reports the hand-off), less `device_late_ns`.
     start_ns: u64,
+    /// How late the device made a rate-limited I/O past its intended start (see
+    /// [`device_lateness`]); 0 for any other.
+    device_late_ns: u64,
     kind: OpKind,
     len: u32,
+    /// Due inside the measured window (not warm-up), so recorded.
+    measured: bool,
+}
+
+impl InFlight {
+    const IDLE: InFlight = InFlight { start_ns: 0, device_late_ns: 0, kind: OpKind::Read, len: 0, measured: false };
 }
 
 /// Bytes between dedup-defeating stamps in a write buffer: the smallest block arrays dedup on.
@@ -80,9 +111,23 @@ struct State<'a> {
     pattern_index: usize,
     sequential_cursor: u64,
     next_intended_ns: u64,
+    /// The last moment the worker could not issue because the device held it: every slot in
+    /// flight, or a flush waiting for the writes before it.
+    device_busy_until_ns: u64,
+    /// The start of the first write the next flush will cover, once one has completed.
+    commit_start_ns: Option<u64>,
+    measure_start_ns: u64,
     writes_since_flush: u32,
     measuring: bool,
     cpu_start: (f64, f64),
+}
+
+impl State<'_> {
+    /// Whether `--fsync-every` writes have been issued since the last flush.
+    #[inline(always)]
+    fn flush_due(&self) -> bool {
+        self.plan.fsync_every > 0 && self.writes_since_flush >= self.plan.fsync_every
+    }
 }
 
 /// Runs one worker to the end of its timing window, or until `stop` is raised.
@@ -110,48 +155,59 @@ pub fn run<E: Engine>(
             read: Histogram::new(),
             write: Histogram::new(),
             flush: Histogram::new(),
+            commit: Histogram::new(),
             bytes_read: 0,
             bytes_written: 0,
             seconds: Vec::new(),
             errors: BTreeMap::new(),
             out_of_space: false,
             cpu: (0.0, 0.0),
+            behind_schedule: 0,
         },
         rng,
         pattern_index: (threads_offset % pattern_len as u64) as usize,
         sequential_cursor: plan.sequential_start,
-        next_intended_ns: 0,
+        next_intended_ns: plan.first_start_ns,
+        device_busy_until_ns: 0,
+        commit_start_ns: None,
+        measure_start_ns: timing.measure_start_ns,
         writes_since_flush: 0,
         measuring: false,
         cpu_start: (0.0, 0.0),
     };
 
     let mut free: Vec<u32> = (0..depth as u32).rev().collect();
-    let mut in_flight = vec![InFlight { start_ns: 0, kind: OpKind::Read, len: 0 }; depth];
+    let mut in_flight = vec![InFlight::IDLE; depth];
     let mut batch: Vec<IoRequest> = Vec::with_capacity(depth);
     let mut done: Vec<Completion> = Vec::with_capacity(depth * 2);
     let mut outstanding = 0usize;
     let mut flushing = false;
-    let mut now = timing.t0.elapsed().as_nanos() as u64;
-    s.next_intended_ns = now;
+    let mut pacer = Pacer::for_this_thread(timing.t0);
+    let mut now = pacer.now();
+    // Where the window closed for this worker: its end, or the moment a stop was seen.
+    let mut window_end = timing.end_ns;
 
     loop {
         let stopping = now >= timing.end_ns || stop.load(Ordering::Relaxed);
-        if stopping && outstanding == 0 {
-            break;
+        if stopping {
+            window_end = window_end.min(now);
+            if outstanding == 0 {
+                break;
+            }
         }
         if !s.measuring && now >= timing.measure_start_ns {
             s.measuring = true;
             s.cpu_start = thread_cpu();
         }
         if !stopping {
-            let flush_due = plan.fsync_every > 0 && s.writes_since_flush >= plan.fsync_every;
-            if flush_due {
+            if s.flush_due() {
                 // A flush covers the writes before it: wait for them, then sync alone, as a
                 // database's log writer does before acknowledging a commit.
                 if outstanding == 0 && !flushing {
                     let slot = free.pop().expect("a free slot when nothing is in flight");
-                    in_flight[slot as usize] = InFlight { start_ns: now, kind: OpKind::Flush, len: 0 };
+                    let measured = now >= timing.measure_start_ns;
+                    in_flight[slot as usize] =
+                        InFlight { start_ns: now, kind: OpKind::Flush, measured, ..InFlight::IDLE };
                     batch.push(IoRequest { slot, kind: OpKind::Flush, offset: 0, len: 0 });
                     flushing = true;
                 }
@@ -168,30 +224,51 @@ pub fn run<E: Engine>(
             outstanding += batch.len();
             batch.clear();
         }
+        // Whether the device holds the worker: no slot free, or a flush waiting for the writes.
+        let blocked = s.flush_due() || free.is_empty();
+        // When the next rate-limited I/O could be issued: its intended start, unless blocked.
+        let due = match plan.interval_ns {
+            Some(_) if !stopping && !blocked => Some(s.next_intended_ns.min(timing.end_ns)),
+            _ => None,
+        };
         if outstanding == 0 {
-            // Rate-limited and ahead of schedule: sleep until the next intended start.
-            if let Some(wait) = s.next_intended_ns.checked_sub(now).filter(|w| *w > 0) {
-                let until_end = timing.end_ns.saturating_sub(now);
-                std::thread::sleep(Duration::from_nanos(wait.min(until_end).min(50_000_000)));
-            }
-            now = timing.t0.elapsed().as_nanos() as u64;
+            // Ahead of schedule with nothing in flight: wait for the next intended start.
+            now = match due {
+                Some(at) => pacer.wait_until(at, stop),
+                None => pacer.now(),
+            };
             continue;
         }
-        if let Err(e) = engine.reap(1, &mut done) {
+        // With an I/O falling due, wait for completions only until shortly before it; inside
+        // the pacer's margin, poll, so the I/O is issued on time and completions are still
+        // stamped as they arrive.
+        let timeout = due.map(|at| pacer.wait_before(now, at));
+        let handing = |slots: &[u32]| {
+            let at = pacer.now();
+            for &slot in slots {
+                let io = &mut in_flight[slot as usize];
+                io.start_ns = at.saturating_sub(io.device_late_ns);
+            }
+        };
+        if let Err(e) = engine.reap(1, timeout, &mut done, handing) {
             count_error(&mut s.result, &e.to_string());
             stop.store(true, Ordering::Relaxed);
             break;
         }
-        now = timing.t0.elapsed().as_nanos() as u64;
+        now = pacer.now();
+        if blocked {
+            s.device_busy_until_ns = now;
+        }
         for c in done.drain(..) {
             let io = in_flight[c.slot as usize];
             free.push(c.slot);
             outstanding -= 1;
+            complete(&mut s, io, c.result, now, timing, stop);
             if io.kind == OpKind::Flush {
                 flushing = false;
                 s.writes_since_flush = 0;
+                s.commit_start_ns = None;
             }
-            complete(&mut s, io, c.result, now, timing, stop);
         }
         live.publish(
             s.result.read.count() + s.result.write.count(),
@@ -199,13 +276,20 @@ pub fn run<E: Engine>(
             (s.result.read.sum() + s.result.write.sum()) as u64,
         );
     }
+    if let Some(interval) = plan.interval_ns {
+        s.result.behind_schedule = starts_between(s.next_intended_ns, interval, timing.measure_start_ns, window_end);
+    }
     // Drain anything still in flight after an engine error, so buffers are not freed under the kernel.
     while outstanding > 0 {
         done.clear();
-        if engine.reap(outstanding, &mut done).is_err() {
+        if engine.reap(outstanding, None, &mut done, |_| {}).is_err() {
             break;
         }
         outstanding = outstanding.saturating_sub(done.len());
+    }
+    if plan.write_through && plan.fsync_every == 0 {
+        // Each O_DSYNC write is a commit; copied once here rather than recorded twice per I/O.
+        s.result.commit = s.result.write.clone();
     }
     if s.measuring {
         let end = thread_cpu();
@@ -227,19 +311,17 @@ fn fill_batch(
     let pattern = s.plan.pattern;
     let pattern_len = pattern.len();
     while let Some(slot) = free.pop() {
-        let start_ns = match s.plan.interval_ns {
+        let (device_late_ns, due_ns) = match s.plan.interval_ns {
             Some(interval) => {
                 if s.next_intended_ns > now {
                     free.push(slot);
                     break;
                 }
-                // Latency counts from the intended start, so a late issue shows as latency
-                // instead of silently lowering the offered load (coordinated omission).
                 let intended = s.next_intended_ns;
                 s.next_intended_ns += interval;
-                intended
+                (device_lateness(intended, s.device_busy_until_ns), intended)
             }
-            None => now,
+            None => (0, now),
         };
         let access = pattern.get(s.pattern_index);
         s.pattern_index += 1;
@@ -263,12 +345,29 @@ fn fill_batch(
             s.writes_since_flush += 1;
             OpKind::Write
         };
-        in_flight[slot as usize] = InFlight { start_ns, kind, len: access.len };
+        in_flight[slot as usize] = InFlight {
+            // Until the engine reports the hand-off (sync performs the I/O in `submit`, right after).
+            start_ns: now - device_late_ns,
+            device_late_ns,
+            kind,
+            len: access.len,
+            measured: due_ns >= s.measure_start_ns,
+        };
         batch.push(IoRequest { slot, kind, offset, len: access.len });
-        if s.plan.fsync_every > 0 && s.writes_since_flush >= s.plan.fsync_every {
+        if s.flush_due() {
             break;
         }
     }
+}
+
+/// How late the device made a rate-limited I/O: how long past its intended start every slot
+/// was in flight or a flush pending (until `device_busy_until`). Its latency counts that much
+/// before its issue, so a stalled device shows as latency instead of silently lowering the
+/// offered load (coordinated omission). Lateness that was spindle's own (a slot was free, but
+/// the thread woke late or was not scheduled) is not the device's and is not counted.
+#[inline(always)]
+fn device_lateness(intended: u64, device_busy_until: u64) -> u64 {
+    device_busy_until.saturating_sub(intended)
 }
 
 /// Makes every 4 KiB of a write unique, so deduplicating arrays cannot skip the write.
@@ -300,7 +399,10 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         count_error(&mut s.result, &kind);
         return;
     }
-    if io.start_ns < timing.measure_start_ns {
+    if io.kind == OpKind::Write {
+        s.commit_start_ns = Some(s.commit_start_ns.map_or(io.start_ns, |first| first.min(io.start_ns)));
+    }
+    if !io.measured {
         return;
     }
     let latency = now.saturating_sub(io.start_ns);
@@ -315,6 +417,11 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         }
         OpKind::Flush => {
             s.result.flush.record(latency);
+            // The commit a database acknowledges: its writes and this flush (a group begun in
+            // the warm-up is not measured).
+            if let Some(first) = s.commit_start_ns.filter(|first| *first >= timing.measure_start_ns) {
+                s.result.commit.record(now.saturating_sub(first));
+            }
             return;
         }
     }
@@ -331,6 +438,13 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
     sec.bytes += io.len as u64;
     sec.latency_sum_ns += latency;
     sec.latency_max_ns = sec.latency_max_ns.max(latency);
+}
+
+/// How many of a schedule's starts (`next`, then one every `interval`) fall in `[from, to)`: what
+/// a rate-limited worker still owed when its window closed at `to`.
+fn starts_between(next: u64, interval: u64, from: u64, to: u64) -> u64 {
+    let first = if next >= from { next } else { next + (from - next).div_ceil(interval) * interval };
+    if first >= to { 0 } else { (to - first - 1) / interval + 1 }
 }
 
 fn count_error(result: &mut WorkerResult, kind: &str) {
@@ -373,4 +487,39 @@ fn rusage(who: libc::c_int) -> (f64, f64) {
     }
     let secs = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
     (secs(usage.ru_utime), secs(usage.ru_stime))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_of_a_target_take_turns() {
+        assert_eq!(first_start_ns(1_000, 0, 4), 0);
+        assert_eq!(first_start_ns(1_000, 1, 4), 250);
+        assert_eq!(first_start_ns(1_000, 3, 4), 750);
+        assert_eq!(first_start_ns(1_000, 0, 0), 0, "no threads divides by nothing");
+    }
+
+    #[test]
+    fn only_the_devices_lateness_counts_as_latency() {
+        assert_eq!(device_lateness(100, 50), 0, "a slot was free at the intended start");
+        // Every slot busy until 180: issued at 181, it counts from 101, near its intended start.
+        assert_eq!(device_lateness(100, 180), 80);
+        // Held until 130, issued at 170: 30 ns were the device's, 40 spindle's.
+        assert_eq!(device_lateness(100, 130), 30);
+    }
+
+    #[test]
+    fn owed_starts_are_those_left_in_the_window() {
+        // Next start at 100, one every 10, window [0, 150): 100, 110, ..., 140.
+        assert_eq!(starts_between(100, 10, 0, 150), 5);
+        // A start exactly at the window's end is outside it.
+        assert_eq!(starts_between(100, 10, 0, 140), 4);
+        assert_eq!(starts_between(150, 10, 0, 150), 0, "on schedule: nothing owed");
+        assert_eq!(starts_between(200, 10, 0, 150), 0, "ahead of schedule");
+        // Starts still owed from the warm-up do not count: 55 is the first inside [55, 95).
+        assert_eq!(starts_between(5, 10, 55, 95), 4);
+        assert_eq!(starts_between(5, 10, 56, 95), 3);
+    }
 }

@@ -66,13 +66,46 @@ fn mixed_workload_proportions_and_totals() {
     assert_eq!(series_ios, s.ios);
 }
 
+/// Intended starts of a schedule beginning at `first` (ns), one every `interval`, in `window`.
+fn starts(first: u64, interval: u64, window: std::ops::Range<u64>) -> u64 {
+    (first..window.end).step_by(interval as usize).filter(|t| window.contains(t)).count() as u64
+}
+
 #[test]
-fn rate_cap_is_held() {
+fn a_rate_limited_run_issues_or_owes_rate_times_duration() {
     let spec = job(100, &[(8192, 1)], 1, 4, Some(2000), 0);
     let outcome = run_job(&spec, &AtomicBool::new(false), &mut |_| {}).unwrap();
     let record = build_record(&spec, &outcome, context());
-    let iops = record.summary.iops;
-    assert!((1800.0..=2200.0).contains(&iops), "iops {iops} with a 2000 IOPS cap");
+    // 2000 IOPS over the 0.3 s measured: every intended start in the window was either issued
+    // or is owed.
+    assert_eq!(starts(0, 500_000, 100_000_000..400_000_000), 600);
+    assert_eq!(record.summary.ios + record.behind_schedule_ios, 600);
+}
+
+#[test]
+fn a_rate_beyond_reach_is_reported_as_owed() {
+    // One intended start per nanosecond: no engine keeps that.
+    let spec = job(100, &[(4096, 1)], 1, 1, Some(u32::MAX as u64), 0);
+    let outcome = run_job(&spec, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let record = build_record(&spec, &outcome, context());
+    assert!(record.behind_schedule_ios > 0);
+    assert_eq!(record.summary.ios + record.behind_schedule_ios, 300_000_000);
+}
+
+#[test]
+fn threads_schedules_are_staggered() {
+    // 20 IOPS over 2 threads: each thread every 100 ms, thread 1 starting 50 ms after thread 0,
+    // measured from 0 to 250 ms: thread 0 at 0, 100, 200 ms; thread 1 at 50, 150 ms (250 is
+    // outside). Without the stagger both would have 3.
+    let mut spec = job(100, &[(4096, 1)], 2, 1, Some(20), 0);
+    (spec.warmup_ns, spec.duration_ns) = (0, 250_000_000);
+    let outcome = run_job(&spec, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let scheduled = |thread: u32| {
+        let w = outcome.workers.iter().find(|w| w.thread == thread).unwrap();
+        w.read.count() + w.behind_schedule
+    };
+    assert_eq!(starts(50_000_000, 100_000_000, 0..250_000_000), 2);
+    assert_eq!((scheduled(0), scheduled(1)), (3, 2));
 }
 
 #[test]

@@ -5,11 +5,14 @@
 use crate::Histogram;
 use crate::counters::{CounterLog, CounterSeries};
 use crate::record::{
-    CpuUsage, DeviceInfo, Environment, IoStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult, TimePoint,
+    CpuUsage, DeviceInfo, Environment, IoStats, OpStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult,
+    TimePoint,
 };
 
+/// Statistics of `reads` and `writes` around `base_ns`, and `flushes` each committing the writes
+/// before it.
 fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
-    let (mut r, mut w, mut f) = (Histogram::new(), Histogram::new(), Histogram::new());
+    let (mut r, mut w, mut f, mut c) = (Histogram::new(), Histogram::new(), Histogram::new(), Histogram::new());
     for i in 0..reads {
         r.record(base_ns + i % 977 * 300);
     }
@@ -18,8 +21,10 @@ fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
     }
     for i in 0..flushes {
         f.record(1_500_000 + i % 17 * 100_000);
+        c.record(2 * base_ns + 1_500_000 + i % 17 * 120_000);
     }
-    IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, CpuUsage::new(0.5, 1.5, reads + writes))
+    let cpu = CpuUsage::new(0.5, 1.5, reads + writes);
+    IoStats { commit: OpStats::of(&c), ..IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, cpu) }
 }
 
 /// Two targets (a data file with a mixed workload and a log with flushes), threads, a time
@@ -123,6 +128,7 @@ pub fn record() -> RunRecord {
         }),
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
+        behind_schedule_ios: 12,
     }
 }
 
@@ -170,5 +176,57 @@ pub fn io_run(iops_per_second: &[f64], latency_ns: u64, labels: &[(&str, &str)])
     r.timeseries = series;
     r.errors.clear();
     r.warnings.clear();
+    r
+}
+
+/// A one-target buffered 8 KiB run on disk `vda` in which spindle read `reads_per_sec` and wrote
+/// `writes_per_sec`, with the disk's own rates sampled beside it: `disk` is its reads/s, read
+/// bytes/s, writes/s and write bytes/s.
+pub fn buffered_run(reads_per_sec: f64, writes_per_sec: f64, disk: [f64; 4]) -> RunRecord {
+    use crate::spec::{EngineKind, JobSpec, MixEntry, TargetSpec, Workload};
+    let total = reads_per_sec + writes_per_sec;
+    let read_pct = if total > 0.0 { (100.0 * reads_per_sec / total).round() as u8 } else { 100 };
+    let workload = Workload {
+        mix: vec![MixEntry { block: 8192, weight: 1, read_pct, random_pct: 100 }],
+        threads: 1,
+        depth: 8,
+        rate_iops: None,
+        buffered: true,
+        write_through: false,
+        fsync_every: 0,
+    };
+    let spec = JobSpec {
+        engine: EngineKind::Uring,
+        duration_ns: 10_000_000_000,
+        warmup_ns: 0,
+        targets: vec![TargetSpec { path: "/data/t.dat".into(), size: 1 << 30, workload }],
+        keep_file: false,
+        force: false,
+        allow_destroy: false,
+    };
+    let mut r = io_run(&[total; 10], 20_000, &[]);
+    r.spec = serde_json::to_value(&spec).expect("a job spec serializes");
+    for stats in [&mut r.summary, &mut r.targets[0].stats, &mut r.threads[0].stats] {
+        for (direction, per_sec) in [(&mut stats.read, reads_per_sec), (&mut stats.write, writes_per_sec)] {
+            direction.ios = (per_sec * 10.0) as u64;
+            direction.iops = per_sec;
+            direction.bytes = direction.ios * 8192;
+            direction.bytes_per_sec = per_sec * 8192.0;
+        }
+    }
+    r.targets[0].device = Some("vda".into());
+    let counter = |name: &str, value: f64| {
+        CounterSeries::new(format!("\\PhysicalDisk(vda)\\{name}"), vec![Some(value), Some(value), Some(value)])
+    };
+    r.counters = Some(CounterLog {
+        interval_seconds: 1.0,
+        t: vec![1.0, 2.0, 3.0],
+        counters: vec![
+            counter("Disk Reads/sec", disk[0]),
+            counter("Disk Read Bytes/sec", disk[1]),
+            counter("Disk Writes/sec", disk[2]),
+            counter("Disk Write Bytes/sec", disk[3]),
+        ],
+    });
     r
 }

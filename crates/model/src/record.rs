@@ -64,6 +64,11 @@ pub struct RunRecord {
     /// Failed operations counted by kind (e.g. `EIO`), instead of aborting on the first.
     pub errors: BTreeMap<String, u64>,
     pub warnings: Vec<String>,
+    /// Under `--rate`: I/Os meant to start inside the measured window that were never issued
+    /// because the device (or spindle) fell behind the schedule, summed over threads. 0 when
+    /// the schedule was kept or there was no rate (and in records from before it was counted).
+    #[serde(default)]
+    pub behind_schedule_ios: u64,
 }
 
 impl RunRecord {
@@ -88,6 +93,7 @@ impl RunRecord {
             counters: None,
             errors: BTreeMap::new(),
             warnings: Vec::new(),
+            behind_schedule_ios: 0,
         }
     }
 }
@@ -105,7 +111,13 @@ pub struct IoStats {
     pub latency_ns: LatencySummary,
     pub read: DirectionStats,
     pub write: DirectionStats,
-    pub flush: FlushStats,
+    pub flush: OpStats,
+    /// Commits, when writes were flushed: with `--fsync-every N`, N writes and the fdatasync
+    /// after them, from the start of the first write to the end of the flush; with
+    /// `--write-through` (O_DSYNC), each write. What a DBA means by log-write latency. Empty
+    /// otherwise (and in records from before it was measured).
+    #[serde(default)]
+    pub commit: OpStats,
     /// Share of I/Os (percent) per SQLIO millisecond bucket 0, 1, ... 23, 24+.
     pub sqlio_histogram_pct: Vec<f64>,
     pub cpu: CpuUsage,
@@ -121,12 +133,20 @@ pub struct DirectionStats {
     pub histogram: SparseHistogram,
 }
 
-/// fdatasync calls issued by `--fsync-every`; their latency is not mixed into writes'.
+/// How many of one kind of operation that moves no bytes of its own there were, and how long
+/// they took: fdatasync calls issued by `--fsync-every` (never mixed into writes' latency), and
+/// commits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct FlushStats {
+pub struct OpStats {
     pub count: u64,
     pub latency_ns: LatencySummary,
     pub histogram: SparseHistogram,
+}
+
+impl OpStats {
+    pub fn of(h: &Histogram) -> Self {
+        OpStats { count: h.count(), latency_ns: LatencySummary::of(h), histogram: SparseHistogram::from(h) }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -179,7 +199,8 @@ impl CpuUsage {
 
 impl IoStats {
     /// Builds the statistics of I/Os whose latencies are in `read`/`write`/`flush`, moved
-    /// `bytes_read`/`bytes_written` over `seconds`.
+    /// `bytes_read`/`bytes_written` over `seconds`. `commit` is left empty for the caller that
+    /// knows which writes each flush covered.
     pub fn from_histograms(
         read: &Histogram,
         write: &Histogram,
@@ -211,11 +232,8 @@ impl IoStats {
             latency_ns: LatencySummary::of(&all),
             read: direction(read, bytes_read),
             write: direction(write, bytes_written),
-            flush: FlushStats {
-                count: flush.count(),
-                latency_ns: LatencySummary::of(flush),
-                histogram: SparseHistogram::from(flush),
-            },
+            flush: OpStats::of(flush),
+            commit: OpStats::default(),
             sqlio_histogram_pct: sqlio_histogram(&all),
             cpu,
         }

@@ -37,6 +37,9 @@ const HEADER: &[&str] = &[
     "write_mean_ns",
     "flushes",
     "flush_mean_ns",
+    "commits",
+    "commit_mean_ns",
+    "commit_p99_ns",
     "cpu_us_per_io",
     "labels",
 ];
@@ -81,6 +84,9 @@ pub fn render_csv(records: &[RunRecord]) -> Vec<u8> {
                 format!("{:.1}", s.write.latency_ns.mean),
                 s.flush.count.to_string(),
                 format!("{:.1}", s.flush.latency_ns.mean),
+                s.commit.count.to_string(),
+                format!("{:.1}", s.commit.latency_ns.mean),
+                s.commit.latency_ns.p99.to_string(),
                 format!("{:.3}", s.cpu.us_per_io),
                 labels.clone(),
             ];
@@ -146,6 +152,9 @@ mod tests {
         }
         let data = fields(lines[2]);
         assert_eq!(data[7], "/data/my,file.dat", "a comma in a path survives quoting");
+        let commits = header.iter().position(|h| h == "commits").unwrap();
+        assert_eq!(data[commits], "0", "the data file flushes nothing");
+        assert_eq!(fields(lines[3])[commits], r.targets[1].stats.commit.count.to_string(), "the log commits");
         assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
     }
 }

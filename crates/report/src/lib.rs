@@ -6,6 +6,7 @@ mod counters;
 mod csv;
 mod group;
 mod json;
+mod page_cache;
 mod sweep;
 mod text;
 
@@ -13,6 +14,7 @@ pub use compare::render_compare;
 pub use csv::render_csv;
 pub use group::{Findings, GroupInput, GroupRun, GroupView, group_view, render_group};
 pub use json::{render_json, render_json_many};
+pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};
 

@@ -46,6 +46,14 @@ fn record(out: &mut String, r: &RunRecord) {
         let _ = writeln!(out, "\nall targets:");
         stats(out, &r.summary, "  ", &r.kind);
     }
+    if r.behind_schedule_ios > 0 {
+        let _ = writeln!(
+            out,
+            "\nbehind schedule by {} I/Os: meant to start inside the measured window, never issued \
+             (the device, or spindle, could not keep the rate asked for)",
+            r.behind_schedule_ios
+        );
+    }
     threads(out, r);
     let cpu = &r.summary.cpu;
     let _ = writeln!(
@@ -88,11 +96,24 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, kind: &str) {
         let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
     }
     let _ = writeln!(out, "{indent}latency metrics:");
-    latency(out, indent, "", &s.latency_ns);
-    if s.read.ios > 0 && s.write.ios > 0 {
+    let commits = s.commit.count > 0;
+    if commits {
+        // A DBA reads the headline as the latency of a commit: the write and its flush.
+        let what = if s.flush.count > 0 {
+            "write + fdatasync, from the first write's start to the flush's end"
+        } else {
+            "each write-through write"
+        };
+        let _ = writeln!(out, "{indent}commits ({what}): {}", s.commit.count);
+    }
+    latency(out, indent, "", headline(s));
+    // Reads and writes each, beside a mix's total or a commit made of writes and flushes.
+    if (s.read.ios > 0 && s.write.ios > 0) || (commits && s.flush.count > 0) {
         let share = |n: u64| 100.0 * n as f64 / s.ios.max(1) as f64;
-        let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.read, share(s.read.ios), s.read.iops, w.per_sec);
-        latency(out, indent, "  ", &s.read.latency_ns);
+        if s.read.ios > 0 {
+            let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.read, share(s.read.ios), s.read.iops, w.per_sec);
+            latency(out, indent, "  ", &s.read.latency_ns);
+        }
         let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.write, share(s.write.ios), s.write.iops, w.per_sec);
         latency(out, indent, "  ", &s.write.latency_ns);
     }
@@ -101,6 +122,11 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, kind: &str) {
         latency(out, indent, "  ", &s.flush.latency_ns);
     }
     histogram(out, indent, &s.sqlio_histogram_pct);
+}
+
+/// The latency a DBA reads first: a commit's when writes were flushed, else every I/O's.
+fn headline(s: &IoStats) -> &LatencySummary {
+    if s.commit.count > 0 { &s.commit.latency_ns } else { &s.latency_ns }
 }
 
 fn latency(out: &mut String, indent: &str, sub: &str, l: &LatencySummary) {
@@ -143,7 +169,9 @@ fn threads(out: &mut String, r: &RunRecord) {
     if r.threads.len() < 2 {
         return;
     }
-    let _ = writeln!(out, "\nper thread:");
+    let commits =
+        if r.threads.iter().any(|t| t.stats.commit.count > 0) { " (of commits where writes were flushed)" } else { "" };
+    let _ = writeln!(out, "\nper thread{commits}:");
     let _ =
         writeln!(out, "  {:>6} {:>6} {:>12} {:>10} {:>10} {:>10}", "target", "thread", "IOs/sec", "MB/s", "avg", "p99");
     for t in &r.threads {
@@ -154,8 +182,8 @@ fn threads(out: &mut String, r: &RunRecord) {
             t.thread,
             t.stats.iops,
             t.stats.mb_per_sec,
-            format_latency_ns(t.stats.latency_ns.mean),
-            format_latency_ns(t.stats.latency_ns.p99 as f64)
+            format_latency_ns(headline(&t.stats).mean),
+            format_latency_ns(headline(&t.stats).p99 as f64)
         );
     }
 }
@@ -216,16 +244,32 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
         let s = &r.summary;
         let _ = writeln!(
             out,
-            "  {:<width$} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
+            "  {:<width$} {:>12.2} {:>10.2} {:>10} {:>10}  {}{}",
             name,
             s.iops,
             s.mb_per_sec,
-            format_latency_ns(s.latency_ns.mean),
-            format_latency_ns(s.latency_ns.p99 as f64),
-            r.status.name()
+            format_latency_ns(headline(s).mean),
+            format_latency_ns(headline(s).p99 as f64),
+            r.status.name(),
+            commit_parts(s)
         );
     }
     out.into_bytes()
+}
+
+/// After an overview row whose latency is a commit's: what it is made of, on average.
+fn commit_parts(s: &IoStats) -> String {
+    if s.commit.count == 0 {
+        String::new()
+    } else if s.flush.count == 0 {
+        "  (commits: each write-through write)".to_string()
+    } else {
+        format!(
+            "  (commits: write {} + fdatasync {}, averages)",
+            format_latency_ns(s.write.latency_ns.mean),
+            format_latency_ns(s.flush.latency_ns.mean)
+        )
+    }
 }
 
 #[cfg(test)]
@@ -245,7 +289,7 @@ mod tests {
             "24+",
             "p99.99",
             "flushes (fdatasync): 2500",
-            "per thread:",
+            "per thread",
             "environment:",
             "scheduler mq-deadline",
             "blocks 512/4096",
@@ -254,9 +298,55 @@ mod tests {
             "counters (every 1 s, 3 samples)",
             "device I/Os/sec (vda): 5500.00 against spindle's",
             "all targets:",
+            "behind schedule by 12 I/Os",
         ] {
             assert!(text.contains(needle), "missing {needle:?}:\n{text}");
         }
+    }
+
+    #[test]
+    fn a_flushed_log_leads_with_its_commit_latency_beside_writes_and_flushes() {
+        let r = record();
+        let text = String::from_utf8(render_text(std::slice::from_ref(&r))).unwrap();
+        let log = &text[text.find("target 2:").unwrap()..text.find("all targets:").unwrap()];
+        let stats = &r.targets[1].stats;
+        let headline = format!(
+            "commits (write + fdatasync, from the first write's start to the flush's end): {}\n  Min_Latency: {}  Avg_Latency: {}",
+            stats.commit.count,
+            format_latency_ns(stats.commit.latency_ns.min as f64),
+            format_latency_ns(stats.commit.latency_ns.mean)
+        );
+        assert!(log.contains(&headline), "{log}");
+        let writes = format!("Avg_Latency: {}", format_latency_ns(stats.write.latency_ns.mean));
+        let flushes = format!("Avg_Latency: {}", format_latency_ns(stats.flush.latency_ns.mean));
+        for beside in ["writes 100.0%", &writes, "flushes (fdatasync): 2500", &flushes] {
+            assert!(log.contains(beside), "missing {beside:?}:\n{log}");
+        }
+        let data = &text[text.find("target 1:").unwrap()..text.find("target 2:").unwrap()];
+        assert!(!data.contains("commits"), "nothing flushed, no commits: {data}");
+    }
+
+    #[test]
+    fn the_overview_shows_commit_latency_and_its_parts() {
+        let mut log = record();
+        log.summary = log.targets[1].stats.clone();
+        let mut through = log.clone();
+        through.summary.flush = Default::default();
+        let plain = spindle_model::fixtures::io_run(&[100.0], 200_000, &[]);
+        let rows = [("wal".to_string(), &log), ("through".to_string(), &through), ("read".to_string(), &plain)];
+        let text = String::from_utf8(render_overview(&rows)).unwrap();
+        let s = &log.summary;
+        let wal = text.lines().find(|l| l.trim_start().starts_with("wal")).unwrap();
+        assert!(wal.contains(&format_latency_ns(s.commit.latency_ns.mean)), "{wal}");
+        let parts = format!(
+            "(commits: write {} + fdatasync {}, averages)",
+            format_latency_ns(s.write.latency_ns.mean),
+            format_latency_ns(s.flush.latency_ns.mean)
+        );
+        assert!(wal.ends_with(&parts), "{wal}");
+        assert!(text.lines().any(|l| l.ends_with("(commits: each write-through write)")), "{text}");
+        let read = text.lines().find(|l| l.trim_start().starts_with("read")).unwrap();
+        assert!(read.ends_with("complete"), "no commits, nothing after the status: {read}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod uring;
 pub use buffers::BufferPool;
 
 use std::os::fd::RawFd;
+use std::time::Duration;
 use thiserror::Error;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,9 +53,21 @@ pub trait Engine {
     /// a synchronous engine performs them here.
     fn submit(&mut self, requests: &[IoRequest]) -> Result<(), EngineError>;
 
-    /// Submits anything queued, waits until at least `min` completions are available, and
-    /// appends every available completion to `out`.
-    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<(), EngineError>;
+    /// Submits anything queued, waits until at least `min` completions are available or
+    /// `timeout` has passed, and appends every available completion to `out`. A timeout that
+    /// passes is not an error (`out` then holds fewer than `min`, perhaps none): a rate-limited
+    /// worker passes one when its next I/O falls due before the next completion may arrive.
+    ///
+    /// An engine that hands queued I/Os to the kernel here calls `handing` with their slots
+    /// just before each hand-off, so the caller can stamp each I/O when it really starts
+    /// rather than when it was queued; engines that perform I/O in `submit` never call it.
+    fn reap(
+        &mut self,
+        min: usize,
+        timeout: Option<Duration>,
+        out: &mut Vec<Completion>,
+        handing: impl FnMut(&[u32]),
+    ) -> Result<(), EngineError>;
 }
 
 /// What an engine is opened on: one file descriptor (opened by the worker with the job's

@@ -2,6 +2,7 @@
 //! tool's own ceiling (as fio's `ioengine=null` does) and makes scheduler tests deterministic.
 
 use super::{Completion, Engine, EngineError, IoRequest};
+use std::time::Duration;
 
 #[derive(Default)]
 pub struct NullEngine {
@@ -22,7 +23,14 @@ impl Engine for NullEngine {
     }
 
     #[inline]
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<(), EngineError> {
+    fn reap(
+        &mut self,
+        _min: usize,
+        _timeout: Option<Duration>,
+        out: &mut Vec<Completion>,
+        _handing: impl FnMut(&[u32]),
+    ) -> Result<(), EngineError> {
+        // Every I/O was performed in `submit`: nothing to hand over or wait for.
         out.append(&mut self.done);
         Ok(())
     }

@@ -3,6 +3,7 @@
 
 use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, IoRequest, OpKind};
 use std::os::fd::RawFd;
+use std::time::Duration;
 
 pub struct SyncEngine<'a> {
     fd: RawFd,
@@ -39,7 +40,14 @@ impl Engine for SyncEngine<'_> {
         Ok(())
     }
 
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<(), EngineError> {
+    fn reap(
+        &mut self,
+        _min: usize,
+        _timeout: Option<Duration>,
+        out: &mut Vec<Completion>,
+        _handing: impl FnMut(&[u32]),
+    ) -> Result<(), EngineError> {
+        // Every I/O was performed in `submit`: nothing to hand over or wait for.
         out.append(&mut self.done);
         Ok(())
     }
@@ -59,13 +67,13 @@ mod tests {
         let mut engine = SyncEngine::new(EngineTarget { fd: file.as_raw_fd(), buffers: &pool, depth: 1 });
         let mut out = Vec::new();
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Read, offset: 4096, len: 4096 }]).unwrap();
-        engine.reap(1, &mut out).unwrap();
+        engine.reap(1, None, &mut out, |_| {}).unwrap();
         assert_eq!(out, vec![Completion { slot: 0, result: 4096 }]);
         assert!(unsafe { pool.slot_mut(0) }.iter().all(|b| *b == 1));
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Read, offset: 8192, len: 4096 }]).unwrap();
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Flush, offset: 0, len: 0 }]).unwrap();
         out.clear();
-        engine.reap(1, &mut out).unwrap();
+        engine.reap(1, None, &mut out, |_| {}).unwrap();
         assert_eq!(out[0].result, 0, "read at end of file returns 0 bytes");
         assert_eq!(out[1].result, 0, "fdatasync succeeds");
     }

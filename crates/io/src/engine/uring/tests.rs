@@ -48,7 +48,7 @@ fn read(slot: u32, offset: u64, len: u32) -> IoRequest {
 fn reap_all(engine: &mut UringEngine<'_>, n: usize) -> Vec<Completion> {
     let mut out = Vec::new();
     while out.len() < n {
-        engine.reap(n - out.len(), &mut out).unwrap();
+        engine.reap(n - out.len(), None, &mut out, |_| {}).unwrap();
     }
     out
 }
@@ -125,7 +125,7 @@ fn deep_batches_complete_exactly_once() {
         engine.submit(&requests).unwrap();
         let mut out = Vec::new();
         while out.len() < depth as usize {
-            engine.reap(1, &mut out).unwrap();
+            engine.reap(1, None, &mut out, |_| {}).unwrap();
         }
         assert_eq!(out.len(), depth as usize, "no completion is reported twice");
         let slots: HashSet<u32> = out.iter().map(|c| c.slot).collect();
@@ -197,4 +197,48 @@ fn buffers_are_registered() {
     let engine = UringEngine::open(EngineTarget { fd: file.as_raw_fd(), buffers: &pool, depth: 32 }).unwrap();
     // 128 KiB is far below any default RLIMIT_MEMLOCK (and root is exempt).
     assert!(engine.uses_fixed_buffers());
+}
+
+#[test]
+fn a_timed_reap_returns_when_nothing_completes() {
+    if !available() {
+        return;
+    }
+    let dir = scratch();
+    let path = patterned_file(&dir, 2);
+    let file = open(&path, true, false);
+    let pool = BufferPool::new(1, BLOCK);
+    let mut engine = UringEngine::open(EngineTarget { fd: file.as_raw_fd(), buffers: &pool, depth: 1 }).unwrap();
+    if !engine.timed_wait {
+        eprintln!("skipping: this kernel's io_uring_enter takes no timeout (before 5.11)");
+        return;
+    }
+    let mut out = Vec::new();
+    // Nothing in flight: only the timeout can end the wait, and its passing is not an error.
+    engine.reap(1, Some(std::time::Duration::from_millis(1)), &mut out, |_| {}).unwrap();
+    assert!(out.is_empty());
+    engine.submit(&[read(0, 0, BLOCK as u32)]).unwrap();
+    while out.is_empty() {
+        engine.reap(1, Some(std::time::Duration::from_millis(1)), &mut out, |_| {}).unwrap();
+    }
+    assert_eq!(out, vec![Completion { slot: 0, result: BLOCK as i32 }]);
+}
+
+#[test]
+fn each_io_is_announced_once_in_order_before_its_hand_off() {
+    if !available() {
+        return;
+    }
+    let dir = scratch();
+    let path = patterned_file(&dir, 8);
+    let file = open(&path, true, false);
+    let pool = BufferPool::new(4, BLOCK);
+    let mut engine = UringEngine::open(EngineTarget { fd: file.as_raw_fd(), buffers: &pool, depth: 4 }).unwrap();
+    let requests: Vec<IoRequest> = [2u32, 0, 3, 1].iter().map(|&slot| read(slot, 0, BLOCK as u32)).collect();
+    engine.submit(&requests).unwrap();
+    let (mut out, mut announced) = (Vec::new(), Vec::new());
+    while out.len() < 4 {
+        engine.reap(4 - out.len(), None, &mut out, |slots| announced.extend_from_slice(slots)).unwrap();
+    }
+    assert_eq!(announced, vec![2, 0, 3, 1]);
 }

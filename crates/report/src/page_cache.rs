@@ -1,0 +1,182 @@
+//! What the page cache absorbed in a buffered run. spindle counts an I/O done when the kernel
+//! says so; with the page cache in between, a read may never reach the disk and a write may
+//! reach it only later, so spindle's figures can be memory's. The disk's own rates, sampled
+//! beside the run, say which directions the cache took: spindle moved bytes the disk did not.
+
+use spindle_model::RunRecord;
+use spindle_model::counters::CounterLog;
+use spindle_model::record::DirectionStats;
+use spindle_model::spec::{EngineKind, JobSpec};
+
+/// Under this share of spindle's bytes reaching the disks, the page cache absorbed that direction
+/// (most of what spindle moved never reached the disk while it measured). Bytes, not I/O counts:
+/// readahead and writeback merge I/Os, so a disk doing fewer, larger I/Os still did the work.
+const ABSORBED_BELOW: f64 = 0.5;
+
+/// One direction of I/O, as spindle and the disk counters name it.
+struct Direction {
+    /// `reads`
+    noun: &'static str,
+    /// `read`, `wrote`
+    past: &'static str,
+    /// `Read` in `Disk Read Bytes/sec`
+    counter: &'static str,
+}
+
+const READS: Direction = Direction { noun: "reads", past: "read", counter: "Read" };
+const WRITES: Direction = Direction { noun: "writes", past: "wrote", counter: "Write" };
+
+/// The disks' rates in one direction over the run: I/Os and bytes per second.
+struct DiskRate {
+    ios: f64,
+    bytes: f64,
+}
+
+/// For a buffered run (every target buffered, on a real engine) with disk counters sampled
+/// beside it, which directions the page cache absorbed, with spindle's rate and the disks'
+/// beside each other as evidence: `the page cache absorbed the writes: spindle wrote 4,547 MB/s,
+/// the disk vda 0.0 writes/s (0.0 MB/s)`. `None` when it absorbed neither, or when the record
+/// cannot tell (direct I/O, the null engine, no counters for the disks under the targets).
+pub fn page_cache_finding(r: &RunRecord) -> Option<String> {
+    let spec: JobSpec = serde_json::from_value(r.spec.clone()).ok()?;
+    let buffered = !spec.targets.is_empty() && spec.targets.iter().all(|t| t.workload.buffered);
+    if !buffered || spec.engine == EngineKind::Null {
+        return None;
+    }
+    let log = r.counters.as_ref()?;
+    let mut disks: Vec<&str> = r.targets.iter().filter_map(|t| t.device.as_deref()).collect();
+    disks.sort_unstable();
+    disks.dedup();
+    if disks.is_empty() {
+        return None;
+    }
+    let mut absorbed = Vec::new();
+    for (direction, spindle) in [(READS, &r.summary.read), (WRITES, &r.summary.write)] {
+        if spindle.ios == 0 {
+            continue;
+        }
+        let disk = disk_rate(log, &disks, &direction)?;
+        if disk.bytes < ABSORBED_BELOW * spindle.bytes_per_sec {
+            absorbed.push((direction, spindle, disk));
+        }
+    }
+    if absorbed.is_empty() {
+        return None;
+    }
+    let and = |parts: Vec<String>| parts.join(" and ");
+    let what = and(absorbed.iter().map(|(d, _, _)| format!("the {}", d.noun)).collect());
+    let spindle = and(absorbed.iter().map(|(d, s, _)| spindle_rate(d, s)).collect());
+    let disk = and(absorbed
+        .iter()
+        .map(|(d, _, disk)| format!("{} {}/s ({} MB/s)", rate(disk.ios), d.noun, rate(disk.bytes / 1e6)))
+        .collect());
+    let which = if disks.len() == 1 { "the disk" } else { "the disks" };
+    Some(format!("the page cache absorbed {what}: spindle {spindle}, {which} {} {disk}", disks.join(", ")))
+}
+
+fn spindle_rate(d: &Direction, s: &DirectionStats) -> String {
+    format!("{} {} MB/s", d.past, rate(s.bytes_per_sec / 1e6))
+}
+
+/// The disks' summed rates in one direction, or `None` if any disk has no sampled value.
+fn disk_rate(log: &CounterLog, disks: &[&str], d: &Direction) -> Option<DiskRate> {
+    let mut total = DiskRate { ios: 0.0, bytes: 0.0 };
+    for disk in disks {
+        let sampled = |counter: String| {
+            log.get(&format!("\\PhysicalDisk({disk})\\{counter}"))
+                .filter(|c| c.values.iter().any(Option::is_some))
+                .map(|c| c.avg)
+        };
+        total.ios += sampled(format!("Disk {}s/sec", d.counter))?;
+        total.bytes += sampled(format!("Disk {} Bytes/sec", d.counter))?;
+    }
+    Some(total)
+}
+
+/// `4,547` for rates of 100 and more, `12.5` below.
+fn rate(x: f64) -> String {
+    if x.abs() < 100.0 {
+        return format!("{x:.1}");
+    }
+    let digits = format!("{:.0}", x.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if x < 0.0 { format!("-{out}") } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_model::fixtures::{buffered_run, record};
+
+    #[test]
+    fn writes_the_disk_never_saw_were_absorbed() {
+        // 555,000 writes/s of 8 KiB: 4,547 MB/s.
+        let r = buffered_run(0.0, 555_000.0, [0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(
+            page_cache_finding(&r).as_deref(),
+            Some("the page cache absorbed the writes: spindle wrote 4,547 MB/s, the disk vda 0.0 writes/s (0.0 MB/s)")
+        );
+    }
+
+    #[test]
+    fn reads_and_writes_can_both_be_absorbed() {
+        let r = buffered_run(50_000.0, 10_000.0, [12.0, 49_152.0, 3.0, 12_288.0]);
+        assert_eq!(
+            page_cache_finding(&r).as_deref(),
+            Some(
+                "the page cache absorbed the reads and the writes: spindle read 410 MB/s and wrote 81.9 MB/s, \
+                 the disk vda 12.0 reads/s (0.0 MB/s) and 3.0 writes/s (0.0 MB/s)"
+            )
+        );
+    }
+
+    #[test]
+    fn only_the_direction_the_disk_missed_is_named() {
+        // Reads reached the disk (merged by readahead into fewer, larger I/Os); writes did not.
+        let r = buffered_run(10_000.0, 1_000.0, [640.0, 81_920_000.0, 0.0, 0.0]);
+        let finding = page_cache_finding(&r).unwrap();
+        assert!(finding.starts_with("the page cache absorbed the writes: spindle wrote 8.2 MB/s"), "{finding}");
+        assert!(!finding.contains("reads"), "{finding}");
+    }
+
+    #[test]
+    fn a_disk_that_kept_up_absorbed_nothing() {
+        let r = buffered_run(1_000.0, 1_000.0, [1_000.0, 8_192_000.0, 900.0, 7_372_800.0]);
+        assert_eq!(page_cache_finding(&r), None);
+    }
+
+    #[test]
+    fn nothing_is_said_without_the_evidence_or_the_cache() {
+        let absorbed = || buffered_run(0.0, 555_000.0, [0.0; 4]);
+        let mut direct = absorbed();
+        direct.spec["targets"][0]["workload"]["buffered"] = false.into();
+        let mut null = absorbed();
+        null.spec["engine"] = "null".into();
+        let mut no_counters = absorbed();
+        no_counters.counters = None;
+        let mut no_samples = absorbed();
+        for c in &mut no_samples.counters.as_mut().unwrap().counters {
+            c.values = vec![None];
+        }
+        let mut no_disk = absorbed();
+        no_disk.targets[0].device = None;
+        for r in [direct, null, no_counters, no_samples, no_disk, record()] {
+            assert_eq!(page_cache_finding(&r), None, "{:?}", r.spec);
+        }
+    }
+
+    #[test]
+    fn rates_read_at_a_glance() {
+        assert_eq!(rate(4_547.2), "4,547");
+        assert_eq!(rate(1_234_567.0), "1,234,567");
+        assert_eq!(rate(100.0), "100");
+        assert_eq!(rate(12.25), "12.2");
+        assert_eq!(rate(0.0), "0.0");
+    }
+}
