@@ -133,3 +133,28 @@ fn per_line_mix_keeps_reads_and_writes_apart() {
     let write_size = s["write"]["bytes"].as_f64().unwrap() / writes;
     assert_eq!((read_size, write_size), (65536.0, 512.0));
 }
+
+#[test]
+fn a_warning_is_said_once_on_stderr_and_kept_in_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("small.dat");
+    let hint = "reads may be served by the page cache";
+    let run = |read: &str, json: bool| {
+        let mut cmd = spindle();
+        cmd.args(["io", "--engine", "sync", "--buffered", "--size", "4M", "--duration", "200ms", "--read", read]);
+        cmd.arg("--target").arg(&target);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (stdout, stderr) = run("100", false);
+    assert_eq!(stderr.matches(hint).count(), 1, "{stderr}");
+    assert_eq!(stdout.matches(hint).count(), 0, "the live report does not repeat it: {stdout}");
+    let (json, _) = run("100", true);
+    assert!(json.contains(hint), "the record keeps it");
+    let (_, stderr) = run("0", false);
+    assert!(!stderr.contains(hint), "a run that does not read has no reads to serve from memory: {stderr}");
+}

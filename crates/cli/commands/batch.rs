@@ -122,8 +122,9 @@ pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
         Err(e) => return Err(e.into()),
     };
     let mut warnings = batch.warnings;
-    for p in &prepared {
-        warnings.extend(p.warnings.iter().cloned());
+    for w in prepared.iter().flat_map(|p| &p.warnings) {
+        warn(quiet, w);
+        warnings.push(w.clone());
     }
     let keep = jobs.first().is_some_and(|j| j.job.keep_file);
     let how = Reporting { labels: &batch.labels, warnings: &warnings, display: &display, text, quiet, repeat_word };
@@ -180,14 +181,16 @@ fn run_jobs(
             warnings: warnings.to_vec(),
         };
         let mut record = build_record(&job, &job_outcome, context);
-        // Said once: on stderr, and in the record only where no text report prints its warnings.
         let page_cache = spindle_report::page_cache_finding(&record);
-        if let Some(finding) = page_cache.as_ref().filter(|_| !text) {
-            record.warnings.push(finding.clone());
-        }
+        record.warnings.extend(page_cache.clone());
         let id = saver.save(&record, point.clone(), repeat)?;
         if text {
-            output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&record)))?;
+            // Every warning is said on stderr as it arises (the plan's before the run, the
+            // targets' when they are prepared, the page cache's and running out of space after
+            // it), so the report printed now leaves them out; the record keeps them all, and
+            // `runs show` prints them.
+            let shown = RunRecord { warnings: Vec::new(), ..record.clone() };
+            output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&shown)))?;
         }
         if let Some(finding) = &page_cache {
             warn(quiet, finding);
