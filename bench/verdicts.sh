@@ -29,7 +29,7 @@ workload() { # FILE [RATE]
         echo "path = \"$DIR/t.dat\""
         echo 'size = "1G"'
         echo 'block = "8K"'
-        [ -n "${2:-}" ] && echo "rate = $2"
+        if [ -n "${2:-}" ]; then echo "rate = $2"; fi
     } > "$1"
 }
 workload "$DIR/a.toml"

@@ -6,7 +6,9 @@
 #   bench/vs-fio.sh [DIR] [SECONDS] [ROUNDS]     (defaults: ./bench-work 10 3)
 #   CASES="c d" bench/vs-fio.sh ...               (only these cases, by letter)
 #
-# Cases (issue 2): (a) null engine, 4K random read, depth 32, 1 thread;
+# Cases (issue 2): (a) null engine, 4K random read, depth 32, 1 thread, against fio's null
+# engine at its defaults (a random map, a clock read per I/O) and (a2) at its cheapest
+# (--norandommap --gtod_reduce=1: no map, no per-I/O clock, so fio reports no latency);
 # (b) io_uring, direct, 4K random read, depth 32, 1 thread; (c) sync, direct, 8K random read,
 # depth 1; (d) 8K sequential writes with fdatasync after each, depth 1.
 # Cases (io timing): (e) sync, direct, 8K random read, depth 1, capped at 400 IOPS (fio psync
@@ -62,6 +64,8 @@ run_case() { # name, spindle args, fio args
 
 run_case a-null-4k-qd32 "--engine null --block 4K --depth 32" \
     "--ioengine=null --rw=randread --bs=4k --iodepth=32"
+run_case a2-null-4k-qd32-cheap "--engine null --block 4K --depth 32" \
+    "--ioengine=null --rw=randread --bs=4k --iodepth=32 --norandommap --gtod_reduce=1"
 run_case b-uring-4k-qd32 "--engine uring --block 4K --depth 32" \
     "--ioengine=io_uring --direct=1 --rw=randread --bs=4k --iodepth=32 --registerfiles=1 --fixedbufs=1"
 run_case c-sync-8k-qd1 "--engine sync --block 8K --depth 1" \
@@ -83,6 +87,12 @@ def fio_doc(path):
 
 def spindle_row(path):
     doc = json.load(open(path))
+    # A uring case measured on the sync engine (io_uring unavailable: spindle falls back with a
+    # warning) would compare different work; refuse to print it.
+    case = path.split("/")[-1].split(".")[0]
+    wanted = "uring" if "uring" in case else "null" if "null" in case else "sync"
+    if doc["spec"]["engine"] != wanted:
+        sys.exit(f"{path}: spindle ran the {doc['spec']['engine']} engine, not {wanted}: {doc['warnings']}")
     s = doc["summary"]
     lat = s["latency_ns"]
     return dict(iops=s["iops"], mean=lat["mean"] / 1e3, p50=lat["p50"] / 1e3, p99=lat["p99"] / 1e3,
