@@ -9,10 +9,11 @@ use crate::live::{self, LiveCounters, LiveSnapshot};
 use crate::pattern::Pattern;
 use crate::worker::{self, Timing, WorkerPlan, WorkerResult};
 use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
+use spindle_model::start_gate::StartGate;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Barrier, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 use thiserror::Error;
 
@@ -44,22 +45,6 @@ pub struct JobOutcome {
     pub interrupted: bool,
     /// Process CPU time over the measured window (user, system), seconds.
     pub cpu: (f64, f64),
-}
-
-/// Synchronises the start: every worker opens its target and engine first, then all begin at
-/// one instant, so set-up time never counts as measurement.
-struct StartGate {
-    ready: Barrier,
-    go: Barrier,
-    t0: OnceLock<Instant>,
-}
-
-impl StartGate {
-    fn arrive(&self) -> Instant {
-        self.ready.wait();
-        self.go.wait();
-        *self.t0.get().expect("t0 is set between the barriers")
-    }
 }
 
 /// Runs `spec` until its duration ends or `stop` is raised (Ctrl-C, out of space).
@@ -94,8 +79,8 @@ pub fn run_job(
         }
     }
     let live: Vec<LiveCounters> = plans.iter().map(|_| LiveCounters::default()).collect();
-    let gate =
-        StartGate { ready: Barrier::new(plans.len() + 1), go: Barrier::new(plans.len() + 1), t0: OnceLock::new() };
+    // Every worker opens its target and engine first, then all begin at one instant.
+    let gate = StartGate::new(plans.len());
     let failure: Mutex<Option<RunError>> = Mutex::new(None);
     let started_at = SystemTime::now();
 
@@ -118,10 +103,7 @@ pub fn run_job(
             })
             .collect();
 
-        gate.ready.wait();
-        let t0 = Instant::now();
-        gate.t0.set(t0).expect("t0 set once");
-        gate.go.wait();
+        let t0 = gate.open();
         let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
         let workers: Vec<WorkerResult> =
             handles.into_iter().filter_map(|h| h.join().ok().and_then(Result::ok)).collect();

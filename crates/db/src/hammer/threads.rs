@@ -5,28 +5,12 @@ use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
 use crate::precise::{low_timer_slack, wait_until};
 use crate::session::Session;
+use spindle_model::start_gate::StartGate;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Barrier, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 /// A session thread needs little stack: a connection and two histograms live on the heap.
 const SESSION_STACK: usize = 256 * 1024;
-
-/// Where sessions meet before measuring: every session arrives once connected (or failed),
-/// then time zero is set, then all go.
-struct StartGate {
-    ready: Barrier,
-    go: Barrier,
-    t0: OnceLock<Instant>,
-}
-
-impl StartGate {
-    fn arrive(&self) -> Instant {
-        self.ready.wait();
-        self.go.wait();
-        *self.t0.get().expect("t0 is set between the barriers")
-    }
-}
 
 /// Runs the plan with sessions from `connect(i)`. Connection failures stop the run before
 /// it measures; the first is returned.
@@ -35,8 +19,7 @@ where
     S: Session,
     F: Fn(u32) -> Result<S, DbError> + Sync,
 {
-    let parties = plan.sessions as usize + 1;
-    let gate = StartGate { ready: Barrier::new(parties), go: Barrier::new(parties), t0: OnceLock::new() };
+    let gate = StartGate::new(plan.sessions as usize);
     let failed = AtomicBool::new(false);
     let ramp_start = Instant::now();
     let (results, ramp_up, time_zero, started_at) = std::thread::scope(|scope| {
@@ -57,14 +40,11 @@ where
                 )
             })
             .collect();
-        gate.ready.wait();
-        // Every session is connected (or failed): time zero, then let them go.
-        let ramp_up = ramp_start.elapsed();
-        let time_zero = Instant::now();
+        // Every session is connected (or failed): time zero, then all go.
+        let time_zero = gate.open();
         let started_at = SystemTime::now();
-        let _ = gate.t0.set(time_zero);
+        let ramp_up = time_zero.duration_since(ramp_start);
         let _ = live.time_zero.set(time_zero);
-        gate.go.wait();
         let results: Vec<Result<SessionResult, DbError>> = handles
             .into_iter()
             .map(|h| match h {
