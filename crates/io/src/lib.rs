@@ -5,7 +5,6 @@
 pub mod collect;
 pub mod engine;
 pub mod live;
-mod pace;
 pub mod pattern;
 /// The PRNG lives in the model crate, shared with the database workloads.
 pub use spindle_model::rng;

@@ -5,9 +5,9 @@
 
 use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
 use crate::live::LiveCounters;
-use crate::pace::Pacer;
 use crate::pattern::Pattern;
 use crate::rng::Rng;
+use spindle_clock::Pacer;
 use spindle_model::Histogram;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};

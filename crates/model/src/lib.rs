@@ -9,7 +9,6 @@ pub mod histogram;
 pub mod record;
 pub mod rng;
 pub mod spec;
-pub mod start_gate;
 pub mod time;
 pub mod units;
 

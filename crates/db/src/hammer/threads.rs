@@ -3,11 +3,10 @@
 use super::state::{Next, SessionState};
 use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
-use crate::precise::{low_timer_slack, wait_until};
 use crate::session::Session;
-use spindle_model::start_gate::StartGate;
+use spindle_clock::{Pacer, StartGate};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 /// A session thread needs little stack: a connection and two histograms live on the heap.
 const SESSION_STACK: usize = 256 * 1024;
@@ -76,14 +75,14 @@ fn session_loop<S: Session>(
     failed: &AtomicBool,
     live: &Live,
 ) -> SessionResult {
-    low_timer_slack();
-    let mut state = SessionState::new(id, plan, live);
+    let mut pacer = Pacer::for_this_thread(t0);
     let now = || t0.elapsed().as_nanos() as u64;
+    let mut state = SessionState::new(id, plan, live);
     while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
         let call = match state.next(now()) {
             Next::Stop => break,
             Next::WaitUntil(ns) => {
-                wait_until((t0 + Duration::from_nanos(ns)).min(Instant::now() + MAX_WAIT));
+                pacer.wait_until(ns.min(now() + MAX_WAIT.as_nanos() as u64), stop);
                 continue;
             }
             Next::Call(c) => c,

@@ -2,8 +2,9 @@
 //! the instants in a heap, sleeps with 1 ns of timer slack to shortly before the earliest,
 //! spins the rest, then wakes every task that is due.
 
-use super::{SPIN, low_timer_slack};
+use super::SPIN;
 use futures_util::task::AtomicWaker;
+use spindle_clock::low_timer_slack;
 use std::cmp::{Ordering as Order, Reverse};
 use std::collections::BinaryHeap;
 use std::future::Future;

@@ -1,7 +1,8 @@
 //! The one rule every measuring runner starts by: workers (I/O threads, Hammer sessions) get
 //! ready first (open their target, connect), then time zero is set and all begin together, so
 //! set-up and ramp-up never count as measurement. Plain std synchronisation, shared by the
-//! I/O runner and the Hammer thread runner.
+//! I/O runner and the Hammer thread runner (async sessions meet at tokio's barriers the same
+//! way).
 
 use std::sync::{Barrier, OnceLock};
 use std::time::Instant;
