@@ -399,7 +399,8 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         count_error(&mut s.result, &kind);
         return;
     }
-    if io.kind == OpKind::Write {
+    // Only a flush closes a commit group, so without --fsync-every there is nothing to track.
+    if io.kind == OpKind::Write && s.plan.fsync_every > 0 {
         s.commit_start_ns = Some(s.commit_start_ns.map_or(io.start_ns, |first| first.min(io.start_ns)));
     }
     if !io.measured {
