@@ -4,7 +4,7 @@
 //! JSON; a report or a web page can draw the same view.
 
 use serde::Serialize;
-use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, Pair, Settings, compare_paired};
+use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, compare_rounds};
 use spindle_analysis::curve::{CurvePoint, curve, knee};
 use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
@@ -120,25 +120,13 @@ fn sweep_findings(g: &GroupInput<'_>) -> Findings {
     Findings::Sweep { param, curve: c, knee }
 }
 
-/// Rounds paired by the runs' `ab` and `round` labels, judged with the threshold the
+/// Rounds paired by the runs' side and round labels, judged with the threshold the
 /// experiment used.
 fn ab_findings(g: &GroupInput<'_>) -> Findings {
-    let label = |r: &RunRecord, key: &str| r.labels.get(key).cloned().unwrap_or_default();
-    let mut rounds: Vec<String> = g.runs.iter().map(|r| label(r.3, "round")).collect();
-    rounds.dedup();
-    let pairs: Vec<Pair<'_>> = rounds
-        .iter()
-        .filter_map(|round| {
-            let side = |s: &str| g.runs.iter().find(|r| label(r.3, "round") == *round && label(r.3, "ab") == s);
-            let (a, b) = (side("a")?, side("b")?);
-            Some(Pair { a: (a.0, a.3), b: (b.0, b.3) })
-        })
-        .collect();
     let threshold_pct =
         g.summary.and_then(|s| s["comparison"]["threshold_pct"].as_f64()).unwrap_or(DEFAULT_THRESHOLD_PCT);
-    let design = ["ab".to_string(), "round".to_string()];
-    let comparison = compare_paired(&pairs, &Settings { selected_by: &design, threshold_pct, ..Settings::default() });
-    Findings::Ab { comparison }
+    let runs: Vec<(i64, &RunRecord)> = g.runs.iter().map(|r| (r.0, r.3)).collect();
+    Findings::Ab { comparison: compare_rounds(&runs, threshold_pct) }
 }
 
 /// The view as text: the group, its runs, and its findings.

@@ -11,6 +11,7 @@
 
 mod confounders;
 mod drift;
+mod rounds;
 mod samples;
 #[cfg(test)]
 mod tests;
@@ -19,6 +20,7 @@ pub mod words;
 
 pub use confounders::{Confounder, confounders, spec_differences, workload_identity};
 pub use drift::{Drift, Sequence};
+pub use rounds::{ROUND_LABEL, SIDE_LABEL, compare_rounds, pair_rounds};
 pub use samples::{Basis, differing_keys};
 pub use verdict::{ALPHA, DEFAULT_THRESHOLD_PCT, Lean, Settle, Verdict};
 

@@ -19,7 +19,7 @@ use crate::progress::{note, warn};
 use crate::usage::UsageError;
 use crate::{Outcome, output};
 use rounds::Side;
-use spindle_analysis::compare::{Pair, Settings, compare_paired, spec_differences};
+use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL, compare_rounds, spec_differences};
 use spindle_model::RunRecord;
 use spindle_model::spec::JobSpec;
 use spindle_store::GroupKind;
@@ -35,7 +35,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
     let rounds = rounds_of(&args.rounds)?;
     let threshold_pct = threshold_of(&args.verdict)?;
     let labels = output::labels(&args.labels)?;
-    for key in ["ab", "round"] {
+    for key in [SIDE_LABEL, ROUND_LABEL] {
         if labels.contains_key(key) {
             return Err(UsageError::flag("--label", key, "spindle ab sets this label on every run itself").into());
         }
@@ -72,7 +72,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
             job: if side == Side::A { job_a.clone() } else { job_b.clone() },
             point: Some(side.label().to_string()),
             repeat: round,
-            labels: BTreeMap::from([("ab".into(), side.label().into()), ("round".into(), round.to_string())]),
+            labels: BTreeMap::from([(SIDE_LABEL.into(), side.label().into()), (ROUND_LABEL.into(), round.to_string())]),
         })
         .collect();
     let out = crate::args::OutputArgs { json: args.json, csv: false, quiet: args.quiet, labels: args.labels.clone() };
@@ -91,12 +91,8 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
 
     let sided: Vec<(Side, u32, &Finished)> =
         done.runs.iter().zip(&order).map(|(f, &(side, round))| (side, round, f)).collect();
-    let paired = rounds::pairs(&sided);
-    let pairs: Vec<Pair<'_>> =
-        paired.iter().map(|(_, a, b)| Pair { a: (a.id, &a.record), b: (b.id, &b.record) }).collect();
-    // The side and round labels are the experiment's design, not differences between A and B.
-    let design = ["ab".to_string(), "round".to_string()];
-    let comparison = compare_paired(&pairs, &Settings { selected_by: &design, threshold_pct, ..Settings::default() });
+    let ids: Vec<(i64, &RunRecord)> = done.runs.iter().map(|f| (f.id, &f.record)).collect();
+    let comparison = compare_rounds(&ids, threshold_pct);
     if let (Some(group), Some(store)) = (done.group, &done.store) {
         let summary = serde_json::json!({
             "a": args.a.display().to_string(),
@@ -106,8 +102,9 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         });
         store.set_group_summary(group, &summary)?;
     }
-    if paired.len() < sided.len().div_ceil(2) {
-        note(args.quiet, &format!("{} complete rounds of {rounds} are compared", paired.len()));
+    let complete = comparison.a_runs.len();
+    if complete < sided.len().div_ceil(2) {
+        note(args.quiet, &format!("{complete} complete rounds of {rounds} are compared"));
     }
     let bytes = if args.json {
         let mut text = serde_json::to_string_pretty(&comparison)?;
