@@ -21,10 +21,6 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         "metric", "A", "B", "B vs A", "95% interval", "p (Holm)"
     );
     for m in &c.metrics {
-        let show = |v: f64| match m.metric {
-            Metric::LatencyMean | Metric::LatencyP99 => format_latency_ns(v),
-            _ => format!("{v:.2}"),
-        };
         let ci = m.ci95_pct.map(words::interval).unwrap_or_else(|| "-".into());
         let p = match m.p_holm {
             Some(p) if p < 0.001 => "<0.001".to_string(),
@@ -39,8 +35,8 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
             out,
             "{:<13} {:>12} {:>12} {:>+8.2}% {:>21} {:>10}  {verdict}",
             m.metric.label(),
-            show(m.a_mean),
-            show(m.b_mean),
+            metric_value(m.metric, m.a_mean),
+            metric_value(m.metric, m.b_mean),
             m.change_pct,
             ci,
             p
@@ -63,6 +59,14 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         }
     }
     out.into_bytes()
+}
+
+/// A metric's figure as tables print it: latencies with their unit, rates to two decimals.
+pub(crate) fn metric_value(metric: Metric, v: f64) -> String {
+    match metric {
+        Metric::LatencyMean | Metric::LatencyP99 => format_latency_ns(v),
+        Metric::Iops | Metric::MbPerSec => format!("{v:.2}"),
+    }
 }
 
 #[cfg(test)]

@@ -172,9 +172,7 @@ fn render_spread(spread: &[Spread]) -> Vec<u8> {
     let mut out = String::from("\nrepeats:\n");
     let _ = writeln!(out, "  {:<13} {:>12} {:>12} {:>8} {:>12} {:>12}", "metric", "mean", "stddev", "cv", "min", "max");
     for s in spread {
-        let show = |x: f64| {
-            if s.metric.higher_is_better() { format!("{x:.2}") } else { format_latency_ns(x) }
-        };
+        let show = |x: f64| crate::compare::metric_value(s.metric, x);
         let _ = writeln!(
             out,
             "  {:<13} {:>12} {:>12} {:>7.1}% {:>12} {:>12}",
