@@ -5,7 +5,9 @@
 //! by the I/O worker and the Hammer sessions.
 
 pub mod pace;
+pub mod schedule;
 pub mod start_gate;
 
 pub use pace::{Pacer, low_timer_slack};
+pub use schedule::starts_between;
 pub use start_gate::StartGate;

@@ -7,7 +7,7 @@ use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
 use crate::live::LiveCounters;
 use crate::pattern::Pattern;
 use crate::rng::Rng;
-use spindle_clock::Pacer;
+use spindle_clock::{Pacer, starts_between};
 use spindle_model::Histogram;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -441,13 +441,6 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
     sec.latency_max_ns = sec.latency_max_ns.max(latency);
 }
 
-/// How many of a schedule's starts (`next`, then one every `interval`) fall in `[from, to)`: what
-/// a rate-limited worker still owed when its window closed at `to`.
-fn starts_between(next: u64, interval: u64, from: u64, to: u64) -> u64 {
-    let first = if next >= from { next } else { next + (from - next).div_ceil(interval) * interval };
-    if first >= to { 0 } else { (to - first - 1) / interval + 1 }
-}
-
 fn count_error(result: &mut WorkerResult, kind: &str) {
     *result.errors.entry(kind.to_string()).or_insert(0) += 1;
 }
@@ -509,18 +502,5 @@ mod tests {
         assert_eq!(device_lateness(100, 180), 80);
         // Held until 130, issued at 170: 30 ns were the device's, 40 spindle's.
         assert_eq!(device_lateness(100, 130), 30);
-    }
-
-    #[test]
-    fn owed_starts_are_those_left_in_the_window() {
-        // Next start at 100, one every 10, window [0, 150): 100, 110, ..., 140.
-        assert_eq!(starts_between(100, 10, 0, 150), 5);
-        // A start exactly at the window's end is outside it.
-        assert_eq!(starts_between(100, 10, 0, 140), 4);
-        assert_eq!(starts_between(150, 10, 0, 150), 0, "on schedule: nothing owed");
-        assert_eq!(starts_between(200, 10, 0, 150), 0, "ahead of schedule");
-        // Starts still owed from the warm-up do not count: 55 is the first inside [55, 95).
-        assert_eq!(starts_between(5, 10, 55, 95), 4);
-        assert_eq!(starts_between(5, 10, 56, 95), 3);
     }
 }

@@ -5,6 +5,7 @@
 use super::{Live, RunPlan, Second, SessionResult};
 use crate::keys::CardNo;
 use crate::session::CallError;
+use spindle_clock::starts_between;
 use spindle_model::rng::Rng;
 use std::sync::atomic::Ordering;
 
@@ -124,13 +125,7 @@ impl<'a> SessionState<'a> {
     pub fn finish(mut self, stop_ns: u64) -> SessionResult {
         if let Some(i) = self.interval_ns.filter(|i| *i > 0) {
             let upto = stop_ns.min(self.end_ns);
-            // The first owed start inside the measured window.
-            let first = if self.next_ns >= self.warmup_ns {
-                self.next_ns
-            } else {
-                self.next_ns + (self.warmup_ns - self.next_ns).div_ceil(i) * i
-            };
-            self.result.behind_schedule = if first < upto { (upto - first - 1) / i + 1 } else { 0 };
+            self.result.behind_schedule = starts_between(self.next_ns, i, self.warmup_ns, upto);
         }
         self.result
     }
