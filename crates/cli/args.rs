@@ -21,7 +21,7 @@ pub enum Command {
     Io(Box<IoArgs>),
     /// List the named database I/O patterns that `spindle io --profile` takes.
     Profiles(ProfilesArgs),
-    /// Run an engine's standard I/O pattern matrix (seed 004's SQLIO set, for SQL Server).
+    /// Run an engine's standard I/O pattern matrix (for SQL Server, the SQLIO set of "Disk Benchmark testing using SQLIO").
     Suite(Box<SuiteArgs>),
     /// List, show or remove stored runs.
     Runs(RunsArgs),
@@ -33,11 +33,41 @@ pub enum Command {
     /// Record disk, CPU and memory counters to a perfmon-compatible CSV, until Ctrl-C or
     /// --duration (the file opens in Excel and in `spindle characterize`).
     Record(RecordArgs),
-    /// Turn a counter log (perfmon CSV/TSV, spindle record, iostat -x) into a workload spec, seed 002's
-    /// way: size classes covering 80% of I/Os, read %, outstanding I/Os; replay with io --spec.
+    /// Turn a counter log (perfmon CSV/TSV, spindle record, iostat -x) into a workload spec, as
+    /// "Optimizing tempdb and log disk performance" does: size classes covering 80% of I/Os, read %, outstanding I/Os; replay with io --spec.
     Characterize(CharacterizeArgs),
-    /// Database Hammer (seed 000): load its table, then hammer it with concurrent sessions.
+    /// Database Hammer: load its table, then hammer it with concurrent sessions.
     Hammer(HammerArgs),
+    /// What the transaction log sustains: rows inserted in transactions of 1, 10, 100 ...
+    /// rows, with the log's writes, bytes and MB/s from the engine's own statistics (after
+    /// Tony Rogerson's "Transaction Log Performance").
+    Logtest(LogTestArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LogTestArgs {
+    /// The database: sqlite:///path/to/test.db, postgres://user@host/db or mysql://user@host/db.
+    /// spindle creates (and drops at the end) a table of its own, spindle_logtest.
+    #[arg(long, value_name = "URL")]
+    pub db: String,
+    /// Rows inserted at each transaction size (K, M are powers of 1000) [default: 100000].
+    #[arg(long)]
+    pub rows: Option<String>,
+    /// Transaction sizes in rows, each a run [default: 1,10,100,1000,10000,100000].
+    #[arg(long, value_name = "N[,N...]")]
+    pub batch: Option<String>,
+    /// Bytes of each row's payload, as the original's char(4000) [default: 4000].
+    #[arg(long, value_name = "BYTES")]
+    pub row_bytes: Option<String>,
+    /// Pause before and after the checkpoint that precedes each size [default: 5s].
+    #[arg(long, value_name = "DURATION")]
+    pub settle: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -476,8 +506,8 @@ pub struct IoArgs {
     /// Allow writing to a block device (destroys everything on it). Refused while mounted.
     #[arg(long)]
     pub allow_destroy: bool,
-    /// Run the job N times, each saved as its own run in one group (seed 000 ran everything
-    /// three times).
+    /// Run the job N times, each saved as its own run in one group (the SAN placement study behind
+    /// Database Hammer ran everything three times).
     #[arg(long, value_name = "N")]
     pub repeat: Option<String>,
     /// Run once per value of one setting, e.g. depth=1,2,4,...,256 (also block=, threads=);

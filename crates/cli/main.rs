@@ -5,8 +5,10 @@
 
 mod args;
 mod commands;
+mod database;
 mod interrupt;
 mod machine;
+mod measure;
 mod origin;
 mod output;
 mod plan;
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         args::Command::Record(r) => commands::record::run(&r),
         args::Command::Characterize(c) => commands::characterize::run(&c),
         args::Command::Hammer(h) => commands::hammer::run(&h),
+        args::Command::Logtest(l) => commands::logtest::run(&l),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

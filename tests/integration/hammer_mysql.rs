@@ -19,7 +19,7 @@ fn admin(statements: &[String]) -> Result<(), String> {
     })
 }
 
-static MARIADB: Server = Server { name: "MariaDB", url: ADMIN, admin, drop_options: "" };
+pub(crate) static MARIADB: Server = Server { name: "MariaDB", url: ADMIN, admin, drop_options: "" };
 
 #[test]
 fn mariadb_hammer_loads_and_runs() {

@@ -22,7 +22,7 @@ fn admin(statements: &[String]) -> Result<(), String> {
     })
 }
 
-static POSTGRES: Server =
+pub(crate) static POSTGRES: Server =
     Server { name: "PostgreSQL", url: "postgres://root@127.0.0.1:5432", admin, drop_options: "WITH (FORCE)" };
 
 #[test]

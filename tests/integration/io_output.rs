@@ -9,7 +9,7 @@ fn schema() -> serde_json::Value {
     serde_json::from_str(&text).expect("the schema is JSON")
 }
 
-fn assert_valid(record: &serde_json::Value) {
+pub(crate) fn assert_valid(record: &serde_json::Value) {
     let validator = jsonschema::validator_for(&schema()).expect("the schema compiles");
     let errors: Vec<String> = validator.iter_errors(record).map(|e| format!("{} at {}", e, e.instance_path)).collect();
     assert!(errors.is_empty(), "record does not match docs/run-record.schema.json:\n{}", errors.join("\n"));

@@ -12,6 +12,7 @@ mod io_output;
 mod io_real;
 mod io_safety;
 mod io_timing;
+mod logtest;
 mod record_characterize;
 mod server_db;
 mod store_runs;

@@ -101,6 +101,14 @@ impl Saver {
         }
         Ok(store.save(record, &Placement { group: self.group_id, point, repeat })?)
     }
+
+    /// Attaches what the whole group found to it, once some run of it was saved.
+    pub fn set_group_summary(&self, summary: &serde_json::Value) -> anyhow::Result<()> {
+        if let (Some(store), Some(group)) = (&self.store, self.group_id) {
+            store.set_group_summary(group, summary)?;
+        }
+        Ok(())
+    }
 }
 
 pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {

@@ -6,6 +6,7 @@ pub mod characterize;
 pub mod compare;
 pub mod hammer;
 pub mod io;
+pub mod logtest;
 pub mod profiles;
 pub mod record;
 pub mod runs;

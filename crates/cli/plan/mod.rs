@@ -2,6 +2,7 @@
 //! value carries its origin (`--read`, or `FILE line N (read)`) so a mistake is named exactly
 //! where the user made it.
 
+mod counts;
 mod input;
 mod layer;
 mod spec_file;
@@ -13,6 +14,7 @@ mod values;
 
 use crate::origin::{Origin, Setting};
 use crate::usage::UsageError;
+pub use counts::{row_list_of, rows_of};
 pub use input::PlanInput;
 use layer::Layer;
 pub use spec_file::SpecFile;

@@ -11,4 +11,4 @@ mod snapshot;
 
 pub use rates::{counter_paths, values};
 pub use sampler::{CounterSource, Sampler};
-pub use snapshot::{ProcRoot, Snapshot, devices_under, whole_disks};
+pub use snapshot::{ProcRoot, Snapshot, devices_under, volumes_under, whole_disks};

@@ -60,6 +60,20 @@ pub fn devices_under(paths: &[&Path]) -> Vec<String> {
     out
 }
 
+/// The volumes these paths sit on directly (`loop0`, `vda1`, `dm-2`), each once: where a
+/// database's log or data lands as its own queue, before partitions and loops map onto a disk.
+pub fn volumes_under(paths: &[&Path]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in paths {
+        if let Some(d) = spindle_host::block_device_of(p) {
+            if !out.contains(&d.name) {
+                out.push(d.name);
+            }
+        }
+    }
+    out
+}
+
 /// Every whole disk this machine has (`/sys/block`), without loop, RAM and optical devices:
 /// what `spindle record` watches when no `--device` is given.
 pub fn whole_disks(sys_block: &Path) -> Vec<String> {

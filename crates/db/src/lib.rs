@@ -2,12 +2,15 @@
 //! Microsoft's Database Hammer workload (seed 000) on top of them. SQLite is the embedded
 //! default; PostgreSQL and MariaDB drivers join behind the same calls.
 
+pub mod conn;
 pub mod counters;
 mod error;
+pub mod file_stats;
 pub mod hammer;
 mod join;
 pub mod keys;
 pub mod load;
+pub mod logtest;
 pub mod mysql;
 pub mod postgres;
 mod precise;
@@ -15,6 +18,8 @@ pub mod session;
 pub mod sqlite;
 pub mod url;
 
+pub use conn::{Conn, EngineFiles, Param, open};
 pub use error::DbError;
+pub use file_stats::{FileIo, FileStats};
 pub use session::{AsyncSession, CallError, ConnectionRoom, Session};
 pub use url::{DbUrl, Engine, parse_url};

@@ -129,6 +129,8 @@ pub fn record() -> RunRecord {
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
         behind_schedule_ios: 12,
+        counts: crate::db::Counts::Ios,
+        log_test: None,
     }
 }
 

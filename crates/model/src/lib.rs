@@ -3,6 +3,7 @@
 //! on it without pulling in I/O, drivers or formats.
 
 pub mod counters;
+pub mod db;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod histogram;

@@ -39,7 +39,7 @@ impl RunStatus {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     pub schema: String,
-    /// What produced the run: `io` (later also `hammer`, `logtest`, `largeops`, `import`).
+    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest` (later `largeops`, `import`).
     pub kind: String,
     pub status: RunStatus,
     pub spindle_version: String,
@@ -69,6 +69,13 @@ pub struct RunRecord {
     /// the schedule was kept or there was no rate (and in records from before it was counted).
     #[serde(default)]
     pub behind_schedule_ios: u64,
+    /// What `ios`, `iops` and the latencies count: I/Os, calls or rows (`ios` in records
+    /// from before it was said).
+    #[serde(default)]
+    pub counts: crate::db::Counts,
+    /// The log test's figures for this run's transaction size (`logtest` runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_test: Option<crate::db::LogTestFigures>,
 }
 
 impl RunRecord {
@@ -94,6 +101,8 @@ impl RunRecord {
             errors: BTreeMap::new(),
             warnings: Vec::new(),
             behind_schedule_ios: 0,
+            counts: crate::db::Counts::default(),
+            log_test: None,
         }
     }
 }

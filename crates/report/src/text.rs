@@ -3,6 +3,7 @@
 //! with the percentiles, per-thread figures and environment SQLIO never had.
 
 use spindle_model::RunRecord;
+use spindle_model::db::Counts;
 use spindle_model::record::{DeviceInfo, IoStats, LatencySummary, RunStatus};
 use spindle_model::units::{format_latency_ns, format_size};
 use std::fmt::Write;
@@ -40,11 +41,11 @@ fn record(out: &mut String, r: &RunRecord) {
         let on = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
         let _ = writeln!(out, "\ntarget {}: {} ({}{on})", i + 1, t.path, format_size(t.size));
         let _ = writeln!(out, "  {}", t.workload);
-        stats(out, &t.stats, "  ", &r.kind);
+        stats(out, &t.stats, "  ", r);
     }
     if r.targets.len() != 1 {
         let _ = writeln!(out, "\nall targets:");
-        stats(out, &r.summary, "  ", &r.kind);
+        stats(out, &r.summary, "  ", r);
     }
     if r.behind_schedule_ios > 0 {
         let _ = writeln!(
@@ -65,8 +66,7 @@ fn record(out: &mut String, r: &RunRecord) {
     environment(out, r);
     if !r.errors.is_empty() {
         let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}: {n}")).collect();
-        let what = if r.kind.starts_with("hammer") { "calls" } else { "I/Os" };
-        let _ = writeln!(out, "\nfailed {what}: {}", errors.join(", "));
+        let _ = writeln!(out, "\nfailed {}: {}", r.counts.plural(), errors.join(", "));
     }
     for w in &r.warnings {
         let _ = writeln!(out, "warning: {w}");
@@ -80,19 +80,20 @@ struct Words {
     write: &'static str,
 }
 
-fn words(kind: &str) -> Words {
-    match kind {
-        "hammer" => Words { per_sec: "calls/sec", read: "GetAccount", write: "UpdateAccount" },
-        "hammer-load" => Words { per_sec: "rows/sec", read: "reads", write: "rows" },
-        _ => Words { per_sec: "IOs/sec", read: "reads", write: "writes" },
+fn words(r: &RunRecord) -> Words {
+    let per_sec = r.counts.per_sec();
+    match r.kind.as_str() {
+        "hammer" => Words { per_sec, read: "GetAccount", write: "UpdateAccount" },
+        "hammer-load" | "logtest" => Words { per_sec, read: "reads", write: "rows" },
+        _ => Words { per_sec, read: "reads", write: "writes" },
     }
 }
 
-fn stats(out: &mut String, s: &IoStats, indent: &str, kind: &str) {
-    let w = words(kind);
+fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
+    let w = words(r);
     let _ = writeln!(out, "{indent}throughput metrics:");
     let _ = writeln!(out, "{indent}{}: {:>12.2}", w.per_sec, s.iops);
-    if s.bytes > 0 || kind == "io" {
+    if s.bytes > 0 || r.counts == Counts::Ios {
         let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
     }
     let _ = writeln!(out, "{indent}latency metrics:");

@@ -5,38 +5,20 @@ use crate::args::HammerLoadArgs;
 use crate::commands::batch::Saver;
 use crate::plan;
 use crate::progress::{Display, note};
-use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
 use spindle_counters::{ProcRoot, Sampler, devices_under};
 use spindle_db::DbUrl;
 use spindle_db::keys;
 use spindle_db::load::{LoadMode, LoadOptions, LoadOutcome};
 use spindle_model::Histogram;
+use spindle_model::db::Counts;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, TimePoint};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-/// `10M` rows: a count with an optional K, M or G (powers of 1000, as row counts are said).
-fn rows_of(text: &Option<String>) -> Result<u64, UsageError> {
-    let Some(t) = text else { return Ok(10_000_000) };
-    let s = t.trim();
-    let (digits, factor) = match s.char_indices().last() {
-        Some((i, 'K' | 'k')) => (&s[..i], 1_000),
-        Some((i, 'M' | 'm')) => (&s[..i], 1_000_000),
-        Some((i, 'G' | 'g')) => (&s[..i], 1_000_000_000),
-        _ => (s, 1),
-    };
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(factor))
-        .filter(|n| (1..=keys::MAX_ROWS).contains(n))
-        .ok_or_else(|| UsageError::flag("--rows", t, "write a number of rows from 1, e.g. 10M (10,000,000)"))
-}
-
 pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let url = url_of(&args.db)?;
-    let rows = rows_of(&args.rows)?;
+    let rows = plan::rows_of("--rows", &args.rows, 10_000_000, keys::MAX_ROWS)?;
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
     let target = target_of(&url)?;
@@ -143,6 +125,7 @@ fn load_record(
             timeseries: series.clone(),
         }],
         timeseries: series,
+        counts: Counts::Rows,
         ..RunRecord::new("hammer-load", status, started_at, secs)
     }
 }

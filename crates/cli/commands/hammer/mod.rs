@@ -7,6 +7,8 @@ mod run;
 
 use crate::Outcome;
 use crate::args::{HammerAction, HammerArgs};
+use crate::database::url_of;
+
 use crate::usage::UsageError;
 use spindle_db::{DbUrl, Engine};
 use std::path::PathBuf;
@@ -16,11 +18,6 @@ pub fn run(args: &HammerArgs) -> anyhow::Result<Outcome> {
         HammerAction::Load(a) => load::load(a),
         HammerAction::Run(a) => run::run(a),
     }
-}
-
-fn url_of(text: &str) -> Result<DbUrl, UsageError> {
-    // The message repeats the URL only as parsed (masked), never as typed.
-    spindle_db::parse_url(text).map_err(|why| UsageError::at(crate::origin::Origin::Flag("--db"), why))
 }
 
 /// The database a URL names, with the driver that speaks to it.

@@ -19,6 +19,7 @@ use spindle_db::{ConnectionRoom, DbUrl};
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
 use spindle_model::Histogram;
+use spindle_model::db::Counts;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
 use spindle_store::GroupKind;
 use std::collections::BTreeMap;
@@ -336,6 +337,7 @@ fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, cpu: CpuUsage) -> R
         threads,
         timeseries: series,
         errors,
+        counts: Counts::Calls,
         ..RunRecord::new("hammer", status, out.started_at, secs)
     }
 }

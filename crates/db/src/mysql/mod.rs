@@ -2,9 +2,11 @@
 //! `GetAccount` and `UpdateAccount`; the load is `LOAD DATA LOCAL INFILE` streamed from
 //! memory over parallel connections, rows in key order so InnoDB's clustered index appends.
 
+mod conn;
 mod load;
 mod session;
 
+pub use conn::MySqlConn;
 pub use load::load;
 pub use session::{MySqlSession, free_connections, loaded_rows};
 

@@ -2,9 +2,11 @@
 //! `getaccount` and `updateaccount`; the load is binary COPY over parallel connections with
 //! the primary key built afterwards, as `pgbench -i -I dtgp` does.
 
+mod conn;
 mod load;
 mod session;
 
+pub use conn::PgConn;
 pub use load::load;
 pub use session::{PgSession, free_connections, loaded_rows};
 

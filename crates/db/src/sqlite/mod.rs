@@ -2,9 +2,11 @@
 //! table is a `WITHOUT ROWID` table, so it is clustered on CardNo as the original's
 //! `PRIMARY KEY CLUSTERED` was; its procedures are prepared statements.
 
+mod conn;
 mod load;
 mod session;
 
+pub use conn::SqliteConn;
 pub use load::load;
 pub use session::{SqliteSession, busy_retries, loaded_rows};
 

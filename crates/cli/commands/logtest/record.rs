@@ -1,0 +1,109 @@
+//! One transaction size as a run record: rows are the operations (each insert's latency its
+//! write latency, each COMMIT timed as a commit), the log's bytes the bytes, and the original
+//! article's `io_results` columns in `log_test`.
+
+use spindle_db::DbUrl;
+use spindle_db::logtest::{BatchOutcome, LogTestPlan};
+use spindle_model::Histogram;
+use spindle_model::RunRecord;
+use spindle_model::db::{Counts, DeviceIo, LogTestFigures};
+use spindle_model::record::{CpuUsage, IoStats, OpStats, RunStatus, TargetResult, TimePoint};
+use std::collections::BTreeMap;
+
+/// What every run of one test shares.
+pub struct Context<'a> {
+    pub url: &'a DbUrl,
+    pub version: &'a str,
+    pub settings: &'a BTreeMap<String, String>,
+    pub plan: &'a LogTestPlan,
+    /// What settling could not do (caches the engine keeps).
+    pub notes: &'a [String],
+}
+
+pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> RunRecord {
+    let secs = b.elapsed.as_secs_f64();
+    let files = b.files.clone().unwrap_or_default();
+    let mut figures = LogTestFigures {
+        transaction_size: b.transaction_size,
+        rows: b.rows,
+        commits: b.commits,
+        row_bytes: cx.plan.row_bytes,
+        log_write_ios: files.log.writes,
+        log_bytes_written: files.log.bytes_written,
+        log_syncs: files.log.syncs,
+        duration_s: secs,
+        log_write_ms: mean_ms(files.log.write_ns, files.log.writes),
+        log_sync_ms: mean_ms(files.log.sync_ns, files.log.syncs),
+        device: volume,
+        source: files.source.clone(),
+        missing: files.missing.clone(),
+        notes: files.notes.clone(),
+        ..LogTestFigures::default()
+    };
+    if b.files.is_none() {
+        figures.missing.push("every log figure: the statistics could not be read after the batch".into());
+    }
+    figures.derive();
+    let empty = Histogram::new();
+    let bytes = figures.log_bytes_written.unwrap_or(0);
+    let mut stats = IoStats::from_histograms(&empty, &b.inserts, &empty, 0, bytes, secs, CpuUsage::default());
+    // The rows counted are those committed; inserts of a transaction cut short are not.
+    stats.ios = b.rows;
+    stats.iops = if secs > 0.0 { b.rows as f64 / secs } else { 0.0 };
+    stats.write.ios = b.rows;
+    stats.write.iops = stats.iops;
+    stats.commit = OpStats::of(&b.commit_latency);
+    let series: Vec<TimePoint> = b
+        .per_second
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let t = ((i + 1) as f64).min(secs);
+            let width = (t - i as f64).max(1e-9);
+            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
+        })
+        .collect();
+    let status = if b.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    let mut errors = BTreeMap::new();
+    if let Some(e) = &b.error {
+        errors.insert(e.to_string(), 1);
+    }
+    let mut warnings: Vec<String> = cx.notes.to_vec();
+    warnings.extend(figures.missing.iter().map(|m| format!("not measured: {m}")));
+    RunRecord {
+        spec: serde_json::json!({
+            "db": cx.url.to_string(),
+            "engine": cx.url.engine.name(),
+            "server_version": cx.version,
+            "settings": cx.settings,
+            "rows": cx.plan.rows,
+            "row_bytes": cx.plan.row_bytes,
+            "transaction_size": b.transaction_size,
+        }),
+        summary: stats.clone(),
+        targets: vec![TargetResult {
+            path: cx.url.to_string(),
+            device: None,
+            size: 0,
+            workload: format!(
+                "log test: {} rows of {} bytes, a commit every {} rows",
+                cx.plan.rows, cx.plan.row_bytes, b.transaction_size
+            ),
+            stats,
+            timeseries: series.clone(),
+        }],
+        timeseries: series,
+        errors,
+        warnings,
+        counts: Counts::Rows,
+        log_test: Some(figures),
+        ..RunRecord::new("logtest", status, b.started_at, secs)
+    }
+}
+
+fn mean_ms(total_ns: Option<u64>, n: Option<u64>) -> Option<f64> {
+    match (total_ns, n) {
+        (Some(t), Some(n)) if n > 0 => Some(t as f64 / n as f64 / 1e6),
+        _ => None,
+    }
+}

@@ -1,0 +1,230 @@
+//! MariaDB/MySQL behind the blocking `Conn`: one connection on a runtime of its own. The
+//! log's figures are InnoDB's status counters (`Innodb_log_writes`, `Innodb_os_log_written`,
+//! `Innodb_os_log_fsyncs` where the server still has it), and performance_schema's
+//! `file_summary_by_instance` when it is on, which also times them and counts the data files.
+
+use super::{connect, sql_error};
+use crate::conn::{Conn, EngineFiles, Param, is_local};
+use crate::file_stats::{FileIo, FileStats};
+use crate::{DbError, DbUrl, Engine};
+use futures_util::StreamExt;
+use mysql_async::prelude::Queryable;
+use mysql_async::{Statement, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+/// Settings that shape how InnoDB writes, for the record.
+const SETTINGS: [&str; 12] = [
+    "innodb_flush_log_at_trx_commit",
+    "innodb_flush_method",
+    "innodb_log_file_size",
+    "innodb_log_buffer_size",
+    "innodb_log_write_ahead_size",
+    "innodb_buffer_pool_size",
+    "innodb_io_capacity",
+    "innodb_max_dirty_pages_pct",
+    "innodb_doublewrite",
+    "sync_binlog",
+    "log_bin",
+    "performance_schema",
+];
+
+pub struct MySqlConn {
+    url: DbUrl,
+    rt: tokio::runtime::Runtime,
+    conn: mysql_async::Conn,
+    prepared: HashMap<String, Statement>,
+}
+
+impl MySqlConn {
+    pub fn open(url: &DbUrl) -> Result<MySqlConn, DbError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| DbError::Io("database runtime".into(), e))?;
+        let conn = rt.block_on(connect(url))?;
+        Ok(MySqlConn { url: url.clone(), rt, conn, prepared: HashMap::new() })
+    }
+
+    fn status(&mut self) -> Result<HashMap<String, u64>, DbError> {
+        let rows: Vec<(String, String)> =
+            self.rt.block_on(self.conn.query("SHOW GLOBAL STATUS")).map_err(|e| sql_error(&self.url, e))?;
+        Ok(rows.into_iter().filter_map(|(k, v)| Some((k, v.parse().ok()?))).collect())
+    }
+
+    /// performance_schema's counts for files whose names match `pattern`, when it is on:
+    /// reads, writes and their bytes, and the time spent writing (its syncs are mixed with
+    /// opens and closes in "misc", so they are not taken from here).
+    fn perf_schema_files(&mut self, pattern: &str) -> Option<FileIo> {
+        let sql = format!(
+            "SELECT SUM(COUNT_READ), SUM(SUM_NUMBER_OF_BYTES_READ), SUM(COUNT_WRITE), \
+             SUM(SUM_NUMBER_OF_BYTES_WRITE), SUM(SUM_TIMER_WRITE) \
+             FROM performance_schema.file_summary_by_instance WHERE FILE_NAME LIKE '{pattern}'"
+        );
+        type Row = (Option<u64>, Option<u64>, Option<u64>, Option<u64>, Option<u64>);
+        // performance_schema off or unreadable: the status counters remain.
+        let row: Row = self.rt.block_on(self.conn.query_first(sql)).ok().flatten()?;
+        let (reads, bytes_read, writes, bytes_written, write_ps) = row;
+        writes?;
+        Some(FileIo {
+            reads,
+            bytes_read,
+            writes,
+            bytes_written,
+            write_ns: write_ps.map(|p| p / 1000),
+            ..FileIo::default()
+        })
+    }
+}
+
+fn value_of(p: &Param<'_>) -> Value {
+    match *p {
+        Param::Int(i) => Value::Int(i),
+        Param::Text(s) => Value::Bytes(s.as_bytes().to_vec()),
+    }
+}
+
+impl Conn for MySqlConn {
+    fn engine(&self) -> Engine {
+        Engine::MySql
+    }
+
+    fn shown(&self) -> String {
+        self.url.to_string()
+    }
+
+    fn execute(&mut self, sql: &str) -> Result<(), DbError> {
+        self.rt.block_on(self.conn.query_drop(sql)).map_err(|e| sql_error(&self.url, e))
+    }
+
+    fn run(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DbError> {
+        let statement = match self.prepared.get(sql) {
+            Some(s) => s.clone(),
+            None => {
+                let s = self.rt.block_on(self.conn.prep(sql)).map_err(|e| sql_error(&self.url, e))?;
+                self.prepared.insert(sql.to_string(), s.clone());
+                s
+            }
+        };
+        let values: Vec<Value> = params.iter().map(value_of).collect();
+        self.rt.block_on(self.conn.exec_drop(&statement, values)).map_err(|e| sql_error(&self.url, e))?;
+        Ok(self.conn.affected_rows())
+    }
+
+    fn query_text(&mut self, sql: &str) -> Result<Option<String>, DbError> {
+        let row: Option<Option<String>> =
+            self.rt.block_on(self.conn.query_first(sql)).map_err(|e| sql_error(&self.url, e))?;
+        Ok(row.flatten())
+    }
+
+    fn copy_in(&mut self, table: &str, columns: &[&str], rows: bytes::Bytes) -> Result<u64, DbError> {
+        let stream = futures_util::stream::once(async move { Ok(rows) });
+        self.conn.set_infile_handler(async move { Ok(stream.boxed()) });
+        let statement = format!(
+            "LOAD DATA LOCAL INFILE 'spindle-rows' INTO TABLE {table} FIELDS TERMINATED BY '\\t' \
+             LINES TERMINATED BY '\\n' ({})",
+            columns.join(", ")
+        );
+        let loaded = self.rt.block_on(self.conn.query_drop(statement));
+        loaded.map_err(|e| match &e {
+            mysql_async::Error::Server(s) if s.code == 1148 || s.code == 3948 => DbError::Server {
+                db: self.url.to_string(),
+                cause: format!(
+                    "the server refuses LOAD DATA LOCAL ({}); set local_infile = ON on the server",
+                    s.message
+                ),
+            },
+            _ => sql_error(&self.url, e),
+        })?;
+        Ok(self.conn.affected_rows())
+    }
+
+    fn version(&mut self) -> Result<String, DbError> {
+        Ok(self.query_text("SELECT VERSION()")?.unwrap_or_default())
+    }
+
+    fn settings(&mut self) -> Result<BTreeMap<String, String>, DbError> {
+        let list = SETTINGS.map(|s| format!("'{s}'")).join(", ");
+        let rows: Vec<(String, String)> = self
+            .rt
+            .block_on(self.conn.query(format!("SHOW GLOBAL VARIABLES WHERE Variable_name IN ({list})")))
+            .map_err(|e| sql_error(&self.url, e))?;
+        Ok(rows.into_iter().collect())
+    }
+
+    fn file_stats(&mut self) -> Result<FileStats, DbError> {
+        let status = self.status()?;
+        let get = |k: &str| status.get(k).copied();
+        let mut missing = Vec::new();
+        let mut log = FileIo {
+            writes: get("Innodb_log_writes"),
+            bytes_written: get("Innodb_os_log_written"),
+            syncs: get("Innodb_os_log_fsyncs"),
+            ..FileIo::default()
+        };
+        let mut data = FileIo {
+            reads: get("Innodb_data_reads"),
+            bytes_read: get("Innodb_data_read"),
+            writes: get("Innodb_data_writes"),
+            bytes_written: get("Innodb_data_written"),
+            syncs: get("Innodb_data_fsyncs"),
+            ..FileIo::default()
+        };
+        let mut source = "SHOW GLOBAL STATUS".to_string();
+        match self.perf_schema_files("%ib_logfile%") {
+            Some(files) => {
+                source.push_str(", performance_schema.file_summary_by_instance");
+                log.write_ns = files.write_ns;
+                data.write_ns = self.perf_schema_files("%.ibd").and_then(|d| d.write_ns);
+            }
+            None => missing.push("log write times: performance_schema is off".into()),
+        }
+        missing.push("log sync times: InnoDB does not time its log syncs apart from other file operations".into());
+        if log.syncs.is_none() {
+            missing
+                .push("log syncs: this server has no Innodb_os_log_fsyncs (MariaDB 10.8 and later dropped it)".into());
+        }
+        Ok(FileStats { log, data, source, missing, notes: Vec::new() })
+    }
+
+    fn checkpoint(&mut self) -> Result<(), DbError> {
+        // Flush every dirty page, as a checkpoint does: lower the dirty-page target to zero and
+        // wait for the pool to have none, then restore it.
+        let pct = self.query_text("SELECT @@GLOBAL.innodb_max_dirty_pages_pct")?.unwrap_or_else(|| "90".into());
+        self.execute("SET GLOBAL innodb_max_dirty_pages_pct = 0")?;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        let result = loop {
+            let dirty = self.status()?.get("Innodb_buffer_pool_pages_dirty").copied().unwrap_or(0);
+            if dirty == 0 {
+                break Ok(());
+            }
+            if std::time::Instant::now() > deadline {
+                break Err(DbError::Server {
+                    db: self.url.to_string(),
+                    cause: format!("{dirty} dirty pages still unwritten after 10 minutes"),
+                });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        self.execute(&format!("SET GLOBAL innodb_max_dirty_pages_pct = {pct}"))?;
+        result
+    }
+
+    fn drop_caches(&mut self) -> Result<Vec<String>, DbError> {
+        Ok(vec!["InnoDB's buffer pool empties only when the server restarts".into()])
+    }
+
+    fn files(&mut self) -> Result<EngineFiles, DbError> {
+        if !is_local(&self.url) {
+            return Ok(EngineFiles::default());
+        }
+        let data = self.query_text("SELECT @@datadir")?.map(PathBuf::from);
+        let home = self.query_text("SELECT @@innodb_log_group_home_dir")?;
+        let log = match (home.as_deref(), &data) {
+            (Some(h), _) if h.starts_with('/') => Some(PathBuf::from(h)),
+            (Some(h), Some(d)) => Some(d.join(h)),
+            (_, d) => d.clone(),
+        };
+        Ok(EngineFiles { log: log.map(|p| std::fs::canonicalize(&p).unwrap_or(p)), data })
+    }
+}

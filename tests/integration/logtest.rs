@@ -1,0 +1,103 @@
+//! The transaction-log test on the real engines: the log's figures come from each engine's
+//! own statistics, one run per transaction size is saved as a group, and bad input is
+//! refused before anything is created.
+
+use crate::common::spindle_with_store;
+use crate::hammer_mysql::MARIADB;
+use crate::hammer_postgres::POSTGRES;
+use crate::io_output::assert_valid;
+use crate::server_db::{Server, TestDb};
+use std::path::Path;
+
+/// Runs a small log test (400 rows of 4000 bytes at 1, 20 and 400 rows a transaction) and
+/// checks what must hold on any engine whatever else the server is doing: every commit at
+/// size 1 made at least one log write of its own (a durable commit waits for its log), the
+/// log holds at least the rows' bytes, the optimum is marked once, and the runs are a group.
+fn small_test(db: &str, store: &Path) -> Vec<serde_json::Value> {
+    let out = spindle_with_store(store)
+        .args(["logtest", "--db", db, "--rows", "400", "--batch", "1,20,400", "--settle", "0s", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 3);
+    for (row, size) in rows.iter().zip([1u64, 20, 400]) {
+        for column in [
+            "transaction_size",
+            "log_write_ios",
+            "log_bytes_written",
+            "ios_per_row",
+            "ios_per_transaction",
+            "bytes_per_io",
+            "mb_per_sec",
+            "duration_s",
+        ] {
+            assert!(row.get(column).is_some(), "{column} missing in {row}");
+        }
+        assert_eq!(row["transaction_size"].as_u64(), Some(size));
+        assert_eq!((row["rows"].as_u64(), row["commits"].as_u64()), (Some(400), Some(400 / size)));
+        let bytes = row["log_bytes_written"].as_u64().unwrap();
+        assert!(bytes >= 400 * 4000, "the log holds every row: {bytes} bytes at size {size}");
+    }
+    let per_commit = rows[0]["ios_per_transaction"].as_f64().unwrap();
+    assert!(per_commit >= 0.95, "a durable commit writes the log: {per_commit} writes per commit at size 1");
+    assert_eq!(rows.iter().filter(|r| r["optimum"] == true).count(), 1);
+
+    let listed = spindle_with_store(store).args(["runs", "list", "--json"]).output().unwrap();
+    let runs: Vec<serde_json::Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    let ids: Vec<String> = runs.iter().filter(|r| r["kind"] == "logtest").map(|r| r["id"].to_string()).collect();
+    assert_eq!(ids.len(), 3, "{runs:?}");
+    let shown = spindle_with_store(store).args(["runs", "show", &ids[0], "--json"]).output().unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_valid(&record);
+    assert_eq!(record["counts"], "rows");
+    rows
+}
+
+fn on_server(server: &'static Server, tag: &str) {
+    let Some(db) = TestDb::create(server, tag) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    small_test(&db.url(), &dir.path().join("results.db"));
+}
+
+#[test]
+fn logtest_on_postgres() {
+    on_server(&POSTGRES, "logtest");
+}
+
+#[test]
+fn logtest_on_mariadb() {
+    on_server(&MARIADB, "logtest");
+}
+
+#[test]
+fn logtest_on_sqlite_counts_the_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("log.db").display());
+    let rows = small_test(&db, &dir.path().join("results.db"));
+    // SQLite's counts are its own VFS's, exact: one WAL sync per commit at size 1.
+    assert_eq!(rows[0]["log_syncs"].as_u64(), Some(400), "{}", rows[0]);
+}
+
+#[test]
+fn logtest_bad_input_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("log.db").display());
+    for (args, needle) in [
+        (vec!["--rows", "0"], "--rows"),
+        (vec!["--rows", "1000", "--batch", "300"], "the last would hold 100 rows"),
+        (vec!["--rows", "100", "--batch", "1000"], "more than the 100 rows"),
+        (vec!["--row-bytes", "9000"], "--row-bytes"),
+        (vec!["--batch", "1,,10"], "--batch"),
+        (vec!["--settle", "soon"], "--settle"),
+    ] {
+        let out = spindle_with_store(&store).args(["logtest", "--db", &db]).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let out = spindle_with_store(&store).args(["logtest", "--db", "oracle://x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!store.exists() && !dir.path().join("log.db").exists(), "nothing is left behind");
+}
