@@ -3,10 +3,10 @@
 use super::{Target, target_of, url_of};
 use crate::args::HammerLoadArgs;
 use crate::commands::batch::Saver;
+use crate::measure::Measure;
 use crate::plan;
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output};
-use spindle_counters::{ProcRoot, Sampler, devices_under};
 use spindle_db::DbUrl;
 use spindle_db::keys;
 use spindle_db::load::{LoadMode, LoadOptions, LoadOutcome};
@@ -38,8 +38,7 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     };
     let size_before = file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
     let watched: Vec<&Path> = file.iter().map(|p| p.as_path()).collect();
-    let sampler = Sampler::start(ProcRoot::default(), devices_under(&watched), interval);
-    let cpu_before = spindle_io::worker::process_cpu();
+    let measure = Measure::start(&watched, Vec::new(), interval, Vec::new());
     let started_at = SystemTime::now();
     let shown = url.to_string();
     let opts = LoadOptions { rows, mode };
@@ -49,18 +48,15 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
         Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::load(url, &opts, &mut progress, stop)),
         Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::load(url, &opts, &mut progress, stop)),
     };
-    let counters = sampler.stop(Duration::ZERO);
+    let measured = measure.finish(Duration::ZERO);
     display.finish_line();
     let outcome = result?;
-    let cpu_after = spindle_io::worker::process_cpu();
     let grown =
         file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()).saturating_sub(size_before);
-    let cpu = CpuUsage::new(cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1, outcome.rows_loaded);
-    let mut record = load_record(&url, rows, &outcome, grown, cpu, started_at);
+    let mut record = load_record(&url, rows, &outcome, grown, started_at);
+    measured.fill(&mut record, outcome.rows_loaded);
     record.labels = labels;
     record.command_line = output::command_line();
-    record.environment = spindle_host::environment(&watched);
-    record.counters = Some(counters);
     let id = saver.save(&record, None, 1)?;
     if args.output.json || args.output.csv {
         output::print(std::slice::from_ref(&record), &args.output)?;
@@ -80,17 +76,10 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
 
 /// The load as a run record: rows are the operations (written), the database file's growth
 /// the bytes; there is no per-row latency.
-fn load_record(
-    url: &DbUrl,
-    rows: u64,
-    out: &LoadOutcome,
-    bytes: u64,
-    cpu: CpuUsage,
-    started_at: SystemTime,
-) -> RunRecord {
+fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, started_at: SystemTime) -> RunRecord {
     let secs = out.elapsed.as_secs_f64();
     let empty = Histogram::new();
-    let mut stats = IoStats::from_histograms(&empty, &empty, &empty, 0, bytes, secs, cpu);
+    let mut stats = IoStats::from_histograms(&empty, &empty, &empty, 0, bytes, secs, CpuUsage::default());
     let per_sec = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
     stats.ios = out.rows_loaded;
     stats.iops = per_sec(out.rows_loaded);

@@ -5,11 +5,12 @@
 use super::{Target, target_of, url_of};
 use crate::args::HammerRunArgs;
 use crate::commands::batch::Saver;
+use crate::measure::Measure;
 use crate::plan;
 use crate::progress::{Display, note};
 use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
-use spindle_counters::{CounterSource, ProcRoot, Sampler, devices_under};
+use spindle_counters::CounterSource;
 use spindle_db::counters::{MySqlCounters, PgCounters, SqliteCounters};
 use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
 use spindle_db::mysql::MySqlSession;
@@ -101,9 +102,8 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             Target::Postgres(url, _) => vec![Box::new(PgCounters::connect(url)?)],
             Target::MySql(url, _) => vec![Box::new(MySqlCounters::connect(url)?)],
         };
-        let sampler = Sampler::start_with(ProcRoot::default(), devices_under(&watched), interval, sources);
+        let measure = Measure::start(&watched, Vec::new(), interval, sources);
         let sampling_from = Instant::now();
-        let cpu_before = spindle_io::worker::process_cpu();
         let live = Arc::new(Live::default());
         let result = with_progress(&live, quiet, warmup, || match &target {
             Target::Sqlite(path) => spindle_db::hammer::run(&run_plan, |_| SqliteSession::connect(path), stop, &live),
@@ -129,17 +129,14 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         // Counters cover what the calls do: not the ramp-up, nor the warm-up after it.
         let unmeasured =
             result.as_ref().map_or(warmup, |o| o.time_zero.saturating_duration_since(sampling_from) + warmup);
-        let counters = sampler.stop(unmeasured);
+        let measured = measure.finish(unmeasured);
         let out = result?;
-        let cpu_after = spindle_io::worker::process_cpu();
         note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
         let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
-        let cpu = CpuUsage::new(cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1, calls);
-        let mut record = run_record(&url, &run_plan, &out, cpu);
+        let mut record = run_record(&url, &run_plan, &out);
+        measured.fill(&mut record, calls);
         record.labels = labels.clone();
         record.command_line = output::command_line();
-        record.environment = spindle_host::environment(&watched);
-        record.counters = Some(counters);
         let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
         if behind > 0 {
             let rate = run_plan.rate_per_session.unwrap_or_default() * f64::from(n);
@@ -248,7 +245,7 @@ fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, UsageError> {
 
 /// The run as a record: GetAccount calls are the reads, UpdateAccount calls the writes, each
 /// session a thread; no bytes.
-fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, cpu: CpuUsage) -> RunRecord {
+fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
     let secs = out.measured.as_secs_f64();
     let empty = Histogram::new();
     let stats = |reads: &Histogram, writes: &Histogram, cpu: CpuUsage| {
@@ -279,7 +276,7 @@ fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, cpu: CpuUsage) -> R
             stats: stats(&s.reads, &s.writes, CpuUsage::default()),
         });
     }
-    let summary = stats(&reads, &writes, cpu);
+    let summary = stats(&reads, &writes, CpuUsage::default());
     let series: Vec<TimePoint> = seconds
         .iter()
         .enumerate()
