@@ -5,7 +5,7 @@
 //! the driver once from the URL.
 
 use crate::file_stats::FileStats;
-use crate::{DbError, DbUrl, Engine};
+use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -31,6 +31,8 @@ pub trait Conn {
     /// `table (columns)` the fastest way the engine has from a client: `COPY FROM STDIN`,
     /// `LOAD DATA LOCAL INFILE`, or a prepared insert in SQLite. Returns the rows loaded.
     fn copy_in(&mut self, table: &str, columns: &[&str], rows: bytes::Bytes) -> Result<u64, DbError>;
+    /// How many more connections the server takes (`None`: no limit, an embedded engine).
+    fn room(&mut self) -> Result<Option<ConnectionRoom>, DbError>;
     /// The server's version, as it says it.
     fn version(&mut self) -> Result<String, DbError>;
     /// The settings that shape the engine's I/O (durability, log, cache, checkpoints), by

@@ -7,12 +7,8 @@ use crate::measure::Measure;
 use crate::plan;
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output};
-use spindle_db::DbUrl;
 use spindle_db::keys;
-use spindle_db::load::{LoadMode, LoadOptions, LoadOutcome};
-use spindle_model::Histogram;
-use spindle_model::db::Counts;
-use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, TimePoint};
+use spindle_db::load::{LoadMode, LoadOptions};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -53,7 +49,7 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let outcome = result?;
     let grown =
         file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()).saturating_sub(size_before);
-    let mut record = load_record(&url, rows, &outcome, grown, started_at);
+    let mut record = spindle_db::load::load_record(&url, rows, &outcome, grown, started_at);
     measured.fill(&mut record, outcome.rows_loaded);
     record.labels = labels;
     record.command_line = output::command_line();
@@ -72,49 +68,4 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     }
     note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
     Ok(if outcome.interrupted { Outcome::Interrupted } else { Outcome::Success })
-}
-
-/// The load as a run record: rows are the operations (written), the database file's growth
-/// the bytes; there is no per-row latency.
-fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, started_at: SystemTime) -> RunRecord {
-    let secs = out.elapsed.as_secs_f64();
-    let empty = Histogram::new();
-    let mut stats = IoStats::from_histograms(&empty, &empty, &empty, 0, bytes, secs, CpuUsage::default());
-    let per_sec = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
-    stats.ios = out.rows_loaded;
-    stats.iops = per_sec(out.rows_loaded);
-    stats.write.ios = out.rows_loaded;
-    stats.write.iops = stats.iops;
-    let series: Vec<TimePoint> = out
-        .per_second
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let t = ((i + 1) as f64).min(secs);
-            let width = (t - i as f64).max(1e-9);
-            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
-        })
-        .collect();
-    let path = url.path.as_deref().unwrap_or(Path::new("")).display().to_string();
-    let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
-    RunRecord {
-        spec: serde_json::json!({
-            "db": url.to_string(),
-            "engine": url.engine.name(),
-            "rows": rows,
-            "rows_before": out.rows_before,
-        }),
-        summary: stats.clone(),
-        targets: vec![TargetResult {
-            path,
-            device: None,
-            size: bytes,
-            workload: format!("Hammer load: {} rows into TestTransaction ({})", out.rows_loaded, url.engine.name()),
-            stats,
-            timeseries: series.clone(),
-        }],
-        timeseries: series,
-        counts: Counts::Rows,
-        ..RunRecord::new("hammer-load", status, started_at, secs)
-    }
 }

@@ -12,18 +12,15 @@ use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
 use spindle_counters::CounterSource;
 use spindle_db::counters::{MySqlCounters, PgCounters, SqliteCounters};
-use spindle_db::hammer::{Live, RunOutcome, RunPlan, Second};
+use spindle_db::hammer::{Live, RunPlan};
 use spindle_db::mysql::MySqlSession;
 use spindle_db::postgres::PgSession;
 use spindle_db::sqlite::{SqliteSession, loaded_rows};
 use spindle_db::{ConnectionRoom, DbUrl};
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
-use spindle_model::Histogram;
-use spindle_model::db::Counts;
-use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
+use spindle_model::RunRecord;
 use spindle_store::GroupKind;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -65,20 +62,17 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     // have room for the sessions.
     let rows = match &target {
         Target::Sqlite(path) => loaded_rows(path)?,
-        Target::Postgres(url, rt) => {
-            check_room(url, &sessions, rt.block_on(spindle_db::postgres::free_connections(url))?)?;
-            rt.block_on(spindle_db::postgres::loaded_rows(url))?
-        }
-        Target::MySql(url, rt) => {
-            check_room(url, &sessions, rt.block_on(spindle_db::mysql::free_connections(url))?)?;
-            rt.block_on(spindle_db::mysql::loaded_rows(url))?
-        }
+        Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::loaded_rows(url))?,
+        Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::loaded_rows(url))?,
     };
-    let file = match &target {
-        Target::Sqlite(path) => Some(path.clone()),
-        Target::Postgres(..) | Target::MySql(..) => None,
-    };
-    let watched: Vec<&std::path::Path> = file.iter().map(|p| p.as_path()).collect();
+    let mut conn = spindle_db::open(&url)?;
+    if let Some(room) = conn.room()? {
+        check_room(&url, &sessions, room)?;
+    }
+    // The disks under the engine's files are watched, a local server's as much as a file's.
+    let files = conn.files()?;
+    drop(conn);
+    let watched: Vec<&std::path::Path> = files.log.iter().chain(&files.data).map(|p| p.as_path()).collect();
     let quiet = args.output.quiet;
     let group = (sessions.len() > 1).then(|| (GroupKind::Sweep, format!("hammer --sessions {}", list(&sessions))));
     let mut saver = Saver::new(&args.store, group)?;
@@ -133,7 +127,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         let out = result?;
         note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
         let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
-        let mut record = run_record(&url, &run_plan, &out);
+        let mut record = spindle_db::hammer::run_record(&url, &run_plan, &out);
         measured.fill(&mut record, calls);
         record.labels = labels.clone();
         record.command_line = output::command_line();
@@ -241,100 +235,4 @@ fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, UsageError> {
                 .ok_or_else(|| UsageError::flag("--sessions", t, format_args!("each count from 1 to {MAX_SESSIONS}")))
         })
         .collect()
-}
-
-/// The run as a record: GetAccount calls are the reads, UpdateAccount calls the writes, each
-/// session a thread; no bytes.
-fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
-    let secs = out.measured.as_secs_f64();
-    let empty = Histogram::new();
-    let stats = |reads: &Histogram, writes: &Histogram, cpu: CpuUsage| {
-        IoStats::from_histograms(reads, writes, &empty, 0, 0, secs, cpu)
-    };
-    let (mut reads, mut writes) = (Histogram::new(), Histogram::new());
-    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
-    let mut seconds: Vec<Second> = Vec::new();
-    let mut threads = Vec::new();
-    for s in &out.sessions {
-        reads.merge(&s.reads);
-        writes.merge(&s.writes);
-        for (k, n) in &s.errors {
-            *errors.entry(k.clone()).or_default() += n;
-        }
-        if seconds.len() < s.seconds.len() {
-            seconds.resize(s.seconds.len(), Second::default());
-        }
-        for (all, one) in seconds.iter_mut().zip(&s.seconds) {
-            all.reads += one.reads;
-            all.writes += one.writes;
-            all.latency_sum_ns += one.latency_sum_ns;
-            all.latency_max_ns = all.latency_max_ns.max(one.latency_max_ns);
-        }
-        threads.push(ThreadResult {
-            target: 0,
-            thread: s.session,
-            stats: stats(&s.reads, &s.writes, CpuUsage::default()),
-        });
-    }
-    let summary = stats(&reads, &writes, CpuUsage::default());
-    let series: Vec<TimePoint> = seconds
-        .iter()
-        .enumerate()
-        .take(secs.ceil() as usize)
-        .map(|(i, s)| {
-            let t = ((i + 1) as f64).min(secs);
-            let width = (t - i as f64).max(1e-9);
-            let calls = s.reads + s.writes;
-            TimePoint {
-                t,
-                read_ios: s.reads,
-                write_ios: s.writes,
-                bytes: 0,
-                iops: calls as f64 / width,
-                bytes_per_sec: 0.0,
-                latency_mean_ns: if calls == 0 { 0.0 } else { s.latency_sum_ns as f64 / calls as f64 },
-                latency_max_ns: s.latency_max_ns,
-            }
-        })
-        .collect();
-    let pacing = match (plan.rate_per_session, plan.think.is_zero()) {
-        (Some(r), _) => format!(", {:.0} calls/s in all", r * f64::from(plan.sessions)),
-        (None, false) => format!(", {:?} think time", plan.think),
-        (None, true) => String::new(),
-    };
-    let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
-    RunRecord {
-        spec: serde_json::json!({
-            "db": url.to_string(),
-            "engine": url.engine.name(),
-            "rows": plan.rows,
-            "sessions": plan.sessions,
-            "read_pct": plan.read_pct,
-            "duration_ns": plan.duration.as_nanos() as u64,
-            "warmup_ns": plan.warmup.as_nanos() as u64,
-            "think_ns": plan.think.as_nanos() as u64,
-            "rate_per_session": plan.rate_per_session,
-            "ramp_up_ns": out.ramp_up.as_nanos() as u64,
-        }),
-        summary: summary.clone(),
-        targets: vec![TargetResult {
-            path: url.to_string(),
-            device: None,
-            size: 0,
-            workload: format!(
-                "Hammer: {} sessions, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
-                plan.sessions,
-                plan.read_pct,
-                100 - plan.read_pct,
-                plan.rows
-            ),
-            stats: summary,
-            timeseries: series.clone(),
-        }],
-        threads,
-        timeseries: series,
-        errors,
-        counts: Counts::Calls,
-        ..RunRecord::new("hammer", status, out.started_at, secs)
-    }
 }

@@ -3,7 +3,6 @@
 //! harness (counters, CPU, the log volume's exact I/O) and saved as one run of a group; at
 //! the end, the original article's `io_results` table with the optimum size marked.
 
-mod record;
 mod table;
 
 use crate::args::LogTestArgs;
@@ -78,8 +77,9 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
         let mut measured = measure.finish(Duration::ZERO);
         let batch = batch?;
         let volume = measured.volumes.pop();
-        let context = record::Context { url: &url, version: &version, settings: &settings, plan: &test, notes: &notes };
-        let mut record = record::build(&batch, volume, &context);
+        let context =
+            logtest::Context { url: &url, version: &version, settings: &settings, plan: &test, notes: &notes };
+        let mut record = logtest::record(&batch, volume, &context);
         measured.fill(&mut record, batch.rows);
         record.labels = labels.clone();
         record.command_line = output::command_line();

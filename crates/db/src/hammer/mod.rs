@@ -10,12 +10,14 @@
 //! async task per session (`tasks`), so thousands of sessions fit in one process. Both loops
 //! use the same bookkeeping (`state`).
 
+mod record;
 mod state;
 mod tasks;
 #[cfg(test)]
 mod tests;
 mod threads;
 
+pub use record::run_record;
 pub use tasks::run_tasks;
 pub use threads::run;
 

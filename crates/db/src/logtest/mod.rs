@@ -9,10 +9,12 @@
 
 mod batch;
 mod optimum;
+mod record;
 mod table;
 
 pub use batch::{BatchOutcome, run_batch};
 pub use optimum::optimum;
+pub use record::{Context, build as record};
 pub use table::{create, drop};
 
 use crate::{Conn, DbError};

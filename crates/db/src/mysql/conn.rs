@@ -6,7 +6,7 @@
 use super::{connect, sql_error};
 use crate::conn::{Conn, EngineFiles, Param, is_local};
 use crate::file_stats::{FileIo, FileStats};
-use crate::{DbError, DbUrl, Engine};
+use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use futures_util::StreamExt;
 use mysql_async::prelude::Queryable;
 use mysql_async::{Statement, Value};
@@ -137,6 +137,10 @@ impl Conn for MySqlConn {
             _ => sql_error(&self.url, e),
         })?;
         Ok(self.conn.affected_rows())
+    }
+
+    fn room(&mut self) -> Result<Option<ConnectionRoom>, DbError> {
+        self.rt.block_on(super::free_connections(&self.url)).map(Some)
     }
 
     fn version(&mut self) -> Result<String, DbError> {

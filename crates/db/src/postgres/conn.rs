@@ -6,7 +6,7 @@
 use super::{connect, sql_error};
 use crate::conn::{Conn, EngineFiles, Param, is_local, numbered_placeholders};
 use crate::file_stats::{FileIo, FileStats};
-use crate::{DbError, DbUrl, Engine};
+use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use bytes::BytesMut;
 use futures_util::SinkExt;
 use std::collections::{BTreeMap, HashMap};
@@ -124,6 +124,10 @@ impl Conn for PgConn {
                 sink.as_mut().finish().await
             })
             .map_err(|e| sql_error(&self.url, e))
+    }
+
+    fn room(&mut self) -> Result<Option<ConnectionRoom>, DbError> {
+        self.rt.block_on(super::free_connections(&self.url)).map(Some)
     }
 
     fn version(&mut self) -> Result<String, DbError> {

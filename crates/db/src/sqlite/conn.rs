@@ -5,7 +5,7 @@
 use super::{open, shown};
 use crate::conn::{Conn, EngineFiles, Param, fields};
 use crate::file_stats::FileStats;
-use crate::{DbError, DbUrl, Engine};
+use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use rusqlite::Connection;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -101,6 +101,10 @@ impl Conn for SqliteConn {
         }
         tx.commit().map_err(|source| DbError::Sqlite { db, source })?;
         Ok(n)
+    }
+
+    fn room(&mut self) -> Result<Option<ConnectionRoom>, DbError> {
+        Ok(None)
     }
 
     fn version(&mut self) -> Result<String, DbError> {

@@ -1,5 +1,9 @@
 //! What a Hammer load is asked and what it did, whichever engine loads it.
 
+mod record;
+
+pub use record::load_record;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;

@@ -2,8 +2,8 @@
 //! write latency, each COMMIT timed as a commit), the log's bytes the bytes, and the original
 //! article's `io_results` columns in `log_test`.
 
-use spindle_db::DbUrl;
-use spindle_db::logtest::{BatchOutcome, LogTestPlan};
+use super::{BatchOutcome, LogTestPlan};
+use crate::DbUrl;
 use spindle_model::Histogram;
 use spindle_model::RunRecord;
 use spindle_model::db::{Counts, DeviceIo, LogTestFigures};

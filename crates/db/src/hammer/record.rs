@@ -1,0 +1,105 @@
+//! A Hammer run as a run record: GetAccount calls are the reads, UpdateAccount calls the
+//! writes, each session a thread, no bytes; the record counts calls.
+
+use super::{RunOutcome, RunPlan, Second};
+use crate::DbUrl;
+use spindle_model::Histogram;
+use spindle_model::db::Counts;
+use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
+use std::collections::BTreeMap;
+
+/// The run as a record: GetAccount calls are the reads, UpdateAccount calls the writes, each
+/// session a thread; no bytes.
+pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
+    let secs = out.measured.as_secs_f64();
+    let empty = Histogram::new();
+    let stats = |reads: &Histogram, writes: &Histogram, cpu: CpuUsage| {
+        IoStats::from_histograms(reads, writes, &empty, 0, 0, secs, cpu)
+    };
+    let (mut reads, mut writes) = (Histogram::new(), Histogram::new());
+    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    let mut seconds: Vec<Second> = Vec::new();
+    let mut threads = Vec::new();
+    for s in &out.sessions {
+        reads.merge(&s.reads);
+        writes.merge(&s.writes);
+        for (k, n) in &s.errors {
+            *errors.entry(k.clone()).or_default() += n;
+        }
+        if seconds.len() < s.seconds.len() {
+            seconds.resize(s.seconds.len(), Second::default());
+        }
+        for (all, one) in seconds.iter_mut().zip(&s.seconds) {
+            all.reads += one.reads;
+            all.writes += one.writes;
+            all.latency_sum_ns += one.latency_sum_ns;
+            all.latency_max_ns = all.latency_max_ns.max(one.latency_max_ns);
+        }
+        threads.push(ThreadResult {
+            target: 0,
+            thread: s.session,
+            stats: stats(&s.reads, &s.writes, CpuUsage::default()),
+        });
+    }
+    let summary = stats(&reads, &writes, CpuUsage::default());
+    let series: Vec<TimePoint> = seconds
+        .iter()
+        .enumerate()
+        .take(secs.ceil() as usize)
+        .map(|(i, s)| {
+            let t = ((i + 1) as f64).min(secs);
+            let width = (t - i as f64).max(1e-9);
+            let calls = s.reads + s.writes;
+            TimePoint {
+                t,
+                read_ios: s.reads,
+                write_ios: s.writes,
+                bytes: 0,
+                iops: calls as f64 / width,
+                bytes_per_sec: 0.0,
+                latency_mean_ns: if calls == 0 { 0.0 } else { s.latency_sum_ns as f64 / calls as f64 },
+                latency_max_ns: s.latency_max_ns,
+            }
+        })
+        .collect();
+    let pacing = match (plan.rate_per_session, plan.think.is_zero()) {
+        (Some(r), _) => format!(", {:.0} calls/s in all", r * f64::from(plan.sessions)),
+        (None, false) => format!(", {:?} think time", plan.think),
+        (None, true) => String::new(),
+    };
+    let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    RunRecord {
+        spec: serde_json::json!({
+            "db": url.to_string(),
+            "engine": url.engine.name(),
+            "rows": plan.rows,
+            "sessions": plan.sessions,
+            "read_pct": plan.read_pct,
+            "duration_ns": plan.duration.as_nanos() as u64,
+            "warmup_ns": plan.warmup.as_nanos() as u64,
+            "think_ns": plan.think.as_nanos() as u64,
+            "rate_per_session": plan.rate_per_session,
+            "ramp_up_ns": out.ramp_up.as_nanos() as u64,
+        }),
+        summary: summary.clone(),
+        targets: vec![TargetResult {
+            path: url.to_string(),
+            device: None,
+            size: 0,
+            workload: format!(
+                "Hammer: {} sessions, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
+                plan.sessions,
+                plan.read_pct,
+                100 - plan.read_pct,
+                plan.rows
+            ),
+            stats: summary,
+            timeseries: series.clone(),
+        }],
+        threads,
+        timeseries: series,
+        errors,
+        counts: Counts::Calls,
+        ..RunRecord::new("hammer", status, out.started_at, secs)
+    }
+}
