@@ -5,6 +5,10 @@
 //!
 //! Exact min, max, sum and sum of squares ride along, so mean and standard deviation are exact
 //! and only percentiles carry the bucket error.
+//!
+//! Buckets are kept a power of two (64 buckets) at a time, allocated when a value first falls
+//! in it: latencies span a few powers of two, so a histogram holds a few KB instead of 30, and a
+//! thousand Hammer sessions with two histograms each fit in a few MB.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,15 +16,30 @@ const SUB_BITS: u32 = 6;
 const SUB_BUCKETS: usize = 1 << SUB_BITS;
 /// Two exact groups (0..128) plus one group per remaining power of two up to 2^63.
 pub const BUCKETS: usize = (64 - SUB_BITS as usize + 1) * SUB_BUCKETS;
+/// Groups of `SUB_BUCKETS` buckets: one per power of two (the first two are the exact values).
+const GROUPS: usize = BUCKETS / SUB_BUCKETS;
 
-#[derive(Clone, Debug, PartialEq)]
+type Group = Box<[u64; SUB_BUCKETS]>;
+
+#[derive(Clone, Debug)]
 pub struct Histogram {
-    counts: Box<[u64; BUCKETS]>,
+    /// Bucket `b` is `groups[b / SUB_BUCKETS][b % SUB_BUCKETS]`; a group never written is
+    /// `None`, and groups above the highest written are not there at all.
+    groups: Vec<Option<Group>>,
     count: u64,
     min: u64,
     max: u64,
     sum: u128,
     sum_squares: u128,
+}
+
+/// Equal when they hold the same values, whichever groups happen to be allocated.
+impl PartialEq for Histogram {
+    fn eq(&self, other: &Self) -> bool {
+        (self.count, self.min, self.max, self.sum, self.sum_squares)
+            == (other.count, other.min, other.max, other.sum, other.sum_squares)
+            && self.nonzero_buckets().eq(other.nonzero_buckets())
+    }
 }
 
 impl Default for Histogram {
@@ -62,19 +81,36 @@ pub fn bucket_value(bucket: usize) -> u64 {
 
 impl Histogram {
     pub fn new() -> Self {
-        Histogram {
-            counts: vec![0u64; BUCKETS].into_boxed_slice().try_into().expect("BUCKETS entries"),
-            count: 0,
-            min: u64::MAX,
-            max: 0,
-            sum: 0,
-            sum_squares: 0,
+        Histogram { groups: Vec::new(), count: 0, min: u64::MAX, max: 0, sum: 0, sum_squares: 0 }
+    }
+
+    /// The count of `bucket`, allocating its group on first use (`None` past the last bucket).
+    #[inline(always)]
+    fn slot(&mut self, bucket: usize) -> Option<&mut u64> {
+        let g = bucket >> SUB_BITS;
+        if g >= self.groups.len() {
+            if g >= GROUPS {
+                return None;
+            }
+            self.groups.resize_with(g + 1, || None);
         }
+        Some(&mut self.groups[g].get_or_insert_with(|| Box::new([0; SUB_BUCKETS]))[bucket & (SUB_BUCKETS - 1)])
+    }
+
+    /// Every bucket of the groups in use, in order, as `(bucket, count)` (zeros included).
+    fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.groups
+            .iter()
+            .enumerate()
+            .filter_map(|(g, group)| Some((g, group.as_ref()?)))
+            .flat_map(|(g, group)| group.iter().enumerate().map(move |(i, &n)| (g * SUB_BUCKETS + i, n)))
     }
 
     #[inline(always)]
     pub fn record(&mut self, value: u64) {
-        self.counts[bucket_of(value)] += 1;
+        if let Some(n) = self.slot(bucket_of(value)) {
+            *n += 1;
+        }
         self.count += 1;
         self.min = self.min.min(value);
         self.max = self.max.max(value);
@@ -83,8 +119,16 @@ impl Histogram {
     }
 
     pub fn merge(&mut self, other: &Histogram) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
-            *mine += theirs;
+        if self.groups.len() < other.groups.len() {
+            self.groups.resize_with(other.groups.len(), || None);
+        }
+        for (mine, theirs) in self.groups.iter_mut().zip(&other.groups) {
+            if let Some(theirs) = theirs {
+                let mine = mine.get_or_insert_with(|| Box::new([0; SUB_BUCKETS]));
+                for (m, t) in mine.iter_mut().zip(theirs.iter()) {
+                    *m += t;
+                }
+            }
         }
         self.count += other.count;
         self.min = self.min.min(other.min);
@@ -136,7 +180,7 @@ impl Histogram {
         }
         let rank = ((p / 100.0) * self.count as f64).ceil().max(1.0) as u64;
         let mut seen = 0u64;
-        for (bucket, &n) in self.counts.iter().enumerate() {
+        for (bucket, n) in self.buckets() {
             seen += n;
             if seen >= rank {
                 return bucket_value(bucket).clamp(self.min, self.max);
@@ -152,7 +196,7 @@ impl Histogram {
             return 0.0;
         }
         let mut below = 0.0;
-        for (bucket, &n) in self.counts.iter().enumerate() {
+        for (bucket, n) in self.buckets() {
             if n == 0 {
                 continue;
             }
@@ -172,7 +216,7 @@ impl Histogram {
 
     /// The non-empty buckets as `(bucket, count)`, for sparse serialization.
     pub fn nonzero_buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
-        self.counts.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, n)| (i, *n))
+        self.buckets().filter(|(_, n)| *n > 0)
     }
 }
 
@@ -208,8 +252,7 @@ impl TryFrom<&SparseHistogram> for Histogram {
     fn try_from(s: &SparseHistogram) -> Result<Self, String> {
         let mut h = Histogram::new();
         for &(bucket, n) in &s.buckets {
-            let slot =
-                h.counts.get_mut(bucket as usize).ok_or_else(|| format!("histogram bucket {bucket} out of range"))?;
+            let slot = h.slot(bucket as usize).ok_or_else(|| format!("histogram bucket {bucket} out of range"))?;
             *slot += n;
         }
         h.count = s.count;

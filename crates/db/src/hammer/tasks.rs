@@ -36,7 +36,9 @@ where
     let ramp_start = Instant::now();
     let mut handles = Vec::with_capacity(plan.sessions as usize);
     for i in 0..plan.sessions {
-        let connecting = connect(i);
+        // Boxed, so the handshake's state (kilobytes a session) is freed once connected instead
+        // of sizing the task that lives for the whole run.
+        let connecting = Box::pin(connect(i));
         let (gate, timer, failed, live, plan) =
             (gate.clone(), timer.clone(), failed.clone(), live.clone(), plan.clone());
         handles.push(tokio::spawn(async move {

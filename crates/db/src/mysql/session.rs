@@ -60,7 +60,9 @@ impl MySqlSession {
 
     /// After a call failed on a broken connection: connect again for the next call.
     async fn reconnect(&mut self) {
-        if let Ok(fresh) = MySqlSession::connect(&self.url).await {
+        // Boxed: inline, the handshake's state would size every call's future, held by each
+        // of thousands of sessions for the whole run.
+        if let Ok(fresh) = Box::pin(MySqlSession::connect(&self.url)).await {
             *self = fresh;
         }
     }

@@ -53,7 +53,9 @@ impl PgSession {
     /// After a call failed on a closed connection: connect again for the next call.
     async fn reconnect_if_closed(&mut self) {
         if self.client.is_closed() {
-            if let Ok(fresh) = PgSession::connect(&self.url).await {
+            // Boxed: inline, the handshake's state would size every call's future, held by
+            // each of thousands of sessions for the whole run.
+            if let Ok(fresh) = Box::pin(PgSession::connect(&self.url)).await {
                 *self = fresh;
             }
         }
