@@ -71,6 +71,11 @@ fn device_info_in(sys: &Sysfs, mounts: &[Mount], path: &Path) -> DeviceInfo {
         sys.attr(disk, "size").and_then(|s| s.parse::<u64>().ok()).and_then(|sectors| sectors.checked_mul(512));
     info.scheduler = sys.attr(disk, "queue/scheduler").and_then(|s| active_scheduler(&s));
     info.write_cache = sys.attr(disk, "queue/write_cache");
+    // A partition has no queue of its own; a loop or dm device has, with settings of its own.
+    let queue = if sys.attr(&bd.name, "queue/read_ahead_kb").is_some() { bd.name.as_str() } else { disk };
+    let kb = |attr: &str| sys.attr(queue, attr).and_then(|v| v.parse::<u64>().ok());
+    info.read_ahead_kb = kb("queue/read_ahead_kb");
+    info.max_sectors_kb = kb("queue/max_sectors_kb");
     if let Some((logical, physical)) = sys.block_sizes(&bd.name) {
         info.logical_block_size = Some(logical);
         info.physical_block_size = Some(physical);

@@ -206,6 +206,8 @@ fn device_info_fields_come_from_the_disk_under_a_partition() {
         ("size", "2048\n"),
         ("queue/scheduler", "[none] mq-deadline\n"),
         ("queue/write_cache", "write through\n"),
+        ("queue/read_ahead_kb", "128\n"),
+        ("queue/max_sectors_kb", "1280\n"),
         ("queue/logical_block_size", "4096\n"),
         ("queue/physical_block_size", "4096\n"),
     ] {
@@ -234,6 +236,8 @@ fn device_info_fields_come_from_the_disk_under_a_partition() {
             mount_point: Some(canonical.display().to_string()),
             mount_options: Some("rw,noatime,attr2".into()),
             write_cache: Some("write through".into()),
+            read_ahead_kb: Some(128),
+            max_sectors_kb: Some(1280),
         }
     );
 }

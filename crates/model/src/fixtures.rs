@@ -102,6 +102,8 @@ pub fn record() -> RunRecord {
                 mount_point: Some("/".into()),
                 mount_options: Some("rw,relatime".into()),
                 write_cache: Some("write back".into()),
+                read_ahead_kb: Some(128),
+                max_sectors_kb: Some(1280),
             }],
         },
         counters: Some(CounterLog {

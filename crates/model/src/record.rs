@@ -330,6 +330,14 @@ pub struct DeviceInfo {
     pub mount_options: Option<String>,
     /// The device's volatile write cache setting (`write back` / `write through`).
     pub write_cache: Option<String>,
+    /// Read-ahead of the device's queue, KiB: with the write cache, what plays a controller
+    /// cache's part for large scans on Linux (absent in older records).
+    #[serde(default)]
+    pub read_ahead_kb: Option<u64>,
+    /// The largest request the queue sends to the device, KiB: the ceiling on the I/O sizes a
+    /// scan or a checkpoint can reach (absent in older records).
+    #[serde(default)]
+    pub max_sectors_kb: Option<u64>,
 }
 
 #[cfg(test)]

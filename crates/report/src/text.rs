@@ -231,6 +231,12 @@ fn describe_device(d: &DeviceInfo) -> String {
     if let Some(c) = &d.write_cache {
         parts.push(format!("cache {c}"));
     }
+    if let Some(kb) = d.read_ahead_kb {
+        parts.push(format!("read-ahead {kb} KiB"));
+    }
+    if let Some(kb) = d.max_sectors_kb {
+        parts.push(format!("largest request {kb} KiB"));
+    }
     if parts.is_empty() { "unknown".into() } else { parts.join(", ") }
 }
 

@@ -67,6 +67,9 @@ fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
             add("environment", format!("devices[{i}].mount_options"), show(&d.mount_options));
             add("environment", format!("devices[{i}].scheduler"), show(&d.scheduler));
             add("environment", format!("devices[{i}].write_cache"), show(&d.write_cache));
+            let kb = |v: Option<u64>| v.map_or_else(|| "-".into(), |v| format!("{v} KiB"));
+            add("environment", format!("devices[{i}].read_ahead_kb"), kb(d.read_ahead_kb));
+            add("environment", format!("devices[{i}].max_sectors_kb"), kb(d.max_sectors_kb));
         }
         for (k, v) in &r.labels {
             if !selected_by.contains(k) {

@@ -191,14 +191,21 @@ fn other_differences_are_listed() {
     b.spec = serde_json::json!({ "engine": "uring", "duration_ns": 10_000_000_000u64, "force": true,
         "targets": [{ "workload": { "depth": 32 } }] });
     b.environment.hostname = "db02".into();
+    // What plays a controller cache's part on Linux is told apart too.
+    b.environment.devices[0].read_ahead_kb = Some(4096);
     let selected = ["raid".to_string()];
     let c = compare(&[(1, &a)], &[(2, &b)], &Settings { selected_by: &selected, ..Settings::default() });
     let keys: Vec<(&str, &str)> = c.confounders.iter().map(|x| (x.area, x.key.as_str())).collect();
     assert_eq!(
         keys,
-        [("environment", "hostname"), ("label", "cache"), ("workload", "targets[0].workload.depth")],
+        [
+            ("environment", "devices[0].read_ahead_kb"),
+            ("environment", "hostname"),
+            ("label", "cache"),
+            ("workload", "targets[0].workload.depth")
+        ],
         "force does not change what is measured; raid is what was compared"
     );
-    let depth = &c.confounders[2];
+    let depth = &c.confounders[3];
     assert_eq!((depth.a.as_slice(), depth.b.as_slice()), (&["-".to_string()][..], &["32".to_string()][..]));
 }
