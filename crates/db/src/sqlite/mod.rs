@@ -5,6 +5,7 @@
 mod conn;
 mod load;
 mod session;
+pub mod vfs;
 
 pub use conn::SqliteConn;
 pub use load::load;
@@ -39,6 +40,17 @@ pub(crate) fn open(path: &Path) -> Result<Connection, DbError> {
     // Sessions wait for one another's write locks instead of failing at once.
     conn.busy_timeout(Duration::from_secs(30)).map_err(|source| DbError::Sqlite { db, source })?;
     Ok(conn)
+}
+
+/// Opens the database at `path` through a counting VFS of its own, so the I/O SQLite asks
+/// of each of its files is counted (`vfs`); the connection must be dropped before the counts.
+pub(crate) fn open_counted(path: &Path) -> Result<(Connection, vfs::Counted), DbError> {
+    let db = shown(path);
+    let counted = vfs::register().map_err(|cause| DbError::Server { db: db.clone(), cause })?;
+    let conn = Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), counted.name.as_str())
+        .map_err(|source| DbError::Sqlite { db: db.clone(), source })?;
+    conn.busy_timeout(Duration::from_secs(30)).map_err(|source| DbError::Sqlite { db, source })?;
+    Ok((conn, counted))
 }
 
 pub(crate) fn contents(conn: &Connection, path: &Path) -> Result<Contents, DbError> {
