@@ -45,6 +45,7 @@ fn main() -> ExitCode {
         args::Command::Characterize(c) => commands::characterize::run(&c),
         args::Command::Hammer(h) => commands::hammer::run(&h),
         args::Command::Logtest(l) => commands::logtest::run(&l),
+        args::Command::Db(d) => commands::db::run(&d),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

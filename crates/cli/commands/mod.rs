@@ -4,6 +4,7 @@ pub mod ab;
 pub mod batch;
 pub mod characterize;
 pub mod compare;
+pub mod db;
 pub mod hammer;
 pub mod io;
 pub mod logtest;

@@ -27,4 +27,6 @@ pub enum DbError {
     Connect { db: String, cause: String, hint: String },
     #[error("{db}: {cause}")]
     Server { db: String, cause: String },
+    #[error("{what}: {why}")]
+    Managed { what: String, why: String },
 }

@@ -11,6 +11,7 @@ mod join;
 pub mod keys;
 pub mod load;
 pub mod logtest;
+pub mod managed;
 pub mod mysql;
 pub mod postgres;
 mod precise;

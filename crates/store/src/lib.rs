@@ -12,7 +12,7 @@ mod schema;
 mod tests;
 
 pub use error::StoreError;
-pub use location::store_path;
+pub use location::{data_dir, store_path};
 pub use query::{Filter, RunSummary, StoredGroup, StoredRun, TimeBound};
 pub use save::{GroupKind, Placement};
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};

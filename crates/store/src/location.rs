@@ -7,12 +7,17 @@ use std::path::PathBuf;
 /// touch the process environment).
 pub fn store_path(flag: Option<PathBuf>, env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let set = |name: &str| env(name).filter(|v| !v.is_empty());
-    flag.or_else(|| set("SPINDLE_STORE").map(PathBuf::from)).or_else(|| {
-        let data = set("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .or_else(|| set("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-        Some(data.join("spindle").join("results.db"))
-    })
+    flag.or_else(|| set("SPINDLE_STORE").map(PathBuf::from)).or_else(|| Some(data_dir(env)?.join("results.db")))
+}
+
+/// spindle's own data directory: `$XDG_DATA_HOME/spindle`, else `~/.local/share/spindle`
+/// (the store's default home, and where managed database instances are listed).
+pub fn data_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let set = |name: &str| env(name).filter(|v| !v.is_empty());
+    let data = set("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| set("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(data.join("spindle"))
 }
 
 #[cfg(test)]

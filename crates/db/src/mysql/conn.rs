@@ -175,12 +175,16 @@ impl Conn for MySqlConn {
             ..FileIo::default()
         };
         let mut source = "SHOW GLOBAL STATUS".to_string();
+        let instrumented = self.query_text("SELECT @@performance_schema")?.as_deref() == Some("1");
+        if instrumented {
+            source.push_str(", performance_schema.file_summary_by_instance");
+            data.write_ns = self.perf_schema_files("%.ibd").and_then(|d| d.write_ns);
+        }
         match self.perf_schema_files("%ib_logfile%") {
-            Some(files) => {
-                source.push_str(", performance_schema.file_summary_by_instance");
-                log.write_ns = files.write_ns;
-                data.write_ns = self.perf_schema_files("%.ibd").and_then(|d| d.write_ns);
-            }
+            Some(files) => log.write_ns = files.write_ns,
+            None if instrumented => missing.push(
+                "log write times: this server's redo log writes are not instrumented in performance_schema".into(),
+            ),
             None => missing.push("log write times: performance_schema is off".into()),
         }
         missing.push("log sync times: InnoDB does not time its log syncs apart from other file operations".into());

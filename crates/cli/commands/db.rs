@@ -1,0 +1,180 @@
+//! `spindle db up|status|down`: managed PostgreSQL and MariaDB instances, for experiments
+//! that need a server with its own settings, data and log where the user puts them.
+
+use crate::args::{DbAction, DbArgs, DbDownArgs, DbStatusArgs, DbUpArgs};
+use crate::usage::UsageError;
+use crate::{Outcome, output};
+use anyhow::anyhow;
+use spindle_db::managed::{Checkpoints, Instance, InstanceSpec, ManagedEngine, State, registry};
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub fn run(args: &DbArgs) -> anyhow::Result<Outcome> {
+    match &args.action {
+        DbAction::Up(a) => up(a),
+        DbAction::Status(a) => status(a),
+        DbAction::Down(a) => down(a),
+    }
+}
+
+/// Where instances are listed: spindle's data directory.
+pub fn registry_path() -> anyhow::Result<PathBuf> {
+    let dir = spindle_store::data_dir(&|name| std::env::var(name).ok())
+        .ok_or_else(|| anyhow!("no place to list managed instances: set XDG_DATA_HOME or HOME"))?;
+    Ok(registry::path_in(&dir))
+}
+
+/// `--engine`.
+pub fn engine_of(text: &str) -> Result<ManagedEngine, UsageError> {
+    ManagedEngine::parse(text).ok_or_else(|| UsageError::flag("--engine", text, "spindle manages postgres and mariadb"))
+}
+
+/// A setup mistake of the user's (a directory not empty, a port in use, a missing package)
+/// is a usage error; anything else stays as it is.
+pub fn managed_error(e: spindle_db::DbError) -> anyhow::Error {
+    match e {
+        spindle_db::DbError::Managed { what, why } if what.starts_with("--") || why.contains("install the Debian") => {
+            UsageError::request(format!("{what}: {why}")).into()
+        }
+        other => other.into(),
+    }
+}
+
+fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
+    let engine = engine_of(&args.engine)?;
+    let memory = match &args.memory {
+        None => None,
+        Some(t) => Some(spindle_model::units::parse_size(t).map_err(|e| UsageError::flag("--memory", t, e))?),
+    };
+    let spec = InstanceSpec {
+        engine,
+        data: args.data.clone(),
+        wal: args.wal.clone(),
+        port: args.port,
+        memory,
+        checkpoints: if args.defer_checkpoints { Checkpoints::PushedOut } else { Checkpoints::Normal },
+        registry: registry_path()?,
+    };
+    let start = Instant::now();
+    // Ctrl-C while the instance is made lets it finish, then takes it down again.
+    crate::interrupt::stop_flag();
+    let instance = Instance::up(&spec).map_err(managed_error)?;
+    if crate::interrupt::requested() {
+        instance.remove(&spec.registry)?;
+        eprintln!("spindle: interrupted; the instance was stopped and removed");
+        return Ok(Outcome::Interrupted);
+    }
+    let state = instance.detach();
+    eprintln!(
+        "spindle: {} up in {:.1} s: data {}, {} {}, port {}; the password is kept in {} (readable by you alone); stop it with `spindle db down --data {}`",
+        state.version,
+        start.elapsed().as_secs_f64(),
+        state.server_data.display(),
+        if engine == ManagedEngine::Postgres { "WAL" } else { "redo log" },
+        state.wal.display(),
+        state.port,
+        State::path(&state.data).display(),
+        state.data.display()
+    );
+    output::write_stdout(format!("{}\n", state.url_text()).as_bytes())?;
+    Ok(Outcome::Success)
+}
+
+fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
+    let registry = registry_path()?;
+    let mut rows = Vec::new();
+    for data in registry::list(&registry) {
+        let row = match Instance::find(&data) {
+            Ok(i) => {
+                let s = &i.state;
+                serde_json::json!({
+                    "engine": s.engine.name(),
+                    "data": s.data,
+                    "wal": s.wal,
+                    "port": s.port,
+                    "pid": s.pid,
+                    "running": i.is_running(),
+                    "url": i.url().to_string(),
+                    "version": s.version,
+                    "started_at": s.started_at,
+                })
+            }
+            Err(e) => serde_json::json!({ "data": data, "running": false, "error": e.to_string() }),
+        };
+        rows.push(row);
+    }
+    if args.json {
+        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&rows)?).as_bytes())?;
+        return Ok(Outcome::Success);
+    }
+    if rows.is_empty() {
+        eprintln!("spindle: no managed instances; start one with `spindle db up --engine postgres --data DIR`");
+        return Ok(Outcome::Success);
+    }
+    let mut out = format!("{:<9} {:<8} {:>6} {:>8}  {:<40} {}\n", "engine", "state", "port", "pid", "data", "url");
+    for r in &rows {
+        let state = if r["running"] == true {
+            "running"
+        } else if r.get("error").is_some() {
+            "missing"
+        } else {
+            "stopped"
+        };
+        out.push_str(&format!(
+            "{:<9} {:<8} {:>6} {:>8}  {:<40} {}\n",
+            r["engine"].as_str().unwrap_or("-"),
+            state,
+            r["port"].as_u64().map_or("-".into(), |p| p.to_string()),
+            r["pid"].as_u64().map_or("-".into(), |p| p.to_string()),
+            r["data"].as_str().unwrap_or("-"),
+            r["url"].as_str().or(r["error"].as_str()).unwrap_or("-"),
+        ));
+    }
+    output::write_stdout(out.as_bytes())?;
+    Ok(Outcome::Success)
+}
+
+fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
+    let registry = registry_path()?;
+    let targets: Vec<PathBuf> = match &args.data {
+        Some(d) => {
+            let canonical =
+                std::fs::canonicalize(d).map_err(|e| UsageError::flag("--data", d.display().to_string(), e))?;
+            if !State::path(&canonical).is_file() {
+                return Err(UsageError::flag(
+                    "--data",
+                    d.display().to_string(),
+                    "not a managed instance's directory (no spindle-instance.json); see `spindle db status`",
+                )
+                .into());
+            }
+            vec![canonical]
+        }
+        None => registry::list(&registry),
+    };
+    for data in targets {
+        let mut instance = match Instance::find(&data) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("spindle: {}: {e}; dropped from the list", data.display());
+                registry::remove(&registry, &data)?;
+                continue;
+            }
+        };
+        let running = instance.is_running();
+        if args.remove {
+            instance.remove(&registry)?;
+            eprintln!(
+                "spindle: {} removed ({})",
+                data.display(),
+                if running { "stopped first" } else { "was stopped" }
+            );
+        } else {
+            if running {
+                instance.stop()?;
+            }
+            eprintln!("spindle: {} {}", data.display(), if running { "stopped" } else { "was not running" });
+        }
+    }
+    Ok(Outcome::Success)
+}

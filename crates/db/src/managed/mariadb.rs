@@ -1,0 +1,198 @@
+//! A managed MariaDB: `mariadb-install-db` into the data directory with the redo log where
+//! the user put it (`innodb_log_group_home_dir`), `mariadbd` started in a session of its own
+//! from a generated option file, then a `spindle` user with the generated password (root is
+//! given the same password, so nothing is left open) and a database of spindle's own.
+
+use super::state::State;
+use super::system::{self, Made, RunAs};
+use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine};
+use crate::DbError;
+use mysql_async::prelude::Queryable;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const PACKAGE: &str = "mariadb-server";
+
+fn bin(name: &str) -> Result<PathBuf, DbError> {
+    system::binary(name, &[Path::new("/usr/sbin").join(name), Path::new("/usr/bin").join(name)], PACKAGE)
+}
+
+fn options(state: &State) -> PathBuf {
+    state.data.join("my.cnf")
+}
+
+fn socket(state: &State) -> PathBuf {
+    state.socket_dir.join("mysqld.sock")
+}
+
+pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
+    let (install, _) = (bin("mariadb-install-db")?, bin("mariadbd")?);
+    let owner = RunAs::choose("mysql")?;
+    let port = system::port(spec.port)?;
+    let mut made = Made::new();
+    let data = made.empty_dir(&spec.data, "--data", &owner)?;
+    let wal = match &spec.wal {
+        Some(w) => made.empty_dir(w, "--wal", &owner)?,
+        None => data.join("mariadb"),
+    };
+    let socket_dir = system::socket_dir(&owner, &mut made)?;
+    let mut state = State {
+        engine: ManagedEngine::Mariadb,
+        data: data.clone(),
+        server_data: data.join("mariadb"),
+        wal: wal.clone(),
+        port,
+        socket_dir,
+        pid: None,
+        user: "spindle".into(),
+        password: system::password()?,
+        database: "spindle".into(),
+        os_user: owner.name.clone(),
+        created: Vec::new(),
+        version: String::new(),
+        started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
+        spindle_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    let result = create(spec, &install, &owner, &mut state);
+    if result.is_err() {
+        for dir in [&data, &wal] {
+            if !made.dirs.contains(dir) {
+                system::clear(dir);
+            }
+        }
+    }
+    result?;
+    state.created = made.keep();
+    state.write()?;
+    Ok(state)
+}
+
+fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State) -> Result<(), DbError> {
+    let memory = spec.memory.unwrap_or(DEFAULT_MEMORY);
+    let mut conf = format!(
+        "# spindle's settings for a managed instance\n[mariadbd]\n\
+         datadir = {}\ninnodb_log_group_home_dir = {}\nsocket = {}\nport = {}\nbind-address = 127.0.0.1\n\
+         pid-file = {}\nlog-error = {}\nuser = {}\nskip-name-resolve\n\
+         max_connections = {MAX_CONNECTIONS}\ninnodb_buffer_pool_size = {}\nlocal_infile = ON\n\
+         performance_schema = ON\ninnodb_flush_log_at_trx_commit = 1\n",
+        state.server_data.display(),
+        state.wal.display(),
+        socket(state).display(),
+        state.port,
+        state.data.join("mariadbd.pid").display(),
+        state.data.join("mariadbd.log").display(),
+        owner.name,
+        memory,
+    );
+    if spec.checkpoints == Checkpoints::PushedOut {
+        // InnoDB has no checkpoint timer: it flushes ahead of a full redo log and to keep the
+        // dirty share under its limit. A large log, no early flushing and no adaptive flushing
+        // push those out as far as it allows.
+        conf.push_str(
+            "innodb_log_file_size = 2G\ninnodb_max_dirty_pages_pct = 99\ninnodb_max_dirty_pages_pct_lwm = 0\n\
+             innodb_adaptive_flushing = OFF\n",
+        );
+    }
+    let path = options(state);
+    std::fs::write(&path, conf).map_err(|e| DbError::Io(path.clone(), e))?;
+    let mut cmd = std::process::Command::new(install);
+    cmd.arg(format!("--defaults-file={}", path.display()))
+        .args(["--auth-root-authentication-method=normal", "--skip-test-db"])
+        .current_dir("/");
+    // SAFETY: geteuid takes nothing and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        // Run as root, the installer makes the files the server's user's itself.
+        cmd.arg(format!("--user={}", owner.name));
+    }
+    system::run(cmd, "mariadb-install-db")?;
+    owner.own(&state.server_data)?;
+    state.pid = Some(start(state)?);
+    match setup(state) {
+        Ok(version) => {
+            state.version = version;
+            Ok(())
+        }
+        Err(e) => {
+            let _ = stop(state);
+            Err(e)
+        }
+    }
+}
+
+/// Starts `mariadbd` in a session of its own and waits until it accepts connections.
+pub(super) fn start(state: &State) -> Result<u32, DbError> {
+    let log = state.data.join("mariadbd.log");
+    let out =
+        std::fs::OpenOptions::new().create(true).append(true).open(&log).map_err(|e| DbError::Io(log.clone(), e))?;
+    let err = out.try_clone().map_err(|e| DbError::Io(log.clone(), e))?;
+    let mut cmd = std::process::Command::new(bin("mariadbd")?);
+    cmd.arg(format!("--defaults-file={}", options(state).display())).stdout(out).stderr(err).current_dir("/");
+    // SAFETY: setsid in the child before exec touches no memory of the parent; it only makes
+    // the server the leader of a new session, out of reach of the terminal's signals.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().map_err(|e| DbError::Managed { what: "mariadbd".into(), why: e.to_string() })?;
+    let pid = child.id();
+    let until = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < until {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(DbError::Managed {
+                what: "mariadbd".into(),
+                why: format!("exited at start ({status}); see {}", log.display()),
+            });
+        }
+        if std::os::unix::net::UnixStream::connect(socket(state)).is_ok() {
+            // The child is reaped by the system once spindle exits; it runs on its own.
+            std::mem::forget(child);
+            return Ok(pid);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    Err(DbError::Managed { what: "mariadbd".into(), why: format!("not ready after 60 s; see {}", log.display()) })
+}
+
+/// Creates spindle's user and database, closes root's empty password, returns the version.
+fn setup(state: &State) -> Result<String, DbError> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| DbError::Io("runtime".into(), e))?;
+    let opts = mysql_async::OptsBuilder::default()
+        .socket(Some(socket(state).display().to_string()))
+        .user(Some("root"))
+        .prefer_socket(true);
+    let shown = format!("mariadb at {}", socket(state).display());
+    let fail = |e: mysql_async::Error| DbError::Server { db: shown.clone(), cause: e.to_string() };
+    rt.block_on(async {
+        let mut conn = mysql_async::Conn::new(opts).await.map_err(fail)?;
+        let pw = &state.password;
+        for sql in [
+            format!("CREATE USER 'spindle'@'127.0.0.1' IDENTIFIED BY '{pw}'"),
+            format!("CREATE USER 'spindle'@'localhost' IDENTIFIED BY '{pw}'"),
+            "GRANT ALL ON *.* TO 'spindle'@'127.0.0.1' WITH GRANT OPTION".into(),
+            "GRANT ALL ON *.* TO 'spindle'@'localhost' WITH GRANT OPTION".into(),
+            "CREATE DATABASE spindle".into(),
+            format!("ALTER USER 'root'@'localhost' IDENTIFIED BY '{pw}'"),
+        ] {
+            conn.query_drop(sql).await.map_err(fail)?;
+        }
+        let v: Option<String> = conn.query_first("SELECT VERSION()").await.map_err(fail)?;
+        let _ = conn.disconnect().await;
+        Ok(format!("MariaDB {}", v.unwrap_or_default()))
+    })
+}
+
+/// Asks the server to shut down (SIGTERM: InnoDB flushes and closes cleanly).
+pub(super) fn stop(state: &State) -> Result<(), DbError> {
+    if let Some(pid) = state.pid.filter(|p| super::process::is_alive(*p, ManagedEngine::Mariadb)) {
+        // SAFETY: kill with the server's verified pid; no memory is involved.
+        unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+    }
+    Ok(())
+}

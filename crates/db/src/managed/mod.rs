@@ -1,0 +1,165 @@
+//! Managed instances: a private PostgreSQL or MariaDB server whose data and WAL/redo
+//! directories the user chooses, with spindle's own settings (room for thousands of sessions,
+//! checkpoints pushed out when asked, the engine's I/O timing on), listening on 127.0.0.1 and a
+//! Unix socket of its own with a generated password, run as an unprivileged user when spindle
+//! runs as root. Its state is kept in a file in its data directory (mode 0600, it holds the
+//! password) and listed in a registry, so `spindle db status` finds it again later.
+//!
+//! An `Instance` an experiment starts is stopped when it is dropped (on errors and Ctrl-C too,
+//! since those unwind through the experiment); `db up` detaches its instance instead.
+
+mod mariadb;
+mod postgres;
+mod process;
+pub mod registry;
+mod state;
+mod system;
+
+pub use state::State;
+pub use system::drop_os_cache;
+
+use crate::{DbError, DbUrl};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The engines spindle can run an instance of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ManagedEngine {
+    Postgres,
+    Mariadb,
+}
+
+impl ManagedEngine {
+    pub fn name(self) -> &'static str {
+        match self {
+            ManagedEngine::Postgres => "postgres",
+            ManagedEngine::Mariadb => "mariadb",
+        }
+    }
+
+    /// `postgres`/`postgresql`, `mariadb`/`mysql`.
+    pub fn parse(text: &str) -> Option<ManagedEngine> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "postgres" | "postgresql" | "pg" => Some(ManagedEngine::Postgres),
+            "mariadb" | "mysql" => Some(ManagedEngine::Mariadb),
+            _ => None,
+        }
+    }
+}
+
+/// How the instance checkpoints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Checkpoints {
+    /// The engine's defaults.
+    #[default]
+    Normal,
+    /// Automatic checkpoints pushed out as far as the engine allows, so a manual one can be
+    /// timed on its own (the large-operations experiment).
+    PushedOut,
+}
+
+#[derive(Clone, Debug)]
+pub struct InstanceSpec {
+    pub engine: ManagedEngine,
+    /// Must not exist, or be empty.
+    pub data: PathBuf,
+    /// The WAL (PostgreSQL) or redo log (InnoDB) directory; inside `data` when not given.
+    pub wal: Option<PathBuf>,
+    /// A free port on 127.0.0.1; one is picked when not given.
+    pub port: Option<u16>,
+    /// Shared buffers / buffer pool, bytes [default: 256 MiB].
+    pub memory: Option<u64>,
+    pub checkpoints: Checkpoints,
+    /// Where the registry lists instances.
+    pub registry: PathBuf,
+}
+
+/// The default cache of a managed instance: modest, so it starts on a small machine.
+pub const DEFAULT_MEMORY: u64 = 256 << 20;
+/// Connections a managed instance accepts: enough for thousands of Hammer sessions.
+pub const MAX_CONNECTIONS: u32 = 2000;
+
+/// A running instance.
+pub struct Instance {
+    pub state: State,
+    /// Stop the server when this handle is dropped (an experiment's instance).
+    stop_on_drop: bool,
+}
+
+impl Instance {
+    /// Creates and starts an instance; nothing is left behind when it fails.
+    pub fn up(spec: &InstanceSpec) -> Result<Instance, DbError> {
+        let state = match spec.engine {
+            ManagedEngine::Postgres => postgres::up(spec)?,
+            ManagedEngine::Mariadb => mariadb::up(spec)?,
+        };
+        registry::add(&spec.registry, &state.data)?;
+        Ok(Instance { state, stop_on_drop: true })
+    }
+
+    /// The instance whose data directory is `data`, as its state file says.
+    pub fn find(data: &Path) -> Result<Instance, DbError> {
+        Ok(Instance { state: State::read(data)?, stop_on_drop: false })
+    }
+
+    /// Leaves the server running when this handle goes (`db up`).
+    pub fn detach(mut self) -> State {
+        self.stop_on_drop = false;
+        self.state.clone()
+    }
+
+    /// The URL that reaches it, with its password.
+    pub fn url(&self) -> DbUrl {
+        self.state.url()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.state.pid.is_some_and(|pid| process::is_alive(pid, self.state.engine))
+    }
+
+    /// Stops the server cleanly, waiting until its process is gone (killed after a minute).
+    pub fn stop(&mut self) -> Result<(), DbError> {
+        match self.state.engine {
+            ManagedEngine::Postgres => postgres::stop(&self.state)?,
+            ManagedEngine::Mariadb => mariadb::stop(&self.state)?,
+        }
+        if let Some(pid) = self.state.pid.take() {
+            process::wait_gone(pid, self.state.engine, Duration::from_secs(60));
+        }
+        self.state.write()
+    }
+
+    /// Stops and starts the server: its caches are empty afterwards.
+    pub fn restart(&mut self) -> Result<(), DbError> {
+        self.stop()?;
+        self.state.pid = Some(match self.state.engine {
+            ManagedEngine::Postgres => postgres::start(&self.state)?,
+            ManagedEngine::Mariadb => mariadb::start(&self.state)?,
+        });
+        self.state.write()
+    }
+
+    /// Stops the server if it runs, and removes the directories spindle created for it and
+    /// its entry in the registry.
+    pub fn remove(mut self, registry: &Path) -> Result<(), DbError> {
+        if self.is_running() {
+            self.stop()?;
+        }
+        self.stop_on_drop = false;
+        for dir in self.state.created.iter().rev() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        let _ = std::fs::remove_dir_all(&self.state.socket_dir);
+        registry::remove(registry, &self.state.data)
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        if self.stop_on_drop && self.is_running() {
+            let _ = self.stop();
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! A managed PostgreSQL: `initdb` (with `--waldir` where the WAL goes), spindle's settings in
+//! an included file, `pg_ctl start -w` (which puts the server in a session of its own, so a
+//! terminal's Ctrl-C does not reach it), and a database of spindle's own.
+
+use super::state::State;
+use super::system::{self, Made, RunAs};
+use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine};
+use crate::DbError;
+use std::path::{Path, PathBuf};
+
+const PACKAGE: &str = "postgresql";
+
+/// The newest installed server's binary directory (Debian keeps each major version apart).
+fn bin(name: &str) -> Result<PathBuf, DbError> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|rd| rd.flatten().map(|e| e.path().join("bin").join(name)).collect())
+        .unwrap_or_default();
+    versions
+        .sort_by_key(|p| p.components().nth(4).and_then(|c| c.as_os_str().to_str()?.parse::<u32>().ok()).unwrap_or(0));
+    versions.reverse();
+    system::binary(name, &versions, PACKAGE)
+}
+
+pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
+    // Both binaries are looked for before anything is made.
+    let (initdb, _) = (bin("initdb")?, bin("pg_ctl")?);
+    let owner = RunAs::choose("postgres")?;
+    let port = system::port(spec.port)?;
+    let mut made = Made::new();
+    let data = made.empty_dir(&spec.data, "--data", &owner)?;
+    let wal_parent = match &spec.wal {
+        Some(w) => made.empty_dir(w, "--wal", &owner)?,
+        None => data.clone(),
+    };
+    let socket_dir = system::socket_dir(&owner, &mut made)?;
+    let result = create(spec, &initdb, &owner, port, &data, &wal_parent, &socket_dir);
+    if result.is_err() {
+        // Directories the user gave that were there, empty, are left empty again.
+        for dir in [&data, &wal_parent] {
+            if !made.dirs.contains(dir) {
+                system::clear(dir);
+            }
+        }
+    }
+    let mut state = result?;
+    state.created = made.keep();
+    state.write()?;
+    Ok(state)
+}
+
+fn create(
+    spec: &InstanceSpec,
+    initdb: &Path,
+    owner: &RunAs,
+    port: u16,
+    data: &Path,
+    wal_parent: &Path,
+    socket_dir: &Path,
+) -> Result<State, DbError> {
+    let password = system::password()?;
+    let server_data = data.join("pgdata");
+    let wal = wal_parent.join("pg_wal");
+    let pwfile = data.join(".spindle-pw");
+    std::fs::write(&pwfile, &password).map_err(|e| DbError::Io(pwfile.clone(), e))?;
+    owner.own(&pwfile)?;
+    let mut cmd = owner.command(initdb);
+    cmd.arg("-D").arg(&server_data).arg("--waldir").arg(&wal);
+    cmd.args(["-U", "spindle", "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync"]);
+    cmd.arg("--pwfile").arg(&pwfile);
+    let made = system::run(cmd, "initdb");
+    let _ = std::fs::remove_file(&pwfile);
+    made?;
+    let memory = spec.memory.unwrap_or(DEFAULT_MEMORY);
+    let mut conf = format!(
+        "# spindle's settings for a managed instance\n\
+         listen_addresses = '127.0.0.1'\nport = {port}\nunix_socket_directories = '{}'\n\
+         max_connections = {MAX_CONNECTIONS}\nshared_buffers = {}kB\n\
+         track_io_timing = on\ntrack_wal_io_timing = on\nlogging_collector = off\n",
+        socket_dir.display(),
+        memory / 1024
+    );
+    if spec.checkpoints == Checkpoints::PushedOut {
+        conf.push_str("checkpoint_timeout = '1d'\nmax_wal_size = '100GB'\ncheckpoint_completion_target = 0.9\n");
+    }
+    let conf_path = server_data.join("spindle.conf");
+    std::fs::write(&conf_path, conf).map_err(|e| DbError::Io(conf_path.clone(), e))?;
+    let main_conf = server_data.join("postgresql.conf");
+    let mut text = std::fs::read_to_string(&main_conf).map_err(|e| DbError::Io(main_conf.clone(), e))?;
+    text.push_str("\ninclude 'spindle.conf'\n");
+    std::fs::write(&main_conf, text).map_err(|e| DbError::Io(main_conf.clone(), e))?;
+    owner.own(&conf_path)?;
+    let mut state = State {
+        engine: ManagedEngine::Postgres,
+        data: data.to_path_buf(),
+        server_data,
+        wal,
+        port,
+        socket_dir: socket_dir.to_path_buf(),
+        pid: None,
+        user: "spindle".into(),
+        password,
+        database: "spindle".into(),
+        os_user: owner.name.clone(),
+        created: Vec::new(),
+        version: String::new(),
+        started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
+        spindle_version: env!("CARGO_PKG_VERSION").into(),
+    };
+    state.pid = Some(start(&state)?);
+    let setup = setup(&state);
+    if let Err(e) = setup {
+        let _ = stop(&state);
+        return Err(e);
+    }
+    state.version = setup?;
+    Ok(state)
+}
+
+/// Creates spindle's database and returns the server's version.
+fn setup(state: &State) -> Result<String, DbError> {
+    let mut url = state.url();
+    url.database = Some("postgres".into());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| DbError::Io("runtime".into(), e))?;
+    rt.block_on(async {
+        let client = crate::postgres::connect(&url).await?;
+        let sql = |e| crate::postgres::sql_error(&url, e);
+        client.batch_execute("CREATE DATABASE spindle").await.map_err(sql)?;
+        let v: String = client.query_one("SHOW server_version", &[]).await.map_err(sql)?.get(0);
+        Ok(format!("PostgreSQL {v}"))
+    })
+}
+
+/// Starts the server and waits until it accepts connections; returns its pid.
+pub(super) fn start(state: &State) -> Result<u32, DbError> {
+    let owner = RunAs::choose(&state.os_user)?;
+    let log = state.data.join("postgres.log");
+    let mut cmd = owner.command(&bin("pg_ctl")?);
+    cmd.arg("-D").arg(&state.server_data).arg("-l").arg(&log).args(["-w", "-t", "60", "start"]);
+    system::run(cmd, "pg_ctl start").map_err(|e| with_log(e, &log))?;
+    let pid_file = state.server_data.join("postmaster.pid");
+    std::fs::read_to_string(&pid_file)
+        .ok()
+        .and_then(|t| t.lines().next()?.trim().parse().ok())
+        .ok_or_else(|| DbError::Managed { what: pid_file.display().to_string(), why: "no server pid".into() })
+}
+
+pub(super) fn stop(state: &State) -> Result<(), DbError> {
+    let owner = RunAs::choose(&state.os_user)?;
+    let mut cmd = owner.command(&bin("pg_ctl")?);
+    cmd.arg("-D").arg(&state.server_data).args(["-m", "fast", "-w", "-t", "60", "stop"]);
+    system::run(cmd, "pg_ctl stop")
+}
+
+/// The error with the end of the server's log, where PostgreSQL says why it did not start.
+fn with_log(e: DbError, log: &Path) -> DbError {
+    let tail: Vec<String> =
+        std::fs::read_to_string(log).map(|t| t.lines().rev().take(3).map(str::to_string).collect()).unwrap_or_default();
+    if tail.is_empty() {
+        return e;
+    }
+    DbError::Managed { what: "postgres".into(), why: format!("{e}; its log says: {}", tail.join(" | ")) }
+}

@@ -1,0 +1,109 @@
+//! Managed instances on this machine's PostgreSQL and MariaDB binaries: up with data and
+//! WAL/redo in directories of the test's own, reachable with the printed URL, listed by
+//! status, and down leaves no process; bad input leaves nothing behind.
+
+use crate::common::spindle;
+use std::path::Path;
+
+fn db(xdg: &Path) -> assert_cmd::Command {
+    let mut cmd = spindle();
+    cmd.env("XDG_DATA_HOME", xdg).arg("db");
+    cmd
+}
+
+/// Whether the engine's server binaries are installed; a skip (a failure under
+/// SPINDLE_REQUIRE_SERVERS=1) when not.
+fn installed(engine: &str) -> bool {
+    let found = match engine {
+        "postgres" => std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some()),
+        _ => Path::new("/usr/sbin/mariadbd").exists(),
+    };
+    if !found {
+        spindle_testenv::unavailable(&format!("{engine} server binaries"), "not installed");
+    }
+    found
+}
+
+fn pid_alive(pid: u64) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    !stat.is_empty() && !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z')
+}
+
+fn up_use_down(engine: &str, wal_file: &str) {
+    if !installed(engine) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, data, wal) = (dir.path().join("xdg"), dir.path().join("data"), dir.path().join("wal"));
+    let out = db(&xdg).args(["up", "--engine", engine, "--data"]).arg(&data).arg("--wal").arg(&wal).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let url = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let password = url.split(':').nth(2).unwrap().split('@').next().unwrap().to_string();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(&password), "the password is printed once, on stdout");
+    assert!(std::fs::read_dir(&wal).unwrap().flatten().any(|e| e.path().to_string_lossy().contains(wal_file)));
+
+    // The URL works: a small log test through it, stored in the test's own store.
+    let store = dir.path().join("results.db");
+    let run = spindle()
+        .env("SPINDLE_STORE", &store)
+        .args(["logtest", "--db", &url, "--rows", "100", "--batch", "10,100", "--settle", "0s", "--json"])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(rows.len(), 2);
+
+    let status = db(&xdg).args(["status", "--json"]).output().unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0]["engine"].as_str(), rows[0]["running"].as_bool()), (Some(engine), Some(true)));
+    assert!(!String::from_utf8_lossy(&status.stdout).contains(&password), "status masks the password");
+    let pid = rows[0]["pid"].as_u64().unwrap();
+
+    let down = db(&xdg).args(["down", "--data"]).arg(&data).arg("--remove").output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+    assert!(!pid_alive(pid), "db down leaves no server process");
+    assert!(!data.exists() && !wal.exists(), "--remove deletes what spindle made");
+    let after = db(&xdg).args(["status", "--json"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&after.stdout).trim(), "[]");
+}
+
+#[test]
+fn postgres_instance_up_use_down() {
+    up_use_down("postgres", "pg_wal");
+}
+
+#[test]
+fn mariadb_instance_up_use_down() {
+    up_use_down("mariadb", "ib_logfile0");
+}
+
+#[test]
+fn db_up_refuses_bad_input_and_leaves_nothing() {
+    if !installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("mine.txt"), b"keep").unwrap();
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = held.local_addr().unwrap().port().to_string();
+    let fresh = dir.path().join("fresh");
+    for (args, needle) in [
+        (vec!["--engine", "postgres", "--data", full.to_str().unwrap()], "not empty"),
+        (vec!["--engine", "postgres", "--data", fresh.to_str().unwrap(), "--port", &port], "in use"),
+        (vec!["--engine", "oracle", "--data", fresh.to_str().unwrap()], "--engine"),
+        (vec!["--engine", "mariadb", "--data", fresh.to_str().unwrap(), "--memory", "lots"], "--memory"),
+    ] {
+        let out = db(&xdg).arg("up").args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    assert!(!fresh.exists(), "nothing made");
+    assert_eq!(std::fs::read(full.join("mine.txt")).unwrap(), b"keep");
+    let out = db(&xdg).args(["down", "--data"]).arg(&full).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "not an instance");
+}
