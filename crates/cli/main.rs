@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         args::Command::Hammer(h) => commands::hammer::run(&h),
         args::Command::Logtest(l) => commands::logtest::run(&l),
         args::Command::Db(d) => commands::db::run(&d),
+        args::Command::Placement(p) => commands::placement::run(&p),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -30,8 +30,8 @@ pub struct Measured {
 }
 
 impl Measure {
-    /// Starts sampling the disks under `watched` every `interval`, with `sources` read at the
-    /// same ticks, and counting the I/O of `volumes` (kernel names).
+    /// Starts sampling the disks under `watched` and the `volumes` (kernel names) every
+    /// `interval`, with `sources` read at the same ticks, and counting the volumes' exact I/O.
     pub fn start(
         watched: &[&Path],
         volumes: Vec<String>,
@@ -40,8 +40,10 @@ impl Measure {
     ) -> Measure {
         let root = ProcRoot::default();
         let volumes_before = Snapshot::take(&root, &volumes);
+        let mut devices = devices_under(watched);
+        devices.extend(volumes.iter().filter(|v| !devices.contains(v)).cloned().collect::<Vec<_>>());
         Measure {
-            sampler: Sampler::start_with(root, devices_under(watched), interval, sources),
+            sampler: Sampler::start_with(root, devices, interval, sources),
             cpu_before: spindle_io::worker::process_cpu(),
             watched: watched.iter().map(|p| p.to_path_buf()).collect(),
             volumes,

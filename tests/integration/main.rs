@@ -14,6 +14,7 @@ mod io_real;
 mod io_safety;
 mod io_timing;
 mod logtest;
+mod placement;
 mod record_characterize;
 mod server_db;
 mod store_runs;

@@ -8,6 +8,7 @@ pub mod db;
 pub mod hammer;
 pub mod io;
 pub mod logtest;
+pub mod placement;
 pub mod profiles;
 pub mod record;
 pub mod runs;

@@ -34,7 +34,7 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         let _ = writeln!(
             out,
             "{:<13} {:>12} {:>12} {:>+8.2}% {:>21} {:>10}  {verdict}",
-            m.metric.label(),
+            m.metric.label(c.counts),
             metric_value(m.metric, m.a_mean),
             metric_value(m.metric, m.b_mean),
             m.change_pct,

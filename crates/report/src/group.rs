@@ -8,6 +8,7 @@ use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, compare_round
 use spindle_analysis::curve::{CurvePoint, curve, knee};
 use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
+use spindle_model::db::Counts;
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
@@ -62,6 +63,8 @@ pub struct GroupView {
     pub created_at: String,
     pub runs: Vec<GroupRun>,
     pub findings: Option<Findings>,
+    /// What the group's runs count, so rates are named for it.
+    pub counts: Counts,
 }
 
 pub fn group_view(g: &GroupInput<'_>) -> GroupView {
@@ -93,6 +96,7 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
         created_at: g.created_at.to_string(),
         runs,
         findings,
+        counts: g.runs.first().map_or(Counts::Ios, |r| r.3.counts),
     }
 }
 
@@ -135,7 +139,12 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
     let _ = writeln!(
         out,
         "\n  {:>6} {:<24} {:>12} {:>10} {:>10} {:>10}  status",
-        "run", "point", "IOs/sec", "MB/s", "avg", "p99"
+        "run",
+        "point",
+        v.counts.per_sec(),
+        "MB/s",
+        "avg",
+        "p99"
     );
     for r in &v.runs {
         let mut point = r.point.clone().unwrap_or_default();
@@ -157,7 +166,7 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
     let mut bytes = out.into_bytes();
     match &v.findings {
         Some(Findings::Sweep { param, curve, .. }) => bytes.extend(crate::render_sweep(param, curve)),
-        Some(Findings::Repeat { spread }) => bytes.extend(render_spread(spread)),
+        Some(Findings::Repeat { spread }) => bytes.extend(render_spread(spread, v.counts)),
         Some(Findings::Ab { comparison }) => {
             let (a, b) = v.name.strip_prefix("ab ").and_then(|n| n.split_once(' ')).unwrap_or(("A", "B"));
             bytes.push(b'\n');
@@ -168,7 +177,7 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
     bytes
 }
 
-fn render_spread(spread: &[Spread]) -> Vec<u8> {
+fn render_spread(spread: &[Spread], counts: Counts) -> Vec<u8> {
     let mut out = String::from("\nrepeats:\n");
     let _ = writeln!(out, "  {:<13} {:>12} {:>12} {:>8} {:>12} {:>12}", "metric", "mean", "stddev", "cv", "min", "max");
     for s in spread {
@@ -176,7 +185,7 @@ fn render_spread(spread: &[Spread]) -> Vec<u8> {
         let _ = writeln!(
             out,
             "  {:<13} {:>12} {:>12} {:>7.1}% {:>12} {:>12}",
-            s.metric.label(),
+            s.metric.label(counts),
             show(s.mean),
             show(s.stddev),
             s.cv_pct,

@@ -173,12 +173,12 @@ fn threads(out: &mut String, r: &RunRecord) {
     let commits =
         if r.threads.iter().any(|t| t.stats.commit.count > 0) { " (of commits where writes were flushed)" } else { "" };
     let _ = writeln!(out, "\nper thread{commits}:");
-    let _ =
-        writeln!(out, "  {:>6} {:>6} {:>12} {:>10} {:>10} {:>10}", "target", "thread", "IOs/sec", "MB/s", "avg", "p99");
+    let (who, rate) = if r.counts == Counts::Calls { ("session", "calls/sec") } else { ("thread", r.counts.per_sec()) };
+    let _ = writeln!(out, "  {:>6} {:>7} {:>12} {:>10} {:>10} {:>10}", "target", who, rate, "MB/s", "avg", "p99");
     for t in &r.threads {
         let _ = writeln!(
             out,
-            "  {:>6} {:>6} {:>12.2} {:>10.2} {:>10} {:>10}",
+            "  {:>6} {:>7} {:>12.2} {:>10.2} {:>10} {:>10}",
             t.target + 1,
             t.thread,
             t.stats.iops,
@@ -246,7 +246,10 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
     let mut out = String::new();
     let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(1).max(3);
     let _ = writeln!(out, "\nruns:");
-    let _ = writeln!(out, "  {:<width$} {:>12} {:>10} {:>10} {:>10}  status", "run", "IOs/sec", "MB/s", "avg", "p99");
+    // Rates are named by what the runs count, when they all count the same.
+    let counts = rows.first().map_or(Counts::Ios, |r| r.1.counts);
+    let rate = if rows.iter().all(|r| r.1.counts == counts) { counts.per_sec() } else { "ops/sec" };
+    let _ = writeln!(out, "  {:<width$} {:>12} {:>10} {:>10} {:>10}  status", "run", rate, "MB/s", "avg", "p99");
     for (name, r) in rows {
         let s = &r.summary;
         let _ = writeln!(

@@ -28,6 +28,7 @@ use crate::stats::{TTest, holm, mean, paired, sample_stddev, welch};
 use samples::log_figures;
 use serde::Serialize;
 use spindle_model::RunRecord;
+use spindle_model::db::Counts;
 use verdict::{Evidence, Spread, judge, lean, pct_of_log, runs_to_settle};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,10 +43,15 @@ pub enum Metric {
 impl Metric {
     pub const ALL: [Metric; 4] = [Metric::Iops, Metric::MbPerSec, Metric::LatencyMean, Metric::LatencyP99];
 
-    /// As the text report names it.
-    pub fn label(self) -> &'static str {
+    /// As the text report names it, for runs that count `counts`: a Hammer run's rate is
+    /// calls a second, not IOPS.
+    pub fn label(self, counts: Counts) -> &'static str {
         match self {
-            Metric::Iops => "IOPS",
+            Metric::Iops => match counts {
+                Counts::Ios => "IOPS",
+                Counts::Calls => "calls/s",
+                Counts::Rows => "rows/s",
+            },
             Metric::MbPerSec => "MB/s",
             Metric::LatencyMean => "mean latency",
             Metric::LatencyP99 => "p99 latency",
@@ -114,6 +120,8 @@ pub struct MetricComparison {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
+    /// What the compared runs count (I/Os, calls, rows), so the rate is named for it.
+    pub counts: Counts,
     pub a_runs: Vec<i64>,
     pub b_runs: Vec<i64>,
     /// What the test rests on: `paired`, `independent`, `single_run`, `not_repeats`.
@@ -202,6 +210,7 @@ fn assemble(
 ) -> Comparison {
     let (a, b) = sides.runs;
     let mut c = Comparison {
+        counts: a.iter().chain(b).next().map_or(Counts::Ios, |r| r.counts),
         a_runs: sides.ids.0,
         b_runs: sides.ids.1,
         basis,

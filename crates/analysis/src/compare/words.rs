@@ -88,7 +88,7 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
                 "This host drifts ±{:.1}% in {} between groups ({} stored groups of an identical workload); a \
                  change within that is inconclusive (drift). Alternate A and B with spindle ab to cancel it.",
                 d.pct,
-                headline.metric.label(),
+                headline.metric.label(c.counts),
                 d.groups
             ),
             None => "No stored repeat groups of an identical workload on this host tell how much it drifts between \
@@ -118,7 +118,7 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
         };
         notes.push(format!(
             "{}: inconclusive, {leans} ({}, 95% interval {ci}); {settle}.",
-            m.metric.label(),
+            m.metric.label(c.counts),
             pct(m.change_pct)
         ));
     }
@@ -128,7 +128,7 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
 /// The result on the headline metric (the first), in one sentence.
 pub(crate) fn headline(c: &Comparison) -> String {
     let m: &MetricComparison = &c.metrics[0];
-    let label = m.metric.label();
+    let label = m.metric.label(c.counts);
     let by = m.change_pct.abs();
     let how = match (&m.test, m.p_holm) {
         (Some(_), Some(p)) => {

@@ -7,7 +7,7 @@
 //! A side is a workload file today; the experiment's order, pairing and comparison do not
 //! depend on what a side runs, so a side can later be a Hammer or log-test workload.
 
-mod rounds;
+pub(crate) mod rounds;
 
 use crate::args::AbArgs;
 use crate::commands::batch::{Batch, BatchJob, Finished, run_batch};
@@ -27,12 +27,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Rounds unless --rounds says otherwise.
-const DEFAULT_ROUNDS: u64 = 5;
+const DEFAULT_ROUNDS: u32 = 5;
 /// More rounds than this is a typo.
 const MAX_ROUNDS: u64 = 1000;
 
 pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
-    let rounds = rounds_of(&args.rounds)?;
+    let rounds = rounds_of(&args.rounds, DEFAULT_ROUNDS)?;
     let threshold_pct = threshold_of(&args.verdict)?;
     let labels = output::labels(&args.labels)?;
     for key in [SIDE_LABEL, ROUND_LABEL] {
@@ -131,8 +131,8 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
 }
 
 /// `--rounds N`: pairs need two rounds at least.
-fn rounds_of(text: &Option<String>) -> Result<u32, UsageError> {
-    let Some(t) = text else { return Ok(DEFAULT_ROUNDS as u32) };
+pub(crate) fn rounds_of(text: &Option<String>, default: u32) -> Result<u32, UsageError> {
+    let Some(t) = text else { return Ok(default) };
     let n: u64 = t.trim().parse().map_err(|_| UsageError::flag("--rounds", t, "a whole number of rounds, e.g. 5"))?;
     if n < 2 {
         return Err(UsageError::flag(
@@ -175,7 +175,7 @@ fn differences(a: &JobSpec, b: &JobSpec) -> String {
 }
 
 /// A fair coin for which side goes first: the clock's nanoseconds, mixed.
-fn random_bit() -> bool {
+pub(crate) fn random_bit() -> bool {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     spindle_model::rng::Rng::new(u64::from(nanos) ^ u64::from(std::process::id())).next_u64() & 1 == 1
 }

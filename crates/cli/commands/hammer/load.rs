@@ -7,9 +7,12 @@ use crate::measure::Measure;
 use crate::plan;
 use crate::progress::{Display, note};
 use crate::{Outcome, interrupt, output};
-use spindle_db::keys;
-use spindle_db::load::{LoadMode, LoadOptions};
-use std::path::Path;
+use spindle_counters::volumes_under;
+use spindle_db::load::{LoadMode, LoadOptions, LoadOutcome};
+use spindle_db::{DbUrl, keys};
+use spindle_model::RunRecord;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
 
 pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
@@ -17,7 +20,6 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let rows = plan::rows_of("--rows", &args.rows, 10_000_000, keys::MAX_ROWS)?;
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    let target = target_of(&url)?;
     let mode = match (args.fresh, args.resume) {
         (true, _) => LoadMode::Fresh,
         (_, true) => LoadMode::Resume,
@@ -25,32 +27,9 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     };
     let mut saver = Saver::new(&args.store, None)?;
     let quiet = args.output.quiet;
-    let display = Display::new(quiet);
     let stop = interrupt::stop_flag();
-    // A file's disk is watched; a server's files are on its own machine.
-    let file = match &target {
-        Target::Sqlite(path) => Some(path.clone()),
-        Target::Postgres(..) | Target::MySql(..) => None,
-    };
-    let size_before = file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
-    let watched: Vec<&Path> = file.iter().map(|p| p.as_path()).collect();
-    let measure = Measure::start(&watched, Vec::new(), interval, Vec::new());
-    let started_at = SystemTime::now();
+    let (mut record, outcome) = load_table(&url, rows, mode, interval, quiet, stop)?;
     let shown = url.to_string();
-    let opts = LoadOptions { rows, mode };
-    let mut progress = |done, total| display.fill(&format!("loading {shown}"), done, total);
-    let result = match &target {
-        Target::Sqlite(path) => spindle_db::sqlite::load(path, &opts, &mut progress, stop),
-        Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::load(url, &opts, &mut progress, stop)),
-        Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::load(url, &opts, &mut progress, stop)),
-    };
-    let measured = measure.finish(Duration::ZERO);
-    display.finish_line();
-    let outcome = result?;
-    let grown =
-        file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()).saturating_sub(size_before);
-    let mut record = spindle_db::load::load_record(&url, rows, &outcome, grown, started_at);
-    measured.fill(&mut record, outcome.rows_loaded);
     record.labels = labels;
     record.command_line = output::command_line();
     let id = saver.save(&record, None, 1)?;
@@ -68,4 +47,44 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     }
     note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
     Ok(if outcome.interrupted { Outcome::Interrupted } else { Outcome::Success })
+}
+
+/// Loads Hammer's table into the database at `url`, measured: the load's record (without
+/// labels or command line) and what it did.
+pub(crate) fn load_table(
+    url: &DbUrl,
+    rows: u64,
+    mode: LoadMode,
+    interval: Duration,
+    quiet: bool,
+    stop: &'static AtomicBool,
+) -> anyhow::Result<(RunRecord, LoadOutcome)> {
+    let target = target_of(url)?;
+    let display = Display::new(quiet);
+    // The disks under the engine's files are watched, a local server's as much as a file's.
+    let files = spindle_db::open(url)?.files()?;
+    let watched: Vec<&Path> = files.log.iter().chain(&files.data).map(PathBuf::as_path).collect();
+    let file = match &target {
+        Target::Sqlite(path) => Some(path.clone()),
+        Target::Postgres(..) | Target::MySql(..) => None,
+    };
+    let size_before = file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
+    let measure = Measure::start(&watched, volumes_under(&watched), interval, Vec::new());
+    let started_at = SystemTime::now();
+    let shown = url.to_string();
+    let opts = LoadOptions { rows, mode };
+    let mut progress = |done, total| display.fill(&format!("loading {shown}"), done, total);
+    let result = match &target {
+        Target::Sqlite(path) => spindle_db::sqlite::load(path, &opts, &mut progress, stop),
+        Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::load(url, &opts, &mut progress, stop)),
+        Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::load(url, &opts, &mut progress, stop)),
+    };
+    let measured = measure.finish(Duration::ZERO);
+    display.finish_line();
+    let outcome = result?;
+    let grown =
+        file.as_ref().and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()).saturating_sub(size_before);
+    let mut record = spindle_db::load::load_record(url, rows, &outcome, grown, started_at);
+    measured.fill(&mut record, outcome.rows_loaded);
+    Ok((record, outcome))
 }

@@ -5,6 +5,9 @@
 mod load;
 mod run;
 
+pub(crate) use load::load_table;
+pub(crate) use run::{Prepared, hammer_once, prepare};
+
 use crate::Outcome;
 use crate::args::{HammerAction, HammerArgs};
 use crate::database::url_of;

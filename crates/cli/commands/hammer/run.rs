@@ -10,7 +10,7 @@ use crate::plan;
 use crate::progress::{Display, note};
 use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
-use spindle_counters::CounterSource;
+use spindle_counters::{CounterSource, volumes_under};
 use spindle_db::counters::{MySqlCounters, PgCounters, SqliteCounters};
 use spindle_db::hammer::{Live, RunPlan};
 use spindle_db::mysql::MySqlSession;
@@ -21,6 +21,7 @@ use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
 use spindle_model::RunRecord;
 use spindle_store::GroupKind;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -57,22 +58,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     };
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    let target = target_of(&url)?;
-    // Before anything runs: the database must hold a loaded Hammer table, and a server must
-    // have room for the sessions.
-    let rows = match &target {
-        Target::Sqlite(path) => loaded_rows(path)?,
-        Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::loaded_rows(url))?,
-        Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::loaded_rows(url))?,
-    };
-    let mut conn = spindle_db::open(&url)?;
-    if let Some(room) = conn.room()? {
-        check_room(&url, &sessions, room)?;
-    }
-    // The disks under the engine's files are watched, a local server's as much as a file's.
-    let files = conn.files()?;
-    drop(conn);
-    let watched: Vec<&std::path::Path> = files.log.iter().chain(&files.data).map(|p| p.as_path()).collect();
+    let prepared = prepare(&url, &sessions)?;
     let quiet = args.output.quiet;
     let group = (sessions.len() > 1).then(|| (GroupKind::Sweep, format!("hammer --sessions {}", list(&sessions))));
     let mut saver = Saver::new(&args.store, group)?;
@@ -84,61 +70,16 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         let run_plan = RunPlan {
             sessions: n,
             read_pct,
-            rows,
+            rows: prepared.rows,
             warmup,
             duration,
             think,
             rate_per_session: rate.map(|r| r / f64::from(n)),
         };
-        note(quiet, &format!("hammering {url}: {n} sessions, {read_pct}% GetAccount, {rows} rows"));
-        let sources: Vec<Box<dyn CounterSource>> = match &target {
-            Target::Sqlite(path) => vec![Box::new(SqliteCounters::new(path))],
-            Target::Postgres(url, _) => vec![Box::new(PgCounters::connect(url)?)],
-            Target::MySql(url, _) => vec![Box::new(MySqlCounters::connect(url)?)],
-        };
-        let measure = Measure::start(&watched, Vec::new(), interval, sources);
-        let sampling_from = Instant::now();
-        let live = Arc::new(Live::default());
-        let result = with_progress(&live, quiet, warmup, || match &target {
-            Target::Sqlite(path) => spindle_db::hammer::run(&run_plan, |_| SqliteSession::connect(path), stop, &live),
-            Target::Postgres(url, rt) => rt.block_on(spindle_db::hammer::run_tasks(
-                &run_plan,
-                |_| {
-                    let url = url.clone();
-                    async move { PgSession::connect(&url).await }
-                },
-                stop,
-                live.clone(),
-            )),
-            Target::MySql(url, rt) => rt.block_on(spindle_db::hammer::run_tasks(
-                &run_plan,
-                |_| {
-                    let url = url.clone();
-                    async move { MySqlSession::connect(&url).await }
-                },
-                stop,
-                live.clone(),
-            )),
-        });
-        // Counters cover what the calls do: not the ramp-up, nor the warm-up after it.
-        let unmeasured =
-            result.as_ref().map_or(warmup, |o| o.time_zero.saturating_duration_since(sampling_from) + warmup);
-        let measured = measure.finish(unmeasured);
-        let out = result?;
-        release_freed_memory();
-        note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
-        let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
-        let mut record = spindle_db::hammer::run_record(&url, &run_plan, &out);
-        measured.fill(&mut record, calls);
+        let hammered = hammer_once(&prepared, &run_plan, interval, quiet, stop)?;
+        let mut record = hammered.record;
         record.labels = labels.clone();
         record.command_line = output::command_line();
-        let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
-        if behind > 0 {
-            let rate = run_plan.rate_per_session.unwrap_or_default() * f64::from(n);
-            record.warnings.push(format!(
-                "behind schedule by {behind} calls: the sessions could not keep up with --rate {rate:.0}, and the calls still owed at the end were not made"
-            ));
-        }
         let point = (sessions.len() > 1).then(|| format!("sessions={n}"));
         let id = saver.save(&record, point, 1)?;
         if !args.output.json && !args.output.csv && !quiet {
@@ -149,7 +90,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             outcome = Outcome::OperationsFailed;
         }
         records.push(record);
-        if out.interrupted {
+        if hammered.interrupted {
             outcome = Outcome::Interrupted;
             break;
         }
@@ -162,6 +103,103 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         output::write_stdout(&spindle_report::render_overview(&rows))?;
     }
     Ok(outcome)
+}
+
+/// A database ready to hammer: its driver, the rows loaded, and where its files are.
+pub(crate) struct Prepared {
+    url: DbUrl,
+    target: Target,
+    pub rows: u64,
+    watched: Vec<PathBuf>,
+    /// The volumes its log and data sit on, counted exactly and sampled as themselves.
+    volumes: Vec<String>,
+}
+
+/// Checks before anything runs: the database must hold a loaded Hammer table, and a server
+/// must have room for the largest session count.
+pub(crate) fn prepare(url: &DbUrl, sessions: &[u32]) -> anyhow::Result<Prepared> {
+    let target = target_of(url)?;
+    let rows = match &target {
+        Target::Sqlite(path) => loaded_rows(path)?,
+        Target::Postgres(url, rt) => rt.block_on(spindle_db::postgres::loaded_rows(url))?,
+        Target::MySql(url, rt) => rt.block_on(spindle_db::mysql::loaded_rows(url))?,
+    };
+    let mut conn = spindle_db::open(url)?;
+    if let Some(room) = conn.room()? {
+        check_room(url, sessions, room)?;
+    }
+    // The disks under the engine's files are watched, a local server's as much as a file's.
+    let files = conn.files()?;
+    drop(conn);
+    let watched: Vec<PathBuf> = files.log.into_iter().chain(files.data).collect();
+    let paths: Vec<&Path> = watched.iter().map(PathBuf::as_path).collect();
+    let volumes = volumes_under(&paths);
+    Ok(Prepared { url: url.clone(), target, rows, watched, volumes })
+}
+
+/// One Hammer run, measured: its record (without labels or command line), and whether it
+/// was interrupted.
+pub(crate) struct Hammered {
+    pub record: RunRecord,
+    pub interrupted: bool,
+}
+
+pub(crate) fn hammer_once(
+    p: &Prepared,
+    run_plan: &RunPlan,
+    interval: Duration,
+    quiet: bool,
+    stop: &'static AtomicBool,
+) -> anyhow::Result<Hammered> {
+    let (url, n, warmup) = (&p.url, run_plan.sessions, run_plan.warmup);
+    note(quiet, &format!("hammering {url}: {n} sessions, {}% GetAccount, {} rows", run_plan.read_pct, p.rows));
+    let sources: Vec<Box<dyn CounterSource>> = match &p.target {
+        Target::Sqlite(path) => vec![Box::new(SqliteCounters::new(path))],
+        Target::Postgres(url, _) => vec![Box::new(PgCounters::connect(url)?)],
+        Target::MySql(url, _) => vec![Box::new(MySqlCounters::connect(url)?)],
+    };
+    let watched: Vec<&Path> = p.watched.iter().map(PathBuf::as_path).collect();
+    let measure = Measure::start(&watched, p.volumes.clone(), interval, sources);
+    let sampling_from = Instant::now();
+    let live = Arc::new(Live::default());
+    let result = with_progress(&live, quiet, warmup, || match &p.target {
+        Target::Sqlite(path) => spindle_db::hammer::run(run_plan, |_| SqliteSession::connect(path), stop, &live),
+        Target::Postgres(url, rt) => rt.block_on(spindle_db::hammer::run_tasks(
+            run_plan,
+            |_| {
+                let url = url.clone();
+                async move { PgSession::connect(&url).await }
+            },
+            stop,
+            live.clone(),
+        )),
+        Target::MySql(url, rt) => rt.block_on(spindle_db::hammer::run_tasks(
+            run_plan,
+            |_| {
+                let url = url.clone();
+                async move { MySqlSession::connect(&url).await }
+            },
+            stop,
+            live.clone(),
+        )),
+    });
+    // Counters cover what the calls do: not the ramp-up, nor the warm-up after it.
+    let unmeasured = result.as_ref().map_or(warmup, |o| o.time_zero.saturating_duration_since(sampling_from) + warmup);
+    let measured = measure.finish(unmeasured);
+    let out = result?;
+    release_freed_memory();
+    note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
+    let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
+    let mut record = spindle_db::hammer::run_record(url, run_plan, &out);
+    measured.fill(&mut record, calls);
+    let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
+    if behind > 0 {
+        let rate = run_plan.rate_per_session.unwrap_or_default() * f64::from(n);
+        record.warnings.push(format!(
+            "behind schedule by {behind} calls: the sessions could not keep up with --rate {rate:.0}, and the calls still owed at the end were not made"
+        ));
+    }
+    Ok(Hammered { record, interrupted: out.interrupted })
 }
 
 /// Runs `f` while a live line shows calls per second and mean latency once a second (only

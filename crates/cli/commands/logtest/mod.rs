@@ -3,20 +3,20 @@
 //! harness (counters, CPU, the log volume's exact I/O) and saved as one run of a group; at
 //! the end, the original article's `io_results` table with the optimum size marked.
 
+mod session;
 mod table;
+
+pub(crate) use session::LogTest;
 
 use crate::args::LogTestArgs;
 use crate::commands::batch::Saver;
 use crate::database::url_of;
-use crate::measure::Measure;
-use crate::progress::{Display, note, warn};
+use crate::progress::{Display, note};
 use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output, plan};
-use spindle_counters::volumes_under;
 use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
 use spindle_store::GroupKind;
-use std::path::Path;
 use std::time::Duration;
 
 const DEFAULT_BATCHES: [u64; 6] = [1, 10, 100, 1_000, 10_000, 100_000];
@@ -48,39 +48,18 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
     let mut saver = Saver::new(&args.store, (batches.len() > 1).then(|| group_name(&batches)))?;
     let stop = interrupt::stop_flag();
 
-    let mut conn = spindle_db::open(&url)?;
-    let files = conn.files()?;
-    let version = conn.version()?;
-    logtest::create(conn.as_mut(), row_bytes)?;
-    let settings = conn.settings()?;
-    let watched: Vec<&Path> = files.log.iter().chain(&files.data).map(|p| p.as_path()).collect();
-    let log_volumes = files.log.as_deref().map(|p| volumes_under(&[p])).unwrap_or_default();
-    if log_volumes.is_empty() {
-        warn(quiet, &format!("{url}: the log is not on a volume of this machine; the device's figures are left out"));
-    }
-    let test = LogTestPlan { rows, row_bytes };
     let display = Display::new(quiet);
+    let mut test = LogTest::open(&url, LogTestPlan { rows, row_bytes }, settle, interval, quiet)?;
     let mut records: Vec<RunRecord> = Vec::new();
     let mut outcome = Outcome::Success;
     let mut failure = None;
     for &size in &batches {
         note(quiet, &format!("transaction size {size}: settling, checkpoint, dropping caches"));
-        let notes = logtest::settle(conn.as_mut(), settle, stop)?;
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let Some(measured) = test.size(size, stop, &display)? else {
             outcome = Outcome::Interrupted;
             break;
-        }
-        let measure = Measure::start(&watched, log_volumes.clone(), interval, Vec::new());
-        let mut progress = |done| display.fill(&format!("transaction size {size}"), done, rows);
-        let batch = logtest::run_batch(conn.as_mut(), &test, size, stop, &mut progress);
-        display.finish_line();
-        let mut measured = measure.finish(Duration::ZERO);
-        let batch = batch?;
-        let volume = measured.volumes.pop();
-        let context =
-            logtest::Context { url: &url, version: &version, settings: &settings, plan: &test, notes: &notes };
-        let mut record = logtest::record(&batch, volume, &context);
-        measured.fill(&mut record, batch.rows);
+        };
+        let (mut record, batch) = (measured.record, measured.batch);
         record.labels = labels.clone();
         record.command_line = output::command_line();
         let id = saver.save(&record, Some(format!("batch={size}")), 1)?;
@@ -95,9 +74,8 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
             break;
         }
     }
-    // The table is spindle's own; it goes when the test is over (a server that went away
-    // took it down with it).
-    let _ = logtest::drop(conn.as_mut());
+    // The table is spindle's own; it goes when the test is over.
+    test.finish();
     let rows_out = table::rows(&records);
     if let Some(best) = rows_out.iter().find(|r| r.optimum) {
         saver.set_group_summary(&serde_json::json!({
