@@ -49,6 +49,36 @@ pub enum Command {
     /// instance of each layout, in alternating rounds, compared with the counters that
     /// explain the difference.
     Placement(Box<PlacementArgs>),
+    /// TPC-C customer's large operations, each timed with the I/O sizes it made: bulk load,
+    /// cold scan, full-table update, checkpoint (after Linchi Shea's "Performance impact of
+    /// controller cache: SQL Server large operations").
+    Largeops(LargeOpsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LargeOpsArgs {
+    /// The database: sqlite:///path/to/test.db, postgres://user@host/db or mysql://user@host/db.
+    /// spindle creates (and drops at the end, unless --keep) a table of its own, spindle_customer.
+    #[arg(long, value_name = "URL")]
+    pub db: String,
+    /// Customers to load (K, M are powers of 1000) [default: 3M, about 2 GB].
+    #[arg(long)]
+    pub rows: Option<String>,
+    /// Rows a load batch commits together [default: 50000].
+    #[arg(long, value_name = "N")]
+    pub batch: Option<String>,
+    /// Pause before each operation, so each stands apart in the counters [default: 5s].
+    #[arg(long, value_name = "DURATION")]
+    pub settle: Option<String>,
+    /// Keep the table at the end.
+    #[arg(long)]
+    pub keep: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]

@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         args::Command::Logtest(l) => commands::logtest::run(&l),
         args::Command::Db(d) => commands::db::run(&d),
         args::Command::Placement(p) => commands::placement::run(&p),
+        args::Command::Largeops(l) => commands::largeops::run(&l),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -52,6 +52,20 @@ fn up_use_down(engine: &str, wal_file: &str) {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(rows.len(), 2);
+    // On an instance spindle manages, the scan is cold: the server is restarted first (and
+    // the OS page cache dropped, which needs root).
+    let ops = spindle()
+        .env("SPINDLE_STORE", &store)
+        .env("XDG_DATA_HOME", &xdg)
+        .args(["largeops", "--db", &url, "--rows", "3000", "--batch", "1000", "--settle", "0s", "--json"])
+        .output()
+        .unwrap();
+    assert!(ops.status.success(), "{}", String::from_utf8_lossy(&ops.stderr));
+    let ops: Vec<serde_json::Value> = serde_json::from_slice(&ops.stdout).unwrap();
+    // SAFETY: geteuid takes nothing and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    assert_eq!(ops[1]["cold"], root, "{}", ops[1]);
+    assert!(ops[1]["cold_why"].as_str().unwrap().contains("restarted"), "{}", ops[1]);
 
     let status = db(&xdg).args(["status", "--json"]).output().unwrap();
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&status.stdout).unwrap();

@@ -13,6 +13,7 @@ mod io_output;
 mod io_real;
 mod io_safety;
 mod io_timing;
+mod largeops;
 mod logtest;
 mod placement;
 mod record_characterize;

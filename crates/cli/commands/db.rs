@@ -24,6 +24,19 @@ pub fn registry_path() -> anyhow::Result<PathBuf> {
     Ok(registry::path_in(&dir))
 }
 
+/// The managed instance a URL reaches, if spindle manages the server at its port here.
+pub fn managed_instance_at(url: &spindle_db::DbUrl) -> Option<Instance> {
+    let local = matches!(url.host.as_deref(), Some("127.0.0.1" | "localhost"));
+    if !local {
+        return None;
+    }
+    let registry = registry_path().ok()?;
+    registry::list(&registry)
+        .into_iter()
+        .filter_map(|data| Instance::find(&data).ok())
+        .find(|i| Some(i.state.port) == url.port && i.is_running())
+}
+
 /// `--engine`.
 pub fn engine_of(text: &str) -> Result<ManagedEngine, UsageError> {
     ManagedEngine::parse(text).ok_or_else(|| UsageError::flag("--engine", text, "spindle manages postgres and mariadb"))

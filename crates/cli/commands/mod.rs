@@ -7,6 +7,7 @@ pub mod compare;
 pub mod db;
 pub mod hammer;
 pub mod io;
+pub mod largeops;
 pub mod logtest;
 pub mod placement;
 pub mod profiles;

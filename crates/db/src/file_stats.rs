@@ -48,6 +48,9 @@ pub struct FileStats {
     pub missing: Vec<String>,
     /// What a figure means where it differs from what its name suggests.
     pub notes: Vec<String>,
+    /// Checkpoints the engine has made, where it counts them (PostgreSQL's timed and
+    /// requested ones).
+    pub checkpoints: Option<u64>,
 }
 
 impl FileStats {
@@ -59,6 +62,7 @@ impl FileStats {
             source: self.source.clone(),
             missing: self.missing.clone(),
             notes: self.notes.clone(),
+            checkpoints: self.checkpoints.zip(before.checkpoints).map(|(a, b)| a.saturating_sub(b)),
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod file_stats;
 pub mod hammer;
 mod join;
 pub mod keys;
+pub mod largeops;
 pub mod load;
 pub mod logtest;
 pub mod managed;

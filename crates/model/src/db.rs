@@ -71,6 +71,27 @@ pub struct LogTestFigures {
     pub notes: Vec<String>,
 }
 
+/// One of the large operations (load, scan, update, checkpoint) of "Performance impact of
+/// controller cache: SQL Server large operations", with the I/O sizes its volumes saw.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LargeOpFigures {
+    /// `load`, `scan`, `update` or `checkpoint`.
+    pub operation: String,
+    pub rows: u64,
+    pub seconds: f64,
+    /// Rows a load commits together.
+    pub batch: u64,
+    /// Whether the scan read from the device: caches emptied (the engine's by a restart of a
+    /// managed instance, the OS's page cache) before it. Only the scan has one.
+    pub cold: Option<bool>,
+    /// Why the scan is cold, or why it is warm.
+    pub cold_why: Option<String>,
+    /// What each volume under the engine's data and log did during the operation.
+    pub volumes: Vec<DeviceIo>,
+    /// Automatic checkpoints the engine made during the operation, where it counts them.
+    pub automatic_checkpoints: Option<u64>,
+}
+
 /// A block device's own counts over a span: what reached the volume.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DeviceIo {
@@ -80,6 +101,17 @@ pub struct DeviceIo {
     pub bytes_read: u64,
     pub writes: u64,
     pub bytes_written: u64,
+}
+
+impl DeviceIo {
+    /// Average bytes a read and a write, as perfmon's Avg. Disk Bytes/Read and /Write.
+    pub fn bytes_per_read(&self) -> Option<f64> {
+        (self.reads > 0).then(|| self.bytes_read as f64 / self.reads as f64)
+    }
+
+    pub fn bytes_per_write(&self) -> Option<f64> {
+        (self.writes > 0).then(|| self.bytes_written as f64 / self.writes as f64)
+    }
 }
 
 impl LogTestFigures {

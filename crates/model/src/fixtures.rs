@@ -133,6 +133,7 @@ pub fn record() -> RunRecord {
         behind_schedule_ios: 12,
         counts: crate::db::Counts::Ios,
         log_test: None,
+        large_op: None,
     }
 }
 

@@ -221,7 +221,7 @@ impl Histogram {
 }
 
 /// The serialized form: exact summary values plus the non-empty buckets.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SparseHistogram {
     pub count: u64,
     pub min: u64,
@@ -231,6 +231,13 @@ pub struct SparseHistogram {
     pub sum_squares: String,
     /// `[bucket index, count]` pairs; bucket layout: 64 linear sub-buckets per power of two.
     pub buckets: Vec<(u32, u64)>,
+}
+
+/// An empty histogram's form (sums of nothing are "0", as the schema has them).
+impl Default for SparseHistogram {
+    fn default() -> Self {
+        SparseHistogram::from(&Histogram::new())
+    }
 }
 
 impl From<&Histogram> for SparseHistogram {

@@ -39,7 +39,7 @@ impl RunStatus {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     pub schema: String,
-    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest` (later `largeops`, `import`).
+    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest`, `largeops` (later `import`).
     pub kind: String,
     pub status: RunStatus,
     pub spindle_version: String,
@@ -76,6 +76,9 @@ pub struct RunRecord {
     /// The log test's figures for this run's transaction size (`logtest` runs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_test: Option<crate::db::LogTestFigures>,
+    /// The large operation this run timed (`largeops` runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_op: Option<crate::db::LargeOpFigures>,
 }
 
 impl RunRecord {
@@ -103,6 +106,7 @@ impl RunRecord {
             behind_schedule_ios: 0,
             counts: crate::db::Counts::default(),
             log_test: None,
+            large_op: None,
         }
     }
 }

@@ -154,7 +154,8 @@ impl Conn for PgConn {
                      (SELECT sum(blks_read) FROM pg_stat_database)::float8, \
                      (SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter)::float8, \
                      (SELECT buffers_backend_fsync FROM pg_stat_bgwriter)::float8, \
-                     current_setting('block_size')::float8 FROM pg_stat_wal w";
+                     current_setting('block_size')::float8, \
+                     (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)::float8 FROM pg_stat_wal w";
         let row = self.rt.block_on(self.client.query_one(query, &[])).map_err(self.sql())?;
         let n = |i: usize| row.get::<_, Option<f64>>(i).map(|v| v.max(0.0) as u64);
         let block = n(8).unwrap_or(8192);
@@ -189,6 +190,7 @@ impl Conn for PgConn {
             source: "pg_stat_wal, pg_stat_database, pg_stat_bgwriter".into(),
             missing,
             notes,
+            checkpoints: n(9),
         })
     }
 

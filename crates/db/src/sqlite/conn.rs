@@ -134,6 +134,7 @@ impl Conn for SqliteConn {
             notes: vec![
                 "I/Os are the write calls SQLite makes: a WAL frame is two, its 24-byte header and its page".into(),
             ],
+            checkpoints: None,
         })
     }
 

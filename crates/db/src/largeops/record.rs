@@ -1,0 +1,71 @@
+//! One large operation as a run record: the rows are the operations (loaded, scanned,
+//! updated), the bytes those its volumes read and wrote, and `large_op` the figures the
+//! article compares (time, I/O sizes, cold or warm).
+
+use super::OpOutcome;
+use crate::DbUrl;
+use spindle_model::Histogram;
+use spindle_model::RunRecord;
+use spindle_model::db::{Counts, LargeOpFigures};
+use spindle_model::record::{CpuUsage, IoStats, RunStatus, TargetResult, TimePoint};
+use std::collections::BTreeMap;
+
+/// What every operation's record shares.
+pub struct Context<'a> {
+    pub url: &'a DbUrl,
+    pub version: &'a str,
+    pub settings: &'a BTreeMap<String, String>,
+    pub rows: u64,
+    pub batch: u64,
+}
+
+pub fn record(o: &OpOutcome, figures: LargeOpFigures, warnings: Vec<String>, cx: &Context<'_>) -> RunRecord {
+    let secs = o.elapsed.as_secs_f64();
+    let read: u64 = figures.volumes.iter().map(|v| v.bytes_read).sum();
+    let written: u64 = figures.volumes.iter().map(|v| v.bytes_written).sum();
+    let empty = Histogram::new();
+    let mut stats = IoStats::from_histograms(&empty, &empty, &empty, read, written, secs, CpuUsage::default());
+    stats.ios = o.rows;
+    stats.iops = if secs > 0.0 { o.rows as f64 / secs } else { 0.0 };
+    let series: Vec<TimePoint> = o
+        .per_second
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let t = ((i + 1) as f64).min(secs);
+            let width = (t - i as f64).max(1e-9);
+            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
+        })
+        .collect();
+    let mut errors = BTreeMap::new();
+    if let Some(e) = &o.error {
+        errors.insert(e.to_string(), 1);
+    }
+    let status = if o.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    RunRecord {
+        spec: serde_json::json!({
+            "db": cx.url.to_string(),
+            "engine": cx.url.engine.name(),
+            "server_version": cx.version,
+            "settings": cx.settings,
+            "operation": o.op.name(),
+            "rows": cx.rows,
+            "batch": cx.batch,
+        }),
+        summary: stats.clone(),
+        targets: vec![TargetResult {
+            path: cx.url.to_string(),
+            device: None,
+            size: 0,
+            workload: format!("large operations: {} of {} TPC-C customer rows", o.op.name(), cx.rows),
+            stats,
+            timeseries: series.clone(),
+        }],
+        timeseries: series,
+        errors,
+        warnings,
+        counts: Counts::Rows,
+        large_op: Some(figures),
+        ..RunRecord::new("largeops", status, o.started_at, secs)
+    }
+}
