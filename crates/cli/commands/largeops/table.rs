@@ -8,8 +8,8 @@ pub fn render(db: &str, records: &[RunRecord]) -> String {
     let mut out = format!("large operations on {db}\n");
     let _ = writeln!(
         out,
-        "{:<11} {:>12} {:>9} {:>11} {:>9} {:>9} {:>11} {:>11}  {}",
-        "operation", "rows", "seconds", "rows/s", "read MB/s", "write MB/s", "KB/read", "KB/write", "cache"
+        "{:<11} {:>12} {:>9} {:>11} {:>9} {:>9} {:>11} {:>11}  cache",
+        "operation", "rows", "seconds", "rows/s", "read MB/s", "write MB/s", "KB/read", "KB/write"
     );
     for r in records {
         let Some(f) = &r.large_op else { continue };
