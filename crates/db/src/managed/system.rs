@@ -66,6 +66,36 @@ impl RunAs {
         c
     }
 
+    /// An error naming the first directory above `dir` this user cannot pass through, when
+    /// the server runs as another user than spindle's.
+    pub fn check_reach(&self, dir: &Path, flag: &str) -> Result<(), DbError> {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid takes nothing and cannot fail.
+        if unsafe { libc::geteuid() } != 0 || self.uid == 0 {
+            return Ok(());
+        }
+        for a in dir.ancestors().skip(1) {
+            let Ok(m) = std::fs::metadata(a) else { continue };
+            let mode = m.mode();
+            let passes = (m.uid() == self.uid && mode & 0o100 != 0)
+                || (m.gid() == self.gid && mode & 0o010 != 0)
+                || mode & 0o001 != 0;
+            if !passes {
+                return Err(managed(
+                    format!("{flag} {}", dir.display()),
+                    format!(
+                        "the server runs as {}, who cannot enter {} (mode {:o}); choose a directory it can reach, or chmod o+x {}",
+                        self.name,
+                        a.display(),
+                        mode & 0o7777,
+                        a.display()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Makes `dir` (and what is in it) this user's.
     pub fn own(&self, dir: &Path) -> Result<(), DbError> {
         // SAFETY: as above.
@@ -117,6 +147,8 @@ impl Made {
 
     /// `dir`, which must not exist or be empty, created (with its missing parents) for `owner`.
     pub fn empty_dir(&mut self, dir: &Path, flag: &str, owner: &RunAs) -> Result<PathBuf, DbError> {
+        let absolute = std::path::absolute(dir).map_err(|e| DbError::Io(dir.to_path_buf(), e))?;
+        owner.check_reach(&absolute, flag)?;
         match std::fs::read_dir(dir) {
             Ok(mut entries) => {
                 if entries.next().is_some() {
