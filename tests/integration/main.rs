@@ -4,6 +4,7 @@ mod ab;
 mod common;
 mod compare;
 mod counters;
+mod db_interrupts;
 mod db_managed;
 mod hammer;
 mod hammer_mysql;

@@ -1,0 +1,119 @@
+//! Database experiments when things stop: Ctrl-C in the middle of a placement experiment
+//! saves what ran, stops and removes its instances, and exits 130; a server that dies under
+//! the log test leaves the partial run saved with the error, and exit 1.
+
+use crate::common::{spindle, spindle_process};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn postgres_installed() -> bool {
+    let found = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some());
+    if !found {
+        spindle_testenv::unavailable("PostgreSQL server binaries", "not installed");
+    }
+    found
+}
+
+fn runs_in(store: &Path) -> Vec<serde_json::Value> {
+    let out = spindle().env("SPINDLE_STORE", store).args(["runs", "list", "--json"]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_default()
+}
+
+/// Server processes whose command line names a path under `dir`.
+fn servers_under(dir: &Path) -> usize {
+    let needle = dir.display().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(&needle))
+        .count()
+}
+
+#[test]
+fn ctrl_c_in_placement_saves_runs_and_removes_its_instances() {
+    if !postgres_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let store = dir.path().join("results.db");
+    let xdg = dir.path().join("xdg");
+    let mut child = spindle_process()
+        .env("SPINDLE_STORE", &store)
+        .env("XDG_DATA_HOME", &xdg)
+        .args(["placement", "--engine", "postgres", "--same"])
+        .arg(&a)
+        .arg("--split")
+        .arg(format!("{},{}", a.display(), b.display()))
+        .args(["--rows", "20000", "--sessions", "2", "--duration", "60s", "--warmup", "0s", "--rounds", "2", "-q"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Both loads are saved before the first round begins; then the round runs a minute.
+    let started = Instant::now();
+    while runs_in(&store).len() < 2 {
+        assert!(started.elapsed() < Duration::from_secs(120), "the loads never finished");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    // SAFETY: signals our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let runs = runs_in(&store);
+    assert_eq!(runs.len(), 3, "both loads and the interrupted round are saved: {runs:?}");
+    assert!(runs.iter().any(|r| r["status"] == "interrupted"), "{runs:?}");
+    assert_eq!(servers_under(dir.path()), 0, "no server of the experiment runs on");
+    let status = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "status", "--json"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]", "its instances are gone from the list");
+    assert_eq!(std::fs::read_dir(&a).unwrap().count() + std::fs::read_dir(&b).unwrap().count(), 0);
+}
+
+#[test]
+fn a_server_that_dies_under_the_log_test_leaves_the_partial_run_saved() {
+    if !postgres_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let store = dir.path().join("results.db");
+    let up = spindle()
+        .env("XDG_DATA_HOME", &xdg)
+        .args(["db", "up", "--engine", "postgres", "--data"])
+        .arg(dir.path().join("pg"))
+        .output()
+        .unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    let url = String::from_utf8(up.stdout).unwrap().trim().to_string();
+    let status = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "status", "--json"]).output().unwrap();
+    let pid = serde_json::from_slice::<Vec<serde_json::Value>>(&status.stdout).unwrap()[0]["pid"].as_u64().unwrap();
+
+    // A commit a row for a million rows: far longer than the test waits.
+    let child = spindle_process()
+        .env("SPINDLE_STORE", &store)
+        .args(["logtest", "--db", &url, "--rows", "1000000", "--batch", "1", "--settle", "0s", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    // An immediate shutdown: the server ends every session at once.
+    // SAFETY: signals the test's own server.
+    unsafe { libc::kill(pid as i32, libc::SIGQUIT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the runs so far are saved"), "{err}");
+    let runs = runs_in(&store);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["status"], "interrupted");
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(rows[0]["rows"].as_u64().unwrap() > 0, "what committed before is kept: {}", rows[0]);
+    let down = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "down", "--all", "--remove"]).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+    assert_eq!(servers_under(dir.path()), 0);
+}
