@@ -41,7 +41,7 @@ fn ctrl_c_in_placement_saves_runs_and_removes_its_instances() {
     std::fs::create_dir_all(&b).unwrap();
     let store = dir.path().join("results.db");
     let xdg = dir.path().join("xdg");
-    let mut child = spindle_process()
+    let child = spindle_process()
         .env("SPINDLE_STORE", &store)
         .env("XDG_DATA_HOME", &xdg)
         .args(["placement", "--engine", "postgres", "--same"])
