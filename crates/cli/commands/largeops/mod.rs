@@ -16,12 +16,14 @@ use crate::measure::Measure;
 use crate::progress::{Display, note, warn};
 use crate::{Outcome, interrupt, output, plan};
 use spindle_counters::volumes_under;
+use spindle_db::DbUrl;
 use spindle_db::largeops::{self, Op, OpOutcome};
+use spindle_db::managed::Instance;
 use spindle_model::RunRecord;
 use spindle_model::db::LargeOpFigures;
 use spindle_store::GroupKind;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 /// More rows than this is a typo (a terabyte of customers).
@@ -44,7 +46,50 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
     }
 
     let mut managed = managed_instance_at(&url);
-    let mut conn = spindle_db::open(&url)?;
+    let plan = OpsPlan { rows, batch, settle, interval, keep: args.keep };
+    let mut records: Vec<RunRecord> = Vec::new();
+    let outcome = run_ops(&url, managed.as_mut(), &plan, quiet, stop, &mut |op, mut record| {
+        record.labels = labels.clone();
+        record.command_line = output::command_line();
+        let id = saver.save(&record, Some(format!("op={}", op.name())), 1)?;
+        note(quiet, &format!("{} saved as run {id}", op.name()));
+        records.push(record);
+        Ok(())
+    })?;
+    if args.output.json {
+        let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.large_op.as_ref()).collect();
+        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&ops)?).as_bytes())?;
+    } else if args.output.csv {
+        output::print(&records, &args.output)?;
+    } else if !quiet {
+        output::write_stdout(table::render(&url.to_string(), &records).as_bytes())?;
+    }
+    Ok(outcome)
+}
+
+/// What a run of the operations is asked.
+pub(crate) struct OpsPlan {
+    pub rows: u64,
+    pub batch: u64,
+    pub settle: Duration,
+    pub interval: Duration,
+    /// Keep the table at the end.
+    pub keep: bool,
+}
+
+/// Runs the four operations on the database at `url` (restarting `managed`, when spindle
+/// manages it, to make the scan and the update cold), handing each operation's record to
+/// `saved` as soon as it is done.
+pub(crate) fn run_ops(
+    url: &DbUrl,
+    mut managed: Option<&mut Instance>,
+    plan: &OpsPlan,
+    quiet: bool,
+    stop: &AtomicBool,
+    saved: &mut dyn FnMut(Op, RunRecord) -> anyhow::Result<()>,
+) -> anyhow::Result<Outcome> {
+    let (rows, batch, settle, interval) = (plan.rows, plan.batch, plan.settle, plan.interval);
+    let mut conn = spindle_db::open(url)?;
     let version = conn.version()?;
     let files = conn.files()?;
     let watched: Vec<PathBuf> = files.log.iter().chain(&files.data).cloned().collect();
@@ -62,7 +107,6 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
     let since =
         spindle_model::time::rfc3339_utc(SystemTime::now()).replace('T', " ").chars().take(19).collect::<String>();
     let display = Display::new(quiet);
-    let mut records: Vec<RunRecord> = Vec::new();
     let mut outcome = Outcome::Success;
     let mut loaded = 0;
     for op in Op::ALL {
@@ -72,7 +116,7 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
             break;
         }
         let coldness = match op {
-            Op::Scan | Op::Update => Some(cache::empty_caches(&mut conn, &url, managed.as_mut())?),
+            Op::Scan | Op::Update => Some(cache::empty_caches(&mut conn, url, managed.as_deref_mut())?),
             Op::Load | Op::Checkpoint => None,
         };
         note(
@@ -108,19 +152,15 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
                 if op == Op::Checkpoint { n.saturating_sub(1) } else { n }
             }),
         };
-        let context = largeops::Context { url: &url, version: &version, settings: &settings, rows, batch };
+        let context = largeops::Context { url, version: &version, settings: &settings, rows, batch };
         let mut record = largeops::record(&done, figures, warnings.clone(), &context);
         measured.fill(&mut record, done.rows);
-        record.labels = labels.clone();
-        record.command_line = output::command_line();
-        let id = saver.save(&record, Some(format!("op={}", op.name())), 1)?;
-        note(quiet, &format!("{} saved as run {id}", op.name()));
         let failed = done.error.is_some();
         if let Some(e) = &done.error {
             eprintln!("spindle: error: {} failed: {e}; the runs so far are saved", op.name());
         }
         let interrupted = done.interrupted;
-        records.push(record);
+        saved(op, record)?;
         if failed {
             outcome = Outcome::OperationsFailed;
             break;
@@ -131,23 +171,14 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
         }
         warnings.clear();
     }
-    if !args.keep {
+    if !plan.keep {
         let _ = largeops::drop(conn.as_mut());
-    }
-    drop(conn);
-    if args.output.json {
-        let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.large_op.as_ref()).collect();
-        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&ops)?).as_bytes())?;
-    } else if args.output.csv {
-        output::print(&records, &args.output)?;
-    } else if !quiet {
-        output::write_stdout(table::render(&url.to_string(), &records).as_bytes())?;
     }
     Ok(outcome)
 }
 
 /// Waits, waking early on a stop.
-fn sleep(pause: Duration, stop: &std::sync::atomic::AtomicBool) {
+fn sleep(pause: Duration, stop: &AtomicBool) {
     let until = std::time::Instant::now() + pause;
     while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < until {
         std::thread::sleep(Duration::from_millis(50).min(until.saturating_duration_since(std::time::Instant::now())));

@@ -72,6 +72,14 @@ impl Instances {
         Ok(both)
     }
 
+    pub fn get_mut(&mut self, layout: Layout) -> &mut Instance {
+        let i = match layout {
+            Layout::Same => &mut self.same,
+            Layout::Split => &mut self.split,
+        };
+        i.as_mut().expect("both instances are up once Instances::up returned")
+    }
+
     pub fn get(&self, layout: Layout) -> &Instance {
         let i = match layout {
             Layout::Same => &self.same,

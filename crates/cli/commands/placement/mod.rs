@@ -14,6 +14,7 @@ use crate::commands::batch::Saver;
 use crate::commands::compare::threshold_of;
 use crate::commands::db::{engine_of, managed_error, registry_path};
 use crate::commands::hammer::{Prepared, hammer_once, load_table, prepare};
+use crate::commands::largeops::{OpsPlan, run_ops};
 use crate::commands::logtest::LogTest;
 use crate::progress::{Display, note};
 use crate::usage::UsageError;
@@ -35,6 +36,7 @@ const DEFAULT_ROUNDS: u32 = 3;
 enum Workload {
     Hammer { rows: u64, plan: RunPlan },
     LogTest { plan: LogTestPlan, size: u64 },
+    LargeOps(OpsPlan),
 }
 
 impl Workload {
@@ -42,6 +44,7 @@ impl Workload {
         match self {
             Workload::Hammer { .. } => "hammer",
             Workload::LogTest { .. } => "logtest",
+            Workload::LargeOps(_) => "largeops",
         }
     }
 }
@@ -50,6 +53,8 @@ impl Workload {
 enum Ready {
     Hammer(Box<Prepared>),
     LogTest(Box<LogTest>),
+    /// The large operations make their table anew each round.
+    LargeOps,
 }
 
 pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
@@ -93,11 +98,16 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     }
     let quiet = args.quiet;
     let stop = interrupt::stop_flag();
-    let group = format!("placement {} {}", engine.name(), workload.name());
-    let mut saver = Saver::new(&args.store, Some((GroupKind::Ab, group)))?;
+    // One A/B group per kind of run compared: the workload's, or each large operation's.
+    let group_of = |key: &str| {
+        let name =
+            format!("placement {} {}{}{key}", engine.name(), workload.name(), if key.is_empty() { "" } else { " " });
+        Some((GroupKind::Ab, name))
+    };
+    let mut savers: Vec<(&'static str, Saver)> = vec![("", Saver::new(&args.store, group_of(""))?)];
 
     note(quiet, &format!("starting a {} instance per layout", engine.name()));
-    let instances = Instances::up(engine, &places, memory, &registry_path()?, args.keep).map_err(managed_error)?;
+    let mut instances = Instances::up(engine, &places, memory, &registry_path()?, args.keep).map_err(managed_error)?;
     let layouts = [Layout::Same, Layout::Split];
     let mut ready = Vec::new();
     for layout in layouts {
@@ -110,7 +120,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
                 record.labels.insert("layout".into(), layout.label().into());
                 record.command_line = output::command_line();
                 // The load is a figure of each layout too, but not a round.
-                saver.save(&record, Some(format!("load {}", layout.label())), 1)?;
+                savers[0].1.save(&record, Some(format!("load {}", layout.label())), 1)?;
                 if outcome.interrupted {
                     return Ok(Outcome::Interrupted);
                 }
@@ -120,6 +130,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
                 let settle = Duration::from_secs(1);
                 Ready::LogTest(Box::new(LogTest::open(&url, plan.clone(), settle, interval, quiet)?))
             }
+            Workload::LargeOps(_) => Ready::LargeOps,
         });
     }
 
@@ -128,68 +139,110 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     let order = rounds::order(rounds, first);
     note(quiet, &format!("{rounds} rounds, {} first: {}", first.label().to_uppercase(), rounds::order_text(&order)));
     let display = Display::new(quiet);
-    let mut done: Vec<(i64, RunRecord, Layout, u32)> = Vec::new();
+    // Each run: the kind it is compared within, its id, record, layout and round.
+    let mut done: Vec<(&'static str, i64, RunRecord, Layout, u32)> = Vec::new();
     let mut outcome = Outcome::Success;
     for &(side, round) in &order {
         let layout = if side == Side::A { Layout::Same } else { Layout::Split };
         let index = if side == Side::A { 0 } else { 1 };
         note(quiet, &format!("round {round}: layout={}", layout.label()));
-        let (mut record, interrupted) = match (&mut ready[index], &workload) {
+        let mut runs: Vec<(&'static str, RunRecord)> = Vec::new();
+        let interrupted = match (&mut ready[index], &workload) {
             (Ready::Hammer(p), Workload::Hammer { plan, .. }) => {
                 let h = hammer_once(p, plan, interval, quiet, stop)?;
-                (h.record, h.interrupted)
+                runs.push(("", h.record));
+                h.interrupted
             }
             (Ready::LogTest(t), Workload::LogTest { size, .. }) => match t.size(*size, stop, &display)? {
                 // A failed insert is in the record's errors; the run is saved, and the
                 // experiment ends with it.
-                Some(m) => (m.record, m.batch.interrupted),
-                None => {
-                    outcome = Outcome::Interrupted;
-                    break;
+                Some(m) => {
+                    runs.push(("", m.record));
+                    m.batch.interrupted
                 }
+                None => true,
             },
+            (Ready::LargeOps, Workload::LargeOps(plan)) => {
+                let url = instances.get(layout).url();
+                let ended = run_ops(&url, Some(instances.get_mut(layout)), plan, quiet, stop, &mut |op, record| {
+                    runs.push((op.name(), record));
+                    Ok(())
+                })?;
+                ended != Outcome::Success
+            }
             _ => unreachable!("each layout was readied for the workload"),
         };
-        record.labels = labels.clone();
-        record.labels.insert("layout".into(), layout.label().into());
-        record.labels.insert(SIDE_LABEL.into(), side.label().into());
-        record.labels.insert(ROUND_LABEL.into(), round.to_string());
-        record.command_line = output::command_line();
-        let id = saver.save(&record, Some(side.label().into()), round)?;
-        if !record.errors.is_empty() {
-            outcome = Outcome::OperationsFailed;
+        for (key, mut record) in runs {
+            record.labels = labels.clone();
+            record.labels.insert("layout".into(), layout.label().into());
+            record.labels.insert(SIDE_LABEL.into(), side.label().into());
+            record.labels.insert(ROUND_LABEL.into(), round.to_string());
+            record.command_line = output::command_line();
+            if !savers.iter().any(|(k, _)| *k == key) {
+                savers.push((key, Saver::new(&args.store, group_of(key))?));
+            }
+            let saver = savers.iter_mut().find(|(k, _)| *k == key).map(|(_, s)| s).expect("made above");
+            let id = saver.save(&record, Some(side.label().into()), round)?;
+            if !record.errors.is_empty() {
+                outcome = Outcome::OperationsFailed;
+            }
+            done.push((key, id, record, layout, round));
         }
-        done.push((id, record, layout, round));
-        if interrupted {
-            outcome = Outcome::Interrupted;
+        if interrupted || stop.load(std::sync::atomic::Ordering::Relaxed) {
+            if outcome == Outcome::Success {
+                outcome = Outcome::Interrupted;
+            }
             break;
         }
     }
 
-    let ids: Vec<(i64, &RunRecord)> = done.iter().map(|(id, r, ..)| (*id, r)).collect();
-    let comparison = compare_rounds(&ids, threshold_pct);
-    saver.set_group_summary(&serde_json::json!({
-        "a": "layout=same",
-        "b": "layout=split",
-        "order": rounds::order_text(&order),
-        "comparison": comparison,
-    }))?;
+    // A comparison for each kind of run, in the order they ran.
+    let mut comparisons: Vec<(&'static str, spindle_analysis::compare::Comparison)> = Vec::new();
+    for (key, saver) in &savers {
+        let ids: Vec<(i64, &RunRecord)> = done.iter().filter(|d| d.0 == *key).map(|d| (d.1, &d.2)).collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let comparison = compare_rounds(&ids, threshold_pct);
+        saver.set_group_summary(&serde_json::json!({
+            "a": "layout=same",
+            "b": "layout=split",
+            "order": rounds::order_text(&order),
+            "comparison": comparison,
+        }))?;
+        comparisons.push((key, comparison));
+    }
     let volumes: Vec<(explain::Volumes, Vec<&RunRecord>)> = layouts
         .iter()
         .map(|&layout| {
             let state = &instances.get(layout).state;
             let on = |p: &Path| volumes_under(&[p]).into_iter().next();
             let v = explain::Volumes { layout, data: on(&state.server_data), log: on(&state.wal) };
-            (v, done.iter().filter(|d| d.2 == layout).map(|d| &d.1).collect())
+            (v, done.iter().filter(|d| d.3 == layout).map(|d| &d.2).collect())
         })
         .collect();
     if args.json {
-        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&comparison)?).as_bytes())?;
+        let json = match comparisons.as_slice() {
+            [(_, only)] => serde_json::to_value(only)?,
+            many => serde_json::Value::Object(
+                many.iter()
+                    .map(|(k, c)| Ok((k.to_string(), serde_json::to_value(c)?)))
+                    .collect::<anyhow::Result<_>>()?,
+            ),
+        };
+        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json)?).as_bytes())?;
     } else if !quiet {
-        let rows: Vec<(String, &RunRecord)> =
-            done.iter().map(|(id, r, layout, round)| (format!("{id} {} round {round}", layout.label()), r)).collect();
+        let rows: Vec<(String, &RunRecord)> = done
+            .iter()
+            .map(|(key, id, r, layout, round)| (format!("{id} {key} {} round {round}", layout.label()), r))
+            .collect();
         let mut text = spindle_report::render_overview(&rows);
-        text.extend(spindle_report::render_compare(&comparison, "layout=same", "layout=split"));
+        for (key, comparison) in &comparisons {
+            if !key.is_empty() {
+                text.extend(format!("\n{key}:\n").into_bytes());
+            }
+            text.extend(spindle_report::render_compare(comparison, "layout=same", "layout=split"));
+        }
         text.extend(explain::render(&volumes).into_bytes());
         output::write_stdout(&text)?;
     }
@@ -200,7 +253,11 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     }
     note(
         quiet,
-        &format!("saved in {}; the instances are {}", saver.path.display(), if args.keep { "kept" } else { "removed" }),
+        &format!(
+            "saved in {}; the instances are {}",
+            savers[0].1.path.display(),
+            if args.keep { "kept" } else { "removed" }
+        ),
     );
     drop(instances);
     Ok(outcome)
@@ -244,11 +301,12 @@ fn workload_of(args: &PlacementArgs) -> Result<Workload, UsageError> {
             let row_bytes = 4000.min(MAX_ROW_BYTES);
             Ok(Workload::LogTest { plan: LogTestPlan { rows, row_bytes }, size })
         }
-        "largeops" => Err(UsageError::flag(
-            "--workload",
-            "largeops",
-            "run spindle largeops on each layout's instance (spindle db up) and compare the runs by their labels",
-        )),
-        other => Err(UsageError::flag("--workload", other, "hammer or logtest")),
+        "largeops" => {
+            let rows = plan::rows_of("--rows", &args.rows, 1_000_000, 1_500_000_000)?;
+            let batch = plan::rows_of("--batch", &args.batch, 50_000.min(rows), rows)?;
+            let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+            Ok(Workload::LargeOps(OpsPlan { rows, batch, settle: Duration::from_secs(2), interval, keep: false }))
+        }
+        other => Err(UsageError::flag("--workload", other, "hammer, logtest or largeops")),
     }
 }
