@@ -16,14 +16,7 @@ cd "$(dirname "$0")/.."
 rows=${1:-3000000}
 rounds=${2:-3}
 batch=$(( rows < 50000 ? rows : 50000 ))
-cargo build --release --quiet
-spindle=$PWD/target/release/spindle
-work=$(mktemp -d)
-chmod 755 "$work"  # the server runs as postgres, which must reach its directories
-export XDG_DATA_HOME=$work/xdg SPINDLE_STORE=$work/results.db
-cleanup() { "$spindle" db down --all --remove >/dev/null 2>&1 || true; rm -rf "$work"; }
-trap cleanup EXIT
-url=$("$spindle" db up --engine postgres --data "$work/pg" --memory 512M --defer-checkpoints 2>/dev/null)
+source bench/managed-postgres.sh --memory 512M --defer-checkpoints
 psql_() { PGOPTIONS="--client-min-messages=warning" psql -X -q "$url" -v ON_ERROR_STOP=1 "$@"; }
 
 reference() {

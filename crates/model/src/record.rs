@@ -301,6 +301,23 @@ pub struct TimePoint {
     pub latency_max_ns: u64,
 }
 
+impl TimePoint {
+    /// A series of whole seconds from counts of operations in each (the last second cut at
+    /// `secs`, so its rate is over the part measured): for runs whose operations have no
+    /// latency or bytes of their own per second (loads, the log test, large operations).
+    pub fn per_second(counts: &[u64], secs: f64) -> Vec<TimePoint> {
+        counts
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let t = ((i + 1) as f64).min(secs);
+                let width = (t - i as f64).max(1e-9);
+                TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
+            })
+            .collect()
+    }
+}
+
 /// Where the run happened, so two runs can be told apart and compared fairly.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Environment {

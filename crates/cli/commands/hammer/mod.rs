@@ -6,7 +6,7 @@ mod load;
 mod run;
 
 pub(crate) use load::load_table;
-pub(crate) use run::{Prepared, hammer_once, prepare};
+pub(crate) use run::{Prepared, hammer_once, prepare, read_pct_of};
 
 use crate::Outcome;
 use crate::args::{HammerAction, HammerArgs};

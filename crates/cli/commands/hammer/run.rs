@@ -32,15 +32,7 @@ const MAX_SESSIONS: u64 = 100_000;
 pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     let url = url_of(&args.db)?;
     let sessions = sessions_of(&args.sessions)?;
-    let read_pct = match &args.read_ratio {
-        None => 50,
-        Some(t) => t
-            .trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|p| *p <= 100)
-            .ok_or_else(|| UsageError::flag("--read-ratio", t, "a percentage from 0 to 100"))?,
-    };
+    let read_pct = read_pct_of(&args.read_ratio)?;
     let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?
         .unwrap_or(Duration::from_secs(60));
     let warmup =
@@ -254,6 +246,19 @@ fn check_room(url: &DbUrl, sessions: &[u32], room: ConnectionRoom) -> Result<(),
             ),
         )),
         None => Ok(()),
+    }
+}
+
+/// `--read-ratio`: the percent of calls that are GetAccount [default: 50].
+pub(crate) fn read_pct_of(text: &Option<String>) -> Result<u8, UsageError> {
+    match text {
+        None => Ok(50),
+        Some(t) => t
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|p| *p <= 100)
+            .ok_or_else(|| UsageError::flag("--read-ratio", t, "a percentage from 0 to 100")),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::commands::ab::{random_bit, rounds_of};
 use crate::commands::batch::Saver;
 use crate::commands::compare::threshold_of;
 use crate::commands::db::{engine_of, managed_error, registry_path};
-use crate::commands::hammer::{Prepared, hammer_once, load_table, prepare};
+use crate::commands::hammer::{Prepared, hammer_once, load_table, prepare, read_pct_of};
 use crate::commands::largeops::{OpsPlan, run_ops};
 use crate::commands::logtest::LogTest;
 use crate::progress::{Display, note};
@@ -278,15 +278,7 @@ fn workload_of(args: &PlacementArgs) -> Result<Workload, UsageError> {
         "hammer" => {
             let rows = plan::rows_of("--rows", &args.rows, 1_000_000, spindle_db::keys::MAX_ROWS)?;
             let sessions = plan::rows_of("--sessions", &args.sessions, 8, 100_000)? as u32;
-            let read_pct = match &args.read_ratio {
-                None => 50,
-                Some(t) => t
-                    .trim()
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|p| *p <= 100)
-                    .ok_or_else(|| UsageError::flag("--read-ratio", t, "a percentage from 0 to 100"))?,
-            };
+            let read_pct = read_pct_of(&args.read_ratio)?;
             let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?
                 .unwrap_or(Duration::from_secs(30));
             let warmup =

@@ -27,16 +27,7 @@ pub fn record(o: &OpOutcome, figures: LargeOpFigures, warnings: Vec<String>, cx:
     let mut stats = IoStats::from_histograms(&empty, &empty, &empty, read, written, secs, CpuUsage::default());
     stats.ios = o.rows;
     stats.iops = if secs > 0.0 { o.rows as f64 / secs } else { 0.0 };
-    let series: Vec<TimePoint> = o
-        .per_second
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let t = ((i + 1) as f64).min(secs);
-            let width = (t - i as f64).max(1e-9);
-            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
-        })
-        .collect();
+    let series = TimePoint::per_second(&o.per_second, secs);
     let mut errors = BTreeMap::new();
     if let Some(e) = &o.error {
         errors.insert(e.to_string(), 1);

@@ -20,16 +20,7 @@ pub fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, starte
     stats.iops = per_sec(out.rows_loaded);
     stats.write.ios = out.rows_loaded;
     stats.write.iops = stats.iops;
-    let series: Vec<TimePoint> = out
-        .per_second
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let t = ((i + 1) as f64).min(secs);
-            let width = (t - i as f64).max(1e-9);
-            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
-        })
-        .collect();
+    let series = TimePoint::per_second(&out.per_second, secs);
     let path = url.path.as_deref().unwrap_or(Path::new("")).display().to_string();
     let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     RunRecord {

@@ -53,16 +53,7 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
     stats.write.ios = b.rows;
     stats.write.iops = stats.iops;
     stats.commit = OpStats::of(&b.commit_latency);
-    let series: Vec<TimePoint> = b
-        .per_second
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let t = ((i + 1) as f64).min(secs);
-            let width = (t - i as f64).max(1e-9);
-            TimePoint { t, write_ios: n, iops: n as f64 / width, ..TimePoint::default() }
-        })
-        .collect();
+    let series = TimePoint::per_second(&b.per_second, secs);
     let status = if b.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     let mut errors = BTreeMap::new();
     if let Some(e) = &b.error {

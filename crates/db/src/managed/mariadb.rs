@@ -4,7 +4,7 @@
 //! given the same password, so nothing is left open) and a database of spindle's own.
 
 use super::state::State;
-use super::system::{self, Made, RunAs};
+use super::system::{self, RunAs, Setup};
 use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine};
 use crate::DbError;
 use mysql_async::prelude::Queryable;
@@ -28,44 +28,14 @@ fn socket(state: &State) -> PathBuf {
 
 pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     let (install, _) = (bin("mariadb-install-db")?, bin("mariadbd")?);
-    let owner = RunAs::choose("mysql")?;
-    let port = system::port(spec.port)?;
-    let mut made = Made::new();
-    let data = made.empty_dir(&spec.data, "--data", &owner)?;
-    let wal = match &spec.wal {
-        Some(w) => made.empty_dir(w, "--wal", &owner)?,
-        None => data.join("mariadb"),
-    };
-    let socket_dir = system::socket_dir(&owner, &mut made)?;
-    let mut state = State {
-        engine: ManagedEngine::Mariadb,
-        data: data.clone(),
-        server_data: data.join("mariadb"),
-        wal: wal.clone(),
-        port,
-        socket_dir,
-        pid: None,
-        user: "spindle".into(),
-        password: system::password()?,
-        database: "spindle".into(),
-        os_user: owner.name.clone(),
-        created: Vec::new(),
-        version: String::new(),
-        started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
-        spindle_version: env!("CARGO_PKG_VERSION").into(),
-    };
-    let result = create(spec, &install, &owner, &mut state);
-    if result.is_err() {
-        for dir in [&data, &wal] {
-            if !made.dirs.contains(dir) {
-                system::clear(dir);
-            }
-        }
-    }
-    result?;
-    state.created = made.keep();
-    state.write()?;
-    Ok(state)
+    let setup = Setup::prepare(spec, "mysql")?;
+    let server_data = setup.data.join("mariadb");
+    let wal = setup.wal.clone().unwrap_or_else(|| server_data.clone());
+    let result = setup.state(ManagedEngine::Mariadb, server_data, wal).and_then(|mut state| {
+        create(spec, &install, &setup.owner, &mut state)?;
+        Ok(state)
+    });
+    setup.finish(result)
 }
 
 fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State) -> Result<(), DbError> {

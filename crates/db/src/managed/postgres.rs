@@ -3,7 +3,7 @@
 //! terminal's Ctrl-C does not reach it), and a database of spindle's own.
 
 use super::state::State;
-use super::system::{self, Made, RunAs};
+use super::system::{self, RunAs, Setup};
 use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine};
 use crate::DbError;
 use std::path::{Path, PathBuf};
@@ -24,42 +24,16 @@ fn bin(name: &str) -> Result<PathBuf, DbError> {
 pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     // Both binaries are looked for before anything is made.
     let (initdb, _) = (bin("initdb")?, bin("pg_ctl")?);
-    let owner = RunAs::choose("postgres")?;
-    let port = system::port(spec.port)?;
-    let mut made = Made::new();
-    let data = made.empty_dir(&spec.data, "--data", &owner)?;
-    let wal_parent = match &spec.wal {
-        Some(w) => made.empty_dir(w, "--wal", &owner)?,
-        None => data.clone(),
-    };
-    let socket_dir = system::socket_dir(&owner, &mut made)?;
-    let result = create(spec, &initdb, &owner, port, &data, &wal_parent, &socket_dir);
-    if result.is_err() {
-        // Directories the user gave that were there, empty, are left empty again.
-        for dir in [&data, &wal_parent] {
-            if !made.dirs.contains(dir) {
-                system::clear(dir);
-            }
-        }
-    }
-    let mut state = result?;
-    state.created = made.keep();
-    state.write()?;
-    Ok(state)
+    let setup = Setup::prepare(spec, "postgres")?;
+    let result = create(spec, &initdb, &setup);
+    setup.finish(result)
 }
 
-fn create(
-    spec: &InstanceSpec,
-    initdb: &Path,
-    owner: &RunAs,
-    port: u16,
-    data: &Path,
-    wal_parent: &Path,
-    socket_dir: &Path,
-) -> Result<State, DbError> {
-    let password = system::password()?;
-    let server_data = data.join("pgdata");
-    let wal = wal_parent.join("pg_wal");
+fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, DbError> {
+    let (owner, port, data, socket_dir) = (&setup.owner, setup.port, &setup.data, &setup.socket_dir);
+    let wal_parent = setup.wal.as_ref().unwrap_or(data);
+    let mut state = setup.state(ManagedEngine::Postgres, data.join("pgdata"), wal_parent.join("pg_wal"))?;
+    let (server_data, wal, password) = (state.server_data.clone(), state.wal.clone(), state.password.clone());
     let pwfile = data.join(".spindle-pw");
     std::fs::write(&pwfile, &password).map_err(|e| DbError::Io(pwfile.clone(), e))?;
     owner.own(&pwfile)?;
@@ -89,35 +63,19 @@ fn create(
     text.push_str("\ninclude 'spindle.conf'\n");
     std::fs::write(&main_conf, text).map_err(|e| DbError::Io(main_conf.clone(), e))?;
     owner.own(&conf_path)?;
-    let mut state = State {
-        engine: ManagedEngine::Postgres,
-        data: data.to_path_buf(),
-        server_data,
-        wal,
-        port,
-        socket_dir: socket_dir.to_path_buf(),
-        pid: None,
-        user: "spindle".into(),
-        password,
-        database: "spindle".into(),
-        os_user: owner.name.clone(),
-        created: Vec::new(),
-        version: String::new(),
-        started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
-        spindle_version: env!("CARGO_PKG_VERSION").into(),
-    };
     state.pid = Some(start(&state)?);
-    let setup = setup(&state);
-    if let Err(e) = setup {
-        let _ = stop(&state);
-        return Err(e);
+    match create_database(&state) {
+        Ok(version) => state.version = version,
+        Err(e) => {
+            let _ = stop(&state);
+            return Err(e);
+        }
     }
-    state.version = setup?;
     Ok(state)
 }
 
 /// Creates spindle's database and returns the server's version.
-fn setup(state: &State) -> Result<String, DbError> {
+fn create_database(state: &State) -> Result<String, DbError> {
     let mut url = state.url();
     url.database = Some("postgres".into());
     let rt = tokio::runtime::Builder::new_current_thread()

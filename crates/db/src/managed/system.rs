@@ -209,6 +209,79 @@ impl Drop for Made {
     }
 }
 
+/// What every instance is set up in: the user it runs as, its port, and its directories,
+/// made or found empty.
+pub(super) struct Setup {
+    pub owner: RunAs,
+    pub port: u16,
+    pub data: PathBuf,
+    pub wal: Option<PathBuf>,
+    pub socket_dir: PathBuf,
+    made: Made,
+}
+
+impl Setup {
+    /// Checks and makes what `spec` asks, for a server run as `os_user` (when spindle is root).
+    pub fn prepare(spec: &super::InstanceSpec, os_user: &str) -> Result<Setup, DbError> {
+        let owner = RunAs::choose(os_user)?;
+        let port = port(spec.port)?;
+        let mut made = Made::new();
+        let data = made.empty_dir(&spec.data, "--data", &owner)?;
+        let wal = match &spec.wal {
+            Some(w) => Some(made.empty_dir(w, "--wal", &owner)?),
+            None => None,
+        };
+        let socket_dir = socket_dir(&owner, &mut made)?;
+        Ok(Setup { owner, port, data, wal, socket_dir, made })
+    }
+
+    /// What every instance's state holds, for the engine to complete.
+    pub fn state(
+        &self,
+        engine: super::ManagedEngine,
+        server_data: PathBuf,
+        wal: PathBuf,
+    ) -> Result<super::State, DbError> {
+        Ok(super::State {
+            engine,
+            data: self.data.clone(),
+            server_data,
+            wal,
+            port: self.port,
+            socket_dir: self.socket_dir.clone(),
+            pid: None,
+            user: "spindle".into(),
+            password: password()?,
+            database: "spindle".into(),
+            os_user: self.owner.name.clone(),
+            created: Vec::new(),
+            version: String::new(),
+            started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
+            spindle_version: env!("CARGO_PKG_VERSION").into(),
+        })
+    }
+
+    /// A started instance keeps what was made, and its state is written; a failed one leaves
+    /// nothing: what spindle made is removed, and the user's empty directories are empty again.
+    pub fn finish(self, result: Result<super::State, DbError>) -> Result<super::State, DbError> {
+        match result {
+            Ok(mut state) => {
+                state.created = self.made.keep();
+                state.write()?;
+                Ok(state)
+            }
+            Err(e) => {
+                for dir in std::iter::once(&self.data).chain(&self.wal) {
+                    if !self.made.dirs.contains(dir) {
+                        clear(dir);
+                    }
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
 /// Empties what a directory user-given but already there holds of ours after a failure.
 pub(super) fn clear(dir: &Path) {
     if let Ok(entries) = std::fs::read_dir(dir) {
