@@ -278,6 +278,14 @@ pub struct TargetResult {
     pub timeseries: Vec<TimePoint>,
 }
 
+impl TargetResult {
+    /// A database as a run's one target: named by its URL (shown masked), with no device or
+    /// size of its own, and the run's statistics and series.
+    pub fn database(shown: String, workload: String, stats: IoStats, timeseries: Vec<TimePoint>) -> TargetResult {
+        TargetResult { path: shown, device: None, size: 0, workload, stats, timeseries }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ThreadResult {
     /// Index into `targets`.

@@ -82,20 +82,18 @@ pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
             "ramp_up_ns": out.ramp_up.as_nanos() as u64,
         }),
         summary: summary.clone(),
-        targets: vec![TargetResult {
-            path: url.to_string(),
-            device: None,
-            size: 0,
-            workload: format!(
+        targets: vec![TargetResult::database(
+            url.to_string(),
+            format!(
                 "Hammer: {} sessions, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
                 plan.sessions,
                 plan.read_pct,
                 100 - plan.read_pct,
                 plan.rows
             ),
-            stats: summary,
-            timeseries: series.clone(),
-        }],
+            summary,
+            series.clone(),
+        )],
         threads,
         timeseries: series,
         errors,

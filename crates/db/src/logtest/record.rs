@@ -72,17 +72,15 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
             "transaction_size": b.transaction_size,
         }),
         summary: stats.clone(),
-        targets: vec![TargetResult {
-            path: cx.url.to_string(),
-            device: None,
-            size: 0,
-            workload: format!(
+        targets: vec![TargetResult::database(
+            cx.url.to_string(),
+            format!(
                 "log test: {} rows of {} bytes, a commit every {} rows",
                 cx.plan.rows, cx.plan.row_bytes, b.transaction_size
             ),
             stats,
-            timeseries: series.clone(),
-        }],
+            series.clone(),
+        )],
         timeseries: series,
         errors,
         warnings,
