@@ -5,6 +5,7 @@ use serde::Serialize;
 use spindle_db::logtest::optimum;
 use spindle_model::RunRecord;
 use spindle_model::db::LogTestFigures;
+use spindle_model::record::RunStatus;
 use std::fmt::Write;
 
 /// One transaction size as `--json` prints it: the record's figures, and whether it is the
@@ -17,14 +18,15 @@ pub struct Row {
 }
 
 pub fn rows(records: &[RunRecord]) -> Vec<Row> {
-    let figures: Vec<LogTestFigures> = records.iter().filter_map(|r| r.log_test.clone()).collect();
-    // Only whole sizes compete for the optimum.
+    let figures: Vec<(LogTestFigures, bool)> =
+        records.iter().filter_map(|r| Some((r.log_test.clone()?, r.status == RunStatus::Complete))).collect();
+    // Only sizes that ran to the end compete for the optimum.
     let points: Vec<(u64, f64)> = figures
         .iter()
-        .map(|f| (f.transaction_size, if f.rows > 0 { f.mb_per_sec.unwrap_or(0.0) } else { 0.0 }))
+        .map(|(f, whole)| (f.transaction_size, if *whole { f.mb_per_sec.unwrap_or(0.0) } else { 0.0 }))
         .collect();
     let best = optimum(&points);
-    figures.into_iter().enumerate().map(|(i, figures)| Row { figures, optimum: Some(i) == best }).collect()
+    figures.into_iter().enumerate().map(|(i, (figures, _))| Row { figures, optimum: Some(i) == best }).collect()
 }
 
 pub fn render(db: &str, rows: &[Row]) -> String {
