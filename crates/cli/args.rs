@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(
     name = "spindle",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SPINDLE_COMMIT"), ")"),
     about = "How will this storage serve a database? Measure it the way databases use it."
 )]
 pub struct Cli {
@@ -53,6 +53,72 @@ pub enum Command {
     /// cold scan, full-table update, checkpoint (after Linchi Shea's "Performance impact of
     /// controller cache: SQL Server large operations").
     Largeops(LargeOpsArgs),
+    /// Write stored runs as a report to hand on: one self-contained HTML page with charts, an
+    /// Excel workbook with native charts, CSV or Markdown (by the file's extension).
+    Report(ReportArgs),
+    /// Bring results of SQLIO, DiskSpd, fio and IOMeter into the store, beside spindle's own
+    /// runs: `runs`, `compare` and `report` treat them alike.
+    Import(ImportArgs),
+    /// Print a shell completion script: bash, zsh, fish, elvish or powershell
+    /// (e.g. `spindle completions bash > /etc/bash_completion.d/spindle`).
+    Completions(CompletionsArgs),
+    /// Print the manual page, in roff (e.g. `spindle man > spindle.1; man ./spindle.1`).
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// bash, zsh, fish, elvish or powershell.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "Reads SQLIO text output (several runs a file), DiskSpd text (-Rtext) and XML (-Rxml), \
+fio JSON (--output-format=json or json+), and IOMeter results CSV. Figures a tool did not record are left \
+out, never invented.\nExamples:\n  spindle import sqlio-*.txt --label array=raid5\n  spindle import fio.json --json")]
+pub struct ImportArgs {
+    /// Result files to import.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Attach a label to every imported run, e.g. --label array=raid10 (repeatable).
+    #[arg(long = "label", value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
+    /// Import a file again although runs from the same bytes are in the store.
+    #[arg(long)]
+    pub again: bool,
+    /// Print the imported run records as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  spindle report -o results.html\n  spindle report 12-20 -o raid.html -o raid.xlsx\n  \
+spindle report --group 4 -o sweep.md\n  spindle report --label raid=10 -o raid10.csv"
+)]
+pub struct ReportArgs {
+    /// Run ids or ranges (12, 14-20); without them, every run the flags below select (every
+    /// run in the store when there are none).
+    #[arg(value_name = "RUN")]
+    pub runs: Vec<String>,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// The file to write: .html, .xlsx, .csv or .md (repeatable, one report per file).
+    #[arg(long = "output", short = 'o', value_name = "FILE", required = true)]
+    pub outputs: Vec<PathBuf>,
+    /// The format of every -o file, when their names do not end in .html, .xlsx, .csv or .md.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// The report's title [default: spindle report].
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Replace output files that exist.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -154,6 +220,9 @@ pub enum DbAction {
     Status(DbStatusArgs),
     /// Stop an instance (--remove also deletes the directories spindle made for it).
     Down(DbDownArgs),
+    /// Start a stopped instance again (after `db down`, or a server that died), on its own
+    /// data, port and password; prints its URL.
+    Start(DbStartArgs),
 }
 
 #[derive(Debug, Args)]
@@ -185,6 +254,13 @@ pub struct DbStatusArgs {
     /// Print the instances as JSON (passwords left out).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DbStartArgs {
+    /// The instance's data directory, as given to `db up`.
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -275,7 +351,9 @@ pub struct HammerRunArgs {
 
 #[derive(Debug, Args)]
 pub struct HammerLoadArgs {
-    /// The database: sqlite:///path/to/hammer.db (a new file in a directory you name).
+    /// The database: sqlite:///path/to/hammer.db (a new file in a directory you name),
+    /// postgres://user@host/db or mysql://user@host/db (a database for the test; spindle
+    /// creates its TestTransaction table there and never touches a table of another's).
     #[arg(long, value_name = "URL")]
     pub db: String,
     /// Rows to load: 10M = 10,000,000 (K, M, G are powers of 1000) [default: 10M].
@@ -399,8 +477,8 @@ pub struct SuiteArgs {
     /// Run every member N times (interleaved), to tell real differences from noise.
     #[arg(long, value_name = "N")]
     pub repeat: Option<String>,
-    /// I/O engine: uring, sync or null [default: uring, falling back to sync].
-    #[arg(long)]
+    /// I/O engine: uring, sync or null [default: uring, falling back to sync] (as `io --engine`).
+    #[arg(long = "engine", alias = "io-engine", value_name = "ENGINE")]
     pub io_engine: Option<String>,
     /// Keep the test file at the end.
     #[arg(long)]
@@ -593,6 +671,11 @@ pub struct OutputArgs {
     /// Print nothing but errors (the run is still measured and its exit code set).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print every run's full report: sweeps, suites and repeats otherwise print a line per
+    /// run as it ends and the table of all of them at the end (`spindle runs show N` prints
+    /// any run's report later).
+    #[arg(long, short, conflicts_with = "quiet")]
+    pub verbose: bool,
     /// Attach a label to the run, e.g. --label raid=10 (repeatable).
     #[arg(long = "label", value_name = "KEY=VALUE")]
     pub labels: Vec<String>,
@@ -629,8 +712,8 @@ pub struct IoArgs {
     /// Threads per target, or `cpus` for one per logical CPU [default: 1].
     #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<String>,
-    /// Outstanding I/Os per thread [default: 1].
-    #[arg(long, short = 'o', allow_negative_numbers = true)]
+    /// Outstanding I/Os per thread (SQLIO's and DiskSpd's -o) [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
     pub depth: Option<String>,
     /// How long to measure [default: 30s].
     #[arg(long, short = 'd')]

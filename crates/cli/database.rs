@@ -5,6 +5,49 @@ use crate::usage::UsageError;
 use spindle_db::DbUrl;
 
 /// The URL in `--db`; a mistake is said with the URL only as parsed (masked), never as typed.
+/// A server URL must name its database: without one PostgreSQL would use the user's own
+/// database, which is not where anyone means spindle's tables to go.
 pub fn url_of(text: &str) -> Result<DbUrl, UsageError> {
-    spindle_db::parse_url(text).map_err(|why| UsageError::at(Origin::Flag("--db"), why))
+    let url = spindle_db::parse_url(text).map_err(|why| UsageError::at(Origin::Flag("--db"), why))?;
+    if url.path.is_none() && url.database.is_none() {
+        return Err(UsageError::at(
+            Origin::Flag("--db"),
+            format_args!(
+                "{url} names no database; add one: {url}/DATABASE (a database for spindle's tests, not one you use)"
+            ),
+        ));
+    }
+    Ok(with_password_from_env(url, &|name| std::env::var(name).ok()))
+}
+
+/// A server URL without a password takes the one in `PGPASSWORD` (PostgreSQL) or `MYSQL_PWD`
+/// (MySQL, MariaDB), as those engines' own clients do: a password there is in no command
+/// line, so `ps` never shows it either.
+fn with_password_from_env(mut url: DbUrl, env: &dyn Fn(&str) -> Option<String>) -> DbUrl {
+    let var = match url.engine {
+        spindle_db::Engine::Postgres => "PGPASSWORD",
+        spindle_db::Engine::MySql => "MYSQL_PWD",
+        spindle_db::Engine::Sqlite => return url,
+    };
+    if url.password.is_none() {
+        url.password = env(var).filter(|p| !p.is_empty());
+    }
+    url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_from_the_environment_is_used_and_masked() {
+        let env = |name: &str| (name == "PGPASSWORD").then(|| "EnvSecret".to_string());
+        let url = with_password_from_env(spindle_db::parse_url("postgres://u@h/d").unwrap(), &env);
+        assert_eq!(url.password.as_deref(), Some("EnvSecret"));
+        assert_eq!(url.to_string(), "postgres://u:****@h/d");
+        let given = with_password_from_env(spindle_db::parse_url("postgres://u:Mine@h/d").unwrap(), &env);
+        assert_eq!(given.password.as_deref(), Some("Mine"), "the URL's own password wins");
+        let mysql = with_password_from_env(spindle_db::parse_url("mysql://u@h/d").unwrap(), &env);
+        assert_eq!(mysql.password, None, "MySQL reads MYSQL_PWD, not PGPASSWORD");
+    }
 }

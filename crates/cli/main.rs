@@ -6,6 +6,7 @@
 mod args;
 mod commands;
 mod database;
+mod input_file;
 mod interrupt;
 mod machine;
 mod measure;
@@ -48,6 +49,10 @@ fn main() -> ExitCode {
         args::Command::Db(d) => commands::db::run(&d),
         args::Command::Placement(p) => commands::placement::run(&p),
         args::Command::Largeops(l) => commands::largeops::run(&l),
+        args::Command::Report(r) => commands::report::run(&r),
+        args::Command::Import(i) => commands::import::run(&i),
+        args::Command::Completions(c) => commands::shell::completions(&c),
+        args::Command::Man => commands::shell::man(),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
@@ -55,13 +60,42 @@ fn main() -> ExitCode {
         Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spindle: error: {e:#}");
+            eprintln!("spindle: error: {}", error_text(&e));
             ExitCode::from(2)
         }
     }
 }
 
+/// The error and its causes, each said once: a cause whose words its error already quotes
+/// (an OS or SQLite error inside a store error) is not said again.
+pub(crate) fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&said);
+        }
+    }
+    text
+}
+
 /// `spindle io --json | head` must not report an error when head exits.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn each_cause_is_said_once() {
+        let os = std::io::Error::from_raw_os_error(17);
+        let store = spindle_store::StoreError::Directory { dir: "/x".into(), source: os };
+        let e = anyhow::Error::from(store).context("cannot save");
+        let text = super::error_text(&e);
+        assert_eq!(text.matches("File exists").count(), 1, "{text}");
+        assert!(text.starts_with("cannot save: cannot create the store's directory /x"), "{text}");
+    }
 }

@@ -46,3 +46,33 @@ fn runs_at_twice_the_rate_are_better_beyond_doubt() {
     assert_eq!(iops["verdict"], "better", "{c}");
     assert!(c["headline"].as_str().unwrap().starts_with("B outperforms A by "), "{c}");
 }
+
+/// A run stopped in its warm-up measured nothing: comparing it is refused, not called
+/// identical or a change of -100%.
+#[test]
+fn a_run_that_measured_nothing_is_not_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let real = spindle_with_store(&store)
+        .args(["io", "--engine", "null", "--duration", "200ms", "--warmup", "0s", "--quiet", "--target"])
+        .arg(dir.path().join("x.dat"))
+        .output()
+        .unwrap();
+    assert!(real.status.success());
+    let child = crate::common::spindle_process()
+        .env("SPINDLE_STORE", &store)
+        .args(["io", "--engine", "null", "--duration", "5s", "--warmup", "60s", "--quiet", "--target"])
+        .arg(dir.path().join("y.dat"))
+        .spawn()
+        .unwrap();
+    // The null engine starts at once; any moment of the minute's warm-up will do.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: signals the test's own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let cmp = spindle_with_store(&store).args(["compare", "1", "2"]).output().unwrap();
+    let err = String::from_utf8_lossy(&cmp.stderr);
+    assert_eq!(cmp.status.code(), Some(2), "{err}");
+    assert!(err.contains("run 2 measured nothing"), "{err}");
+}

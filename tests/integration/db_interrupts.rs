@@ -1,6 +1,7 @@
 //! Database experiments when things stop: Ctrl-C in the middle of a placement experiment
 //! saves what ran, stops and removes its instances, and exits 130; a server that dies under
-//! the log test leaves the partial run saved with the error, and exit 1.
+//! the log test leaves the partial run saved with the error, and exit 1; a load cut by the
+//! server's death keeps its committed rows, and `db start` and `--resume` finish it.
 
 use crate::common::{spindle, spindle_process};
 use std::path::Path;
@@ -113,6 +114,74 @@ fn a_server_that_dies_under_the_log_test_leaves_the_partial_run_saved() {
     assert_eq!(runs[0]["status"], "interrupted");
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert!(rows[0]["rows"].as_u64().unwrap() > 0, "what committed before is kept: {}", rows[0]);
+    let down = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "down", "--all", "--remove"]).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+    assert_eq!(servers_under(dir.path()), 0);
+}
+
+/// `spindle db up` of a PostgreSQL instance in `dir`: its URL and server pid.
+fn postgres_up(xdg: &Path, dir: &Path) -> (String, i32) {
+    let up = spindle()
+        .env("XDG_DATA_HOME", xdg)
+        .args(["db", "up", "--engine", "postgres", "--data"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    let url = String::from_utf8(up.stdout).unwrap().trim().to_string();
+    let status = spindle().env("XDG_DATA_HOME", xdg).args(["db", "status", "--json"]).output().unwrap();
+    let pid = serde_json::from_slice::<Vec<serde_json::Value>>(&status.stdout).unwrap()[0]["pid"].as_u64().unwrap();
+    (url, pid as i32)
+}
+
+#[test]
+fn a_load_cut_by_the_server_keeps_its_rows_and_resumes_after_db_start() {
+    if !postgres_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let store = dir.path().join("results.db");
+    let data = dir.path().join("pg");
+    let (url, pid) = postgres_up(&xdg, &data);
+    let load = |extra: &[&str]| {
+        let mut cmd = spindle_process();
+        cmd.env("SPINDLE_STORE", &store).args(["hammer", "load", "--db", &url, "--rows", "3M", "-q"]).args(extra);
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        cmd
+    };
+    let child = load(&[]).spawn().unwrap();
+    // Rows are committed chunk by chunk; wait until some are, then end the server at once.
+    let started = Instant::now();
+    let counted = || -> Option<u64> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.ok()?;
+            tokio::spawn(conn);
+            let row = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.ok()?;
+            Some(row.get::<_, i64>(0) as u64)
+        })
+    };
+    while counted().unwrap_or(0) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no rows were ever committed");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // SAFETY: signals the test's own server.
+    unsafe { libc::kill(pid, libc::SIGQUIT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("run the load again with --resume"), "{err}");
+
+    let start = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "start", "--data"]).arg(&data).output().unwrap();
+    assert!(start.status.success(), "{}", String::from_utf8_lossy(&start.stderr));
+    assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), url, "the same URL reaches it again");
+    let kept = counted().expect("the restarted server answers");
+    assert!(kept > 0 && kept < 3_000_000, "{kept} rows kept");
+
+    let resumed = load(&["--resume", "--json"]).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(counted(), Some(3_000_000));
     let down = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "down", "--all", "--remove"]).output().unwrap();
     assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
     assert_eq!(servers_under(dir.path()), 0);

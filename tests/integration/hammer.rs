@@ -73,7 +73,7 @@ fn bad_hammer_input_is_named_and_passwords_never_shown() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let db = format!("sqlite://{}", dir.path().join("none.db").display());
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["run", "--db", &db, "--sessions", "0"], "--sessions 0"),
         (&["run", "--db", &db, "--read-ratio", "120"], "--read-ratio 120"),
         (&["run", "--db", &db], "spindle hammer load"),
@@ -81,6 +81,7 @@ fn bad_hammer_input_is_named_and_passwords_never_shown() {
         (&["load", "--db", "hammer.db"], "write a URL"),
         (&["load", "--db", "postgres://bench:s3cret@127.0.0.1/test"], "postgres://bench:****@127.0.0.1/test"),
         (&["load", "--db", "sqlite:///no/such/dir/h.db", "--rows", "10"], "directory"),
+        (&["load", "--db", "postgres://bench:s3cret@127.0.0.1"], "names no database"),
     ];
     for (args, needle) in cases {
         let out = hammer(&store, args);
@@ -105,4 +106,20 @@ fn calls_a_rate_still_owes_at_the_end_are_a_warning() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let warnings = r["warnings"].as_array().unwrap();
     assert!(warnings.iter().any(|w| w.as_str().unwrap().starts_with("behind schedule by ")), "{warnings:?}");
+}
+
+/// Hammer's CSV names each row's stored run by its id, as `runs show` and `compare` take it.
+#[test]
+fn hammer_csv_rows_carry_run_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
+    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K", "-q"]).status.success());
+    let out =
+        hammer(&store, &["run", "--db", &db, "--sessions", "1,2", "--duration", "200ms", "--warmup", "0s", "--csv"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ids: Vec<&str> =
+        text.lines().skip(1).filter(|l| l.contains(",total,")).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(ids, ["2", "3"], "{text}");
 }

@@ -60,6 +60,7 @@ fn postgres_hammer_loads_and_runs() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("postgres")));
+    assert!(r["spec"]["durability"].as_str().unwrap().contains("synchronous_commit = "), "{}", r["spec"]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("hunter2"), "the record has no password");
     assert!(!String::from_utf8_lossy(&std::fs::read(&store).unwrap()).contains("hunter2"), "nor does the store");
     assert_eq!(r["threads"].as_array().unwrap().len(), 4);

@@ -77,3 +77,35 @@ fn spec_file_mistakes_name_file_line_and_key() {
     let err = io_usage_error(&["--engine", "null", "--spec", path_str(&spec), "--target", "b.dat"]);
     assert!(err.contains("--target cannot be combined with --spec"), "{err}");
 }
+
+/// A spec of 20,000 targets is checked whole (the mistake in its last one named by line),
+/// in linear time: line numbers come from an index of the file's lines, not a count from
+/// its start for every value.
+#[test]
+fn a_spec_of_twenty_thousand_targets_names_the_line_of_its_last_mistake() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("many.toml");
+    let mut text = String::from("duration = \"100ms\"\nwarmup = \"0s\"\nengine = \"null\"\n");
+    for i in 0..20_000 {
+        let size = if i == 19_999 { "4K" } else { "1M" };
+        text.push_str(&format!("[[target]]\npath = \"t{i}.dat\"\nsize = \"{size}\"\n"));
+    }
+    std::fs::write(&spec, text).unwrap();
+    let err = io_usage_error(&["--spec", path_str(&spec)]);
+    assert!(err.contains("many.toml line 60003 (size)"), "{err}");
+}
+
+/// A file and a link to it are one target named twice: refused before anything is touched,
+/// so neither the file nor the user's link is removed afterwards.
+#[test]
+fn a_file_and_a_link_to_it_are_one_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept.dat");
+    std::fs::write(&kept, vec![1u8; 1 << 20]).unwrap();
+    let link = dir.path().join("link.dat");
+    std::os::unix::fs::symlink(&kept, &link).unwrap();
+    let err =
+        io_usage_error(&["--engine", "null", "--size", "1M", "--target", path_str(&kept), "--target", path_str(&link)]);
+    assert!(err.contains("are one file"), "{err}");
+    assert!(kept.exists() && link.symlink_metadata().is_ok());
+}

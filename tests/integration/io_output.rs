@@ -66,7 +66,8 @@ fn csv_has_total_target_and_thread_rows() {
     assert_eq!(lines.len(), 1 + 1 + 1 + 2, "header, total, one target, two threads:\n{text}");
     let columns = csv_fields(lines[0]);
     assert!(lines.iter().all(|l| csv_fields(l) == columns), "{text}");
-    assert!(lines[1].starts_with("1,") && lines[1].contains(",total,"), "{text}");
+    let run = lines[1].split(',').next().unwrap();
+    assert!(run.parse::<i64>().is_ok_and(|id| id > 0) && lines[1].contains(",total,"), "the run's id: {text}");
 }
 
 /// Fields in one CSV line, honouring RFC 4180 quotes (workload text has commas).
@@ -157,4 +158,23 @@ fn a_warning_is_said_once_on_stderr_and_kept_in_the_record() {
     assert!(json.contains(hint), "the record keeps it");
     let (_, stderr) = run("0", false);
     assert!(!stderr.contains(hint), "a run that does not read has no reads to serve from memory: {stderr}");
+}
+
+/// Completions and the manual page come from the same description of the commands, so every
+/// command is in them; --version names the commit.
+#[test]
+fn completions_man_page_and_version() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = spindle().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(script.contains("placement") && script.contains("report") && script.contains("import"), "{shell}");
+    }
+    let man = spindle().arg("man").output().unwrap();
+    let page = String::from_utf8_lossy(&man.stdout);
+    assert!(man.status.success() && page.contains(".TH spindle 1") && page.contains("largeops"), "{page}");
+    let version = spindle().arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&version.stdout);
+    assert!(text.starts_with("spindle ") && text.contains('('), "{text}");
+    assert_eq!(spindle().args(["completions", "tcsh"]).output().unwrap().status.code(), Some(2));
 }

@@ -35,10 +35,10 @@ fn an_existing_file_is_never_written_without_force() {
 }
 
 /// A scratch tmpfs of `size`, unmounted on drop; None (with a notice) where mounting is not allowed.
-struct Tmpfs(PathBuf);
+pub struct Tmpfs(pub PathBuf);
 
 impl Tmpfs {
-    fn mount(size: &str) -> Option<Tmpfs> {
+    pub fn mount(size: &str) -> Option<Tmpfs> {
         let dir = tempfile::tempdir().unwrap().keep();
         let out =
             Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(&dir).output();
@@ -90,4 +90,25 @@ fn block_devices_need_allow_destroy_and_direct_io_names_the_sector_size() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["spec"]["targets"][0]["size"], 64 << 20, "a device's size is its own");
     assert!(Path::new(&dev.0).exists(), "a device is never removed");
+}
+
+/// A path that is not UTF-8 is a path like any other: the run is measured, saved and its
+/// test file removed (it once panicked after measuring, losing the run).
+#[test]
+fn a_target_path_that_is_not_utf8_costs_nothing() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let target = dir.path().join(std::ffi::OsStr::from_bytes(b"x\xff.dat"));
+    let out = crate::common::spindle_with_store(&store)
+        .args(["io", "--engine", "null", "--size", "1M", "--duration", "100ms", "--warmup", "0s", "--json", "--target"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(record["command_line"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("x\u{fffd}.dat")));
+    assert!(!target.exists(), "the test file it made is removed");
+    let list = crate::common::spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&list.stdout).unwrap().as_array().unwrap().len(), 1);
 }

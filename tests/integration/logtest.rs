@@ -103,3 +103,41 @@ fn logtest_bad_input_is_refused_before_anything_runs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!store.exists() && !dir.path().join("log.db").exists(), "nothing is left behind");
 }
+
+/// A password with a `/` in the URL, and one in `?password=`, reach the server but nothing
+/// spindle writes: stdout, stderr, the store. A URL asking for TLS is refused, unechoed.
+#[test]
+fn passwords_in_urls_are_used_and_never_shown() {
+    let Some(db) = TestDb::create(&POSTGRES, "secret") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    // PostgreSQL here trusts local connections, so any password connects: what is checked is
+    // where the password ends up.
+    let url = db.url().replacen("root@", "root:Se/cretXYZ@", 1);
+    assert!(url.contains("Se/cretXYZ@127.0.0.1"), "{url}");
+    for db_url in [url.clone(), format!("{}?password=OtherSecretXYZ&sslmode=disable", db.url())] {
+        let out = spindle_with_store(&store)
+            .args(["logtest", "--db", &db_url, "--rows", "10", "--batch", "10", "--settle", "0s"])
+            .output()
+            .unwrap();
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{said}");
+        assert!(!said.contains("SecretXYZ"), "{said}");
+    }
+    let from_env = spindle_with_store(&store)
+        .env("PGPASSWORD", "EnvSecretXYZ")
+        .args(["logtest", "--db", &db.url(), "--rows", "10", "--batch", "10", "--settle", "0s"])
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&from_env.stdout), String::from_utf8_lossy(&from_env.stderr));
+    assert!(from_env.status.success() && !said.contains("SecretXYZ"), "{said}");
+    let kept = std::fs::read(&store).unwrap();
+    assert!(!String::from_utf8_lossy(&kept).contains("SecretXYZ"), "the store holds no password");
+    let out = spindle_with_store(&store)
+        .args(["logtest", "--db", &format!("{}?password=TlsSecretXYZ&sslmode=require", db.url())])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("TLS") && !err.contains("TlsSecretXYZ"), "{err}");
+}

@@ -9,6 +9,7 @@ mod db_managed;
 mod hammer;
 mod hammer_mysql;
 mod hammer_postgres;
+mod import_report;
 mod io_bad_input;
 mod io_output;
 mod io_real;

@@ -125,3 +125,38 @@ fn iometer_access_specifications_convert_both_ways() {
     assert_eq!(listed.lines().count(), 13, "{listed}");
     assert!(listed.contains("\"spindle SQL Server Log\": --mix 64KiB:100:0:0"), "{listed}");
 }
+
+/// `-o` never writes through a symbolic link nor over the log being read, even with
+/// --force; and a recording that cannot write its header (a full file system) leaves no
+/// empty file behind.
+#[test]
+fn outputs_refuse_links_inputs_and_leave_nothing_when_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.csv");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/formats/testdata/Narmadha6790_DataCollector01.csv"),
+        &log,
+    )
+    .unwrap();
+    let before = std::fs::read(&log).unwrap();
+    let precious = dir.path().join("precious.toml");
+    std::fs::write(&precious, "mine").unwrap();
+    let link = dir.path().join("link.toml");
+    std::os::unix::fs::symlink(&precious, &link).unwrap();
+    for (out, says) in [(&link, "symbolic link"), (&log, "the file being read")] {
+        let run = spindle().arg("characterize").arg(&log).arg("-o").arg(out).arg("--force").output().unwrap();
+        assert_eq!(run.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&run.stderr).contains(says), "{}", String::from_utf8_lossy(&run.stderr));
+    }
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "mine");
+    assert_eq!(std::fs::read(&log).unwrap(), before);
+
+    let Some(full) = crate::io_safety::Tmpfs::mount("64k") else { return };
+    let filler = full.0.join("filler");
+    let _ = std::fs::write(&filler, vec![0u8; 1 << 20]);
+    let out = full.0.join("rec.csv");
+    let run = spindle().args(["record", "--duration", "1s", "-o"]).arg(&out).output().unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(!out.exists(), "no empty file left behind");
+}

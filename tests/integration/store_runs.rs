@@ -49,7 +49,8 @@ fn io_runs_are_saved_listed_shown_and_removed() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no run 999"));
     assert_eq!(json_of(&store, &["runs", "list", "--json"]).as_array().unwrap().len(), 3, "nothing removed");
-    assert!(spindle_with_store(&store).args(["runs", "rm", &id]).output().unwrap().status.success());
+    let twice = spindle_with_store(&store).args(["runs", "rm", &id, &id]).output().unwrap();
+    assert!(twice.status.success(), "a run named twice is removed once: {}", String::from_utf8_lossy(&twice.stderr));
     assert_eq!(json_of(&store, &["runs", "list", "--json"]).as_array().unwrap().len(), 2);
 }
 
@@ -139,4 +140,90 @@ fn a_command_that_fails_before_measuring_creates_no_store() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!store.exists(), "no store for a run that never measured");
     assert_eq!(std::fs::read(&mine).unwrap(), b"the user's own data");
+}
+
+/// Ten spindles saving into one store that none of them found: every run is kept, and the
+/// store is readable by its owner only.
+#[test]
+fn ten_processes_creating_one_store_at_once_lose_no_run() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("new/results.db");
+    let children: Vec<_> = (0..10)
+        .map(|i| {
+            crate::common::spindle_process()
+                .env("SPINDLE_STORE", &store)
+                .current_dir(dir.path())
+                .args([
+                    "io",
+                    "--engine",
+                    "null",
+                    "--size",
+                    "1M",
+                    "--duration",
+                    "100ms",
+                    "--warmup",
+                    "0s",
+                    "-q",
+                    "--target",
+                ])
+                .arg(format!("t{i}.dat"))
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let list = crate::common::spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&list.stdout).unwrap().as_array().unwrap().len(), 10);
+    let mode = std::fs::metadata(&store).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+}
+
+/// A store that cannot take the run (its directory is a file here): the report is printed
+/// anyway, the run is kept in a file with the command that brings it in, and that command
+/// brings it in once.
+#[test]
+fn a_run_the_store_cannot_take_is_printed_kept_and_imported_later() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plain"), "a file, not a directory").unwrap();
+    let broken = dir.path().join("plain/results.db");
+    let out = crate::common::spindle_with_store(&broken)
+        .current_dir(dir.path())
+        .args(["io", "--engine", "null", "--size", "1M", "--duration", "100ms", "--warmup", "0s", "--target", "t.dat"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("IOs/sec"), "the figures are printed: {err}");
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("spindle-unsaved-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{err}");
+    assert!(err.contains("spindle import") && err.contains("spindle-unsaved-"), "{err}");
+    assert!(!dir.path().join("t.dat").exists(), "the test file is removed all the same");
+
+    let good = dir.path().join("good.db");
+    let import = |again: bool| {
+        let mut cmd = crate::common::spindle_with_store(&good);
+        cmd.arg("import").arg(&kept[0]);
+        if again {
+            cmd.arg("--again");
+        }
+        cmd.output().unwrap()
+    };
+    let first = import(false);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let twice = import(false);
+    assert_eq!(twice.status.code(), Some(2), "the same run is not brought in twice");
+    let list = crate::common::spindle_with_store(&good).args(["runs", "list", "--json"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 1);
+    assert_eq!(runs[0]["kind"], "io");
 }

@@ -73,7 +73,7 @@ fn the_sqlserver_suite_runs_seed_004s_matrix() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let out = spindle_with_store(&store)
-        .args(["suite", "sqlserver", "--io-engine", "null", "--duration", "50ms", "--warmup", "0s", "--dir"])
+        .args(["suite", "sqlserver", "--engine", "null", "--duration", "50ms", "--warmup", "0s", "--dir"])
         .arg(dir.path())
         .output()
         .unwrap();
@@ -88,4 +88,40 @@ fn the_sqlserver_suite_runs_seed_004s_matrix() {
     let bad = spindle_with_store(&store).args(["suite", "oracle", "--dir"]).arg(dir.path()).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("valid engines: sqlserver, postgres, mysql"));
+}
+
+/// A sweep reads at a glance: a line per run on stderr as each ends, the curve at the end on
+/// stdout, and each run's full report only with -v.
+#[test]
+fn a_sweep_prints_a_line_per_run_and_the_curve_full_reports_with_v() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let sweep = |verbose: bool| {
+        let mut cmd = spindle_with_store(&store);
+        cmd.args([
+            "io",
+            "--engine",
+            "null",
+            "--duration",
+            "100ms",
+            "--warmup",
+            "0s",
+            "--sweep",
+            "depth=1,4",
+            "--target",
+        ])
+        .arg(dir.path().join("x.dat"));
+        if verbose {
+            cmd.arg("-v");
+        }
+        cmd.output().unwrap()
+    };
+    let brief = sweep(false);
+    let (out, err) = (String::from_utf8_lossy(&brief.stdout), String::from_utf8_lossy(&brief.stderr));
+    assert!(!out.contains("throughput metrics:") && out.contains("sweep of depth:"), "{out}");
+    assert_eq!(out.matches("IOs/sec").count(), 1, "one table, not a runs table and a curve: {out}");
+    assert_eq!(err.lines().filter(|l| l.contains("IOs/sec, ")).count(), 2, "a line per run: {err}");
+    let full = sweep(true);
+    let out = String::from_utf8_lossy(&full.stdout);
+    assert_eq!(out.matches("throughput metrics:").count(), 2, "{out}");
 }

@@ -67,7 +67,15 @@ pub struct DeviceProfile {
     pub all: Option<AccessProfile>,
     /// Samples with a queue above `min_queue`.
     pub busy: Option<AccessProfile>,
+    /// Samples left out because a value is beyond any disk (`PLAUSIBLE`): a corrupt or
+    /// hand-edited log, not a workload.
+    pub impossible: usize,
 }
+
+/// The largest values a real disk's counters reach, with room to spare: a billion I/Os a
+/// second, a gigabyte an I/O, a million outstanding. A sample beyond them is left out and
+/// counted, so 1e308 in a log never becomes "inf outstanding".
+pub const PLAUSIBLE: [f64; 5] = [1e9, 1e9, (1u64 << 30) as f64, (1u64 << 30) as f64, 1e6];
 
 #[derive(Debug, PartialEq)]
 pub enum CharacterizeError {
@@ -186,16 +194,25 @@ pub fn characterize(table: &CounterTable, opts: &Options) -> Result<Vec<DevicePr
                 .rows
                 .iter()
                 .filter_map(|row| {
-                    let v: Option<Vec<f64>> = cols.iter().map(|&c| row.get(c).copied().flatten()).collect();
-                    v.and_then(|v| v.try_into().ok())
+                    // Straight into an array: a week of samples is 600,000 rows a disk.
+                    let mut sample = [0.0; 5];
+                    for (slot, &c) in sample.iter_mut().zip(&cols) {
+                        *slot = row.get(c).copied().flatten()?;
+                    }
+                    Some(sample)
                 })
                 .filter(|s: &[f64; 5]| s.iter().all(|x| *x >= 0.0))
                 .collect();
+            let usable = samples.len();
+            let samples: Vec<[f64; 5]> =
+                samples.into_iter().filter(|s| s.iter().zip(PLAUSIBLE).all(|(x, max)| *x <= max)).collect();
+            let impossible = usable - samples.len();
             let busy: Vec<[f64; 5]> = samples.iter().copied().filter(|s| s[4] > opts.min_queue).collect();
             Ok(DeviceProfile {
                 device,
                 all: profile(&samples, opts.coverage_pct),
                 busy: profile(&busy, opts.coverage_pct),
+                impossible,
             })
         })
         .collect()
@@ -278,6 +295,20 @@ mod tests {
 
     fn opts() -> Options {
         Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() }
+    }
+
+    #[test]
+    fn values_beyond_any_disk_are_left_out_and_counted() {
+        let mut rows = vec![[100.0, 100.0, 8192.0, 8192.0, 1.0]; 3];
+        rows.push([1e308; 5]);
+        rows.push([100.0, 100.0, 8192.0, 8192.0, f64::MAX]);
+        let p = characterize(&log(&rows), &opts()).unwrap();
+        assert_eq!(p[0].impossible, 2);
+        let all = p[0].all.as_ref().unwrap();
+        assert_eq!(all.samples, 3);
+        assert!(all.read_pct.is_finite() && all.outstanding == 1.0);
+        let only_bad = characterize(&log(&[[1e308; 5]]), &opts()).unwrap();
+        assert!(only_bad[0].all.is_none() && only_bad[0].impossible == 1);
     }
 
     #[test]

@@ -67,8 +67,21 @@ impl BatchResult {
         if !output.json && !output.csv {
             return Ok(false);
         }
-        let records: Vec<RunRecord> = self.runs.iter().map(|f| f.record.clone()).collect();
-        output::print(&records, output)?;
+        let doc = spindle_report::Document {
+            runs: self
+                .runs
+                .iter()
+                .map(|f| spindle_report::ReportRun {
+                    id: Some(f.id),
+                    group: self.group,
+                    point: f.point.clone(),
+                    repeat: 1,
+                    record: f.record.clone(),
+                })
+                .collect(),
+            ..spindle_report::Document::default()
+        };
+        output::print_document(&doc, output)?;
         Ok(true)
     }
 }
@@ -80,6 +93,8 @@ pub struct Saver {
     store: Option<Store>,
     group: Option<(GroupKind, String)>,
     group_id: Option<i64>,
+    /// Each saved run's id, point and repeat, in the order saved.
+    saved: Vec<(i64, Option<String>, u32)>,
 }
 
 impl Saver {
@@ -88,10 +103,39 @@ impl Saver {
     pub fn new(args: &StoreArgs, group: Option<(GroupKind, String)>) -> anyhow::Result<Saver> {
         let path = store::path(args)?;
         let store = Store::open_existing(&path)?;
-        Ok(Saver { path, store, group, group_id: None })
+        Ok(Saver { path, store, group, group_id: None, saved: Vec::new() })
     }
 
+    /// Saves `record`; when the store cannot take it (full, read-only, not a store), the
+    /// run is written to a recovery file beside the store (or in the current directory) and
+    /// the error names that file and the command that imports it: a measured run is never
+    /// lost to its store.
     pub fn save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
+        let id = self.try_save(record, point.clone(), repeat).map_err(|e| keep_unsaved(&self.path, record, e))?;
+        self.saved.push((id, point, repeat));
+        Ok(id)
+    }
+
+    /// The records this saver saved, in order, with their ids and places, as exporters take
+    /// them (`--json`, `--csv` say which stored run each is).
+    pub fn document(&self, records: &[RunRecord]) -> spindle_report::Document {
+        spindle_report::Document {
+            runs: records
+                .iter()
+                .zip(self.saved.iter().map(Some).chain(std::iter::repeat(None)))
+                .map(|(record, saved)| spindle_report::ReportRun {
+                    id: saved.map(|s| s.0),
+                    group: self.group_id,
+                    point: saved.and_then(|s| s.1.clone()),
+                    repeat: saved.map_or(1, |s| s.2),
+                    record: record.clone(),
+                })
+                .collect(),
+            ..spindle_report::Document::default()
+        }
+    }
+
+    fn try_save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
         let store = match &mut self.store {
             Some(s) => s,
             None => self.store.insert(Store::open(&self.path)?),
@@ -109,6 +153,54 @@ impl Saver {
         }
         Ok(())
     }
+}
+
+/// A run in a line: its rate, bandwidth and latency.
+fn one_line(r: &RunRecord) -> String {
+    let s = &r.summary;
+    format!(
+        "{} {}, {} MB/s, mean {}, p99 {}",
+        spindle_report::view::rate_text(s.iops),
+        r.counts.per_sec(),
+        spindle_report::view::rate_text(s.mb_per_sec),
+        spindle_model::units::format_latency_ns(s.latency_ns.mean),
+        spindle_model::units::format_latency_ns(s.latency_ns.p99 as f64)
+    )
+}
+
+/// Writes a run that could not be saved to a file of its own, and says how to bring it in.
+fn keep_unsaved(store: &std::path::Path, record: &RunRecord, e: anyhow::Error) -> anyhow::Error {
+    let name = format!(
+        "spindle-unsaved-{}-{}.json",
+        record.started_at.replace([':', '-'], "").trim_end_matches('Z'),
+        std::process::id()
+    );
+    let beside = store.parent().filter(|d| !d.as_os_str().is_empty()).map(|d| d.join(&name));
+    let places = beside.into_iter().chain(std::iter::once(PathBuf::from(&name)));
+    let json = spindle_report::render_json(record);
+    for file in places {
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&file)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, &json).and_then(|()| f.sync_all()));
+        match written {
+            Ok(()) => {
+                let shown = file.display();
+                return anyhow::anyhow!(
+                    "{}; the run was measured but not saved: it is kept in {shown}; once the store works, bring it in with: spindle import {shown}",
+                    crate::error_text(&e)
+                );
+            }
+            Err(_) => {
+                let _ = std::fs::remove_file(&file);
+            }
+        }
+    }
+    anyhow::anyhow!(
+        "{}; the run was measured but could not be saved, nor kept in a file beside the store or here",
+        crate::error_text(&e)
+    )
 }
 
 pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
@@ -135,16 +227,30 @@ pub fn run_batch(batch: Batch<'_>) -> anyhow::Result<BatchResult> {
         warnings.push(w.clone());
     }
     let keep = jobs.first().is_some_and(|j| j.job.keep_file);
-    let how = Reporting { labels: &batch.labels, warnings: &warnings, display: &display, text, quiet, repeat_word };
+    let how = Reporting {
+        labels: &batch.labels,
+        warnings: &warnings,
+        display: &display,
+        text,
+        quiet,
+        repeat_word,
+        output: batch.output,
+    };
     let result = run_jobs(&mut saver, jobs, batch.sample_interval, &how);
     let cleanup = finish_targets(prepared, keep);
     let (runs, outcome) = result?;
-    cleanup?;
+    if let Err(e) = cleanup {
+        // The runs are measured and saved; a test file left behind (a file system gone
+        // read-only) is said, not made into a failure of the command.
+        eprintln!("spindle: warning: {}; remove it yourself", crate::error_text(&e));
+    }
     Ok(BatchResult { runs, outcome, group: saver.group_id, store: saver.store })
 }
 
 /// What every record carries and how progress is shown.
 struct Reporting<'a> {
+    /// How a run is printed when it cannot be saved.
+    output: &'a OutputArgs,
     labels: &'a BTreeMap<String, String>,
     warnings: &'a [String],
     display: &'a Display,
@@ -160,7 +266,7 @@ fn run_jobs(
     sample_interval: Duration,
     how: &Reporting<'_>,
 ) -> anyhow::Result<(Vec<Finished>, Outcome)> {
-    let Reporting { labels, warnings, display, text, quiet, repeat_word } = *how;
+    let Reporting { labels, warnings, display, text, quiet, repeat_word, output: shown_as } = *how;
     let stop = interrupt::stop_flag();
     let mut runs = Vec::new();
     let mut outcome = Outcome::Success;
@@ -191,14 +297,24 @@ fn run_jobs(
         let mut record = build_record(&job, &job_outcome, context);
         let page_cache = spindle_report::page_cache_finding(&record);
         record.warnings.extend(page_cache.clone());
-        let id = saver.save(&record, point.clone(), repeat)?;
-        if text {
+        let id = match saver.save(&record, point.clone(), repeat) {
+            Ok(id) => id,
+            Err(e) => {
+                // The figures are shown even so: a finished measurement is never thrown away.
+                output::print(std::slice::from_ref(&record), shown_as)?;
+                return Err(e);
+            }
+        };
+        if text && (total == 1 || shown_as.verbose) {
             // Every warning is said on stderr as it arises (the plan's before the run, the
             // targets' when they are prepared, the page cache's and running out of space after
             // it), so the report printed now leaves them out; the record keeps them all, and
             // `runs show` prints them.
             let shown = RunRecord { warnings: Vec::new(), ..record.clone() };
             output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&shown)))?;
+        } else if text {
+            // Many runs: a line each as it ends; the table of all of them comes at the end.
+            note(quiet, &one_line(&record));
         }
         if let Some(finding) = &page_cache {
             warn(quiet, finding);

@@ -26,8 +26,21 @@ struct Workload {
 
 pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     let shown = args.file.display().to_string();
-    let bytes =
-        std::fs::read(&args.file).map_err(|e| UsageError::file(&args.file, format_args!("cannot read it: {e}")))?;
+    // Where the result goes is checked before the log is read: a mistake there costs nothing.
+    if let Some(path) = &args.output {
+        output::check_output(path, &[&args.file])?;
+        if !args.force && path.exists() {
+            return Err(UsageError::flag(
+                "-o",
+                path.display().to_string(),
+                "the file exists; pass --force to replace it",
+            )
+            .into());
+        }
+    }
+    // Counter logs run to a few GB (a month of one-second samples); their table takes about as
+    // much again in memory.
+    let bytes = crate::input_file::read_limited(&args.file, 4 << 30, "counter log")?;
     let text = String::from_utf8_lossy(&bytes);
     let (workloads, summary) = if text.trim_start_matches('\u{feff}').starts_with("Version ") {
         from_icf(args, &text, &shown)?
@@ -42,7 +55,7 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
         } else {
             spec_toml(&workloads, &shown)
         };
-        write_new(path, &content, args.force)?;
+        output::write_whole(path, content.as_bytes(), args.force)?;
         let p = path.display();
         let how =
             if is_icf { "load it in IOMeter".to_string() } else { format!("replay it with: spindle io --spec {p}") };
@@ -90,6 +103,14 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
     }
     let profiles = characterize(&table, &opts).map_err(|e| UsageError::file(shown, e))?;
     if profiles.iter().all(|p| p.all.is_none()) {
+        let impossible: usize = profiles.iter().map(|p| p.impossible).sum();
+        if impossible > 0 {
+            return Err(UsageError::file(
+                shown,
+                format_args!("no usable sample: {impossible} hold values beyond any disk (over a billion I/Os a second, a GiB an I/O or a million outstanding); is the log corrupt?"),
+            )
+            .into());
+        }
         return Err(UsageError::file(shown, "no sample shows any disk I/O").into());
     }
     // Given explicitly, the queue filter chooses what is written, as seed 002 used it.
@@ -230,6 +251,13 @@ fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64) -> Str
     let mut out = String::new();
     for p in profiles {
         let _ = writeln!(out, "device '{}':", p.device);
+        if p.impossible > 0 {
+            let _ = writeln!(
+                out,
+                "  {} samples left out: a value beyond any disk (over a billion I/Os a second, a GiB an I/O or a million outstanding)",
+                p.impossible
+            );
+        }
         match &p.all {
             Some(a) => {
                 let _ = writeln!(out, "  all {} samples: {}", a.samples, line(a));
@@ -275,13 +303,4 @@ fn spec_toml(workloads: &[Workload], source: &str) -> String {
         let _ = writeln!(out, "threads = 1\ndepth = {}\n", w.outstanding.round().clamp(1.0, MAX_DEPTH));
     }
     out
-}
-
-/// Writes `text` to `path`, never over an existing file unless `force`.
-fn write_new(path: &std::path::Path, text: &str, force: bool) -> anyhow::Result<()> {
-    use std::io::Write as _;
-    let mut f = output::create_new_file(path, force)?;
-    f.write_all(text.as_bytes())
-        .map_err(|e| UsageError::flag("-o", path.display().to_string(), format_args!("cannot write it: {e}")))?;
-    Ok(())
 }

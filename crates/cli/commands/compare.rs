@@ -34,6 +34,17 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     };
     let a = load(&fa, flag_a, &a_items)?;
     let b = load(&fb, flag_b, &b_items)?;
+    // A run that measured nothing (stopped in its warm-up) has no figures to compare: its
+    // zeros are not a result.
+    if let Some(empty) = a.iter().chain(&b).find(|r| r.record.summary.ios == 0) {
+        return Err(UsageError::request(format!(
+            "run {} measured nothing ({}, {:.1} s measured): leave it out of the selection",
+            empty.summary.id,
+            empty.record.status.name(),
+            empty.record.measured_seconds
+        ))
+        .into());
+    }
     if let Some(shared) = a.iter().find(|r| b.iter().any(|x| x.summary.id == r.summary.id)).map(|r| r.summary.id) {
         if a.len() > 1 || b.len() > 1 {
             return Err(

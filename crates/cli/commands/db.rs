@@ -1,12 +1,12 @@
-//! `spindle db up|status|down`: managed PostgreSQL and MariaDB instances, for experiments
+//! `spindle db up|status|down|start`: managed PostgreSQL and MariaDB instances, for experiments
 //! that need a server with its own settings, data and log where the user puts them.
 
-use crate::args::{DbAction, DbArgs, DbDownArgs, DbStatusArgs, DbUpArgs};
+use crate::args::{DbAction, DbArgs, DbDownArgs, DbStartArgs, DbStatusArgs, DbUpArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output};
 use anyhow::anyhow;
 use spindle_db::managed::{Checkpoints, Instance, InstanceSpec, ManagedEngine, State, registry};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub fn run(args: &DbArgs) -> anyhow::Result<Outcome> {
@@ -14,6 +14,7 @@ pub fn run(args: &DbArgs) -> anyhow::Result<Outcome> {
         DbAction::Up(a) => up(a),
         DbAction::Status(a) => status(a),
         DbAction::Down(a) => down(a),
+        DbAction::Start(a) => start(a),
     }
 }
 
@@ -150,19 +151,7 @@ fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
 fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
     let registry = registry_path()?;
     let targets: Vec<PathBuf> = match &args.data {
-        Some(d) => {
-            let canonical =
-                std::fs::canonicalize(d).map_err(|e| UsageError::flag("--data", d.display().to_string(), e))?;
-            if !State::path(&canonical).is_file() {
-                return Err(UsageError::flag(
-                    "--data",
-                    d.display().to_string(),
-                    "not a managed instance's directory (no spindle-instance.json); see `spindle db status`",
-                )
-                .into());
-            }
-            vec![canonical]
-        }
+        Some(d) => vec![instance_dir(d)?],
         None => registry::list(&registry),
     };
     for data in targets {
@@ -189,5 +178,38 @@ fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
             eprintln!("spindle: {} {}", data.display(), if running { "stopped" } else { "was not running" });
         }
     }
+    Ok(Outcome::Success)
+}
+
+/// `--data` of `db down` and `db start`: a managed instance's data directory, canonical.
+fn instance_dir(given: &Path) -> Result<PathBuf, UsageError> {
+    let shown = given.display().to_string();
+    let canonical = std::fs::canonicalize(given).map_err(|e| UsageError::flag("--data", &shown, e))?;
+    if !State::path(&canonical).is_file() {
+        return Err(UsageError::flag(
+            "--data",
+            shown,
+            "not a managed instance's directory (no spindle-instance.json); see `spindle db status`",
+        ));
+    }
+    Ok(canonical)
+}
+
+fn start(args: &DbStartArgs) -> anyhow::Result<Outcome> {
+    let data = instance_dir(&args.data)?;
+    let mut instance = Instance::find(&data).map_err(managed_error)?;
+    if instance.is_running() {
+        eprintln!("spindle: {} is already running, on port {}", data.display(), instance.state.port);
+    } else {
+        let started = Instant::now();
+        instance.start().map_err(managed_error)?;
+        eprintln!(
+            "spindle: {} started in {:.1} s on port {}",
+            data.display(),
+            started.elapsed().as_secs_f64(),
+            instance.state.port
+        );
+    }
+    output::write_stdout(format!("{}\n", instance.detach().url_text()).as_bytes())?;
     Ok(Outcome::Success)
 }

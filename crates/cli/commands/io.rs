@@ -21,6 +21,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         _ => None,
     };
     let sweep = plan.sweep;
+    let repeats = plan.repeats;
     let jobs = plan
         .jobs
         .into_iter()
@@ -46,7 +47,10 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     // A sweep's JSON is one document with its curve; everything else prints its records.
     let sweep_json = sweep.is_some() && args.output.json;
     let text = !sweep_json && !done.print_machine_readable(&args.output)? && !args.output.quiet;
-    if text && done.runs.len() > 1 {
+    // A sweep of single runs says everything in its curve; the table of runs is for repeats
+    // (whose spread it shows) and for the ids of a sweep's repeated points.
+    let curve_says_it_all = sweep.is_some() && repeats <= 1;
+    if text && done.runs.len() > 1 && !curve_says_it_all {
         let rows: Vec<(String, &RunRecord)> = done
             .runs
             .iter()

@@ -24,12 +24,22 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
         return Err(UsageError::flag("--device", missing, why).into());
     }
     let shown = args.output.display();
+    output::check_output(&args.output, &[])?;
     let file = output::create_new_file(&args.output, args.force)?;
     let mut out = std::io::BufWriter::new(file);
     let host = spindle_host::environment(&[]).hostname;
     let paths = counter_paths(&devices);
-    writeln!(out, "{}", csv_header(&host, &paths)).with_context(|| format!("cannot write {shown}"))?;
-    out.flush().with_context(|| format!("cannot write {shown}"))?;
+    let header = writeln!(out, "{}", csv_header(&host, &paths)).and_then(|()| out.flush());
+    if let Err(e) = header {
+        // Not even the header fits (a full file system): leave no empty file behind.
+        let _ = std::fs::remove_file(&args.output);
+        return Err(UsageError::flag(
+            "-o",
+            shown.to_string(),
+            format_args!("cannot write it ({e}); nothing was recorded"),
+        )
+        .into());
+    }
     if !args.quiet {
         let until = duration.map_or("Ctrl-C".to_string(), |d| format!("{:?}", d));
         eprintln!("spindle: recording {} counters every {interval:?} to {shown} until {until}", paths.len());

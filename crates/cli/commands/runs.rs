@@ -104,7 +104,7 @@ fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
     let bytes = if args.json {
         spindle_report::render_json(&run.record)
     } else if args.csv {
-        spindle_report::render_csv(std::slice::from_ref(&run.record))
+        spindle_report::render_csv(&document_of(vec![run]))
     } else {
         let mut head = format!("run {id}");
         if let Some(g) = run.summary.group {
@@ -144,13 +144,29 @@ fn show_group(args: &RunsShowArgs, text: &str) -> anyhow::Result<Outcome> {
         text.push('\n');
         text.into_bytes()
     } else if args.csv {
-        let records: Vec<spindle_model::RunRecord> = runs.into_iter().map(|r| r.record).collect();
-        spindle_report::render_csv(&records)
+        spindle_report::render_csv(&document_of(runs))
     } else {
         spindle_report::render_group(&view)
     };
     output::write_stdout(&bytes)?;
     Ok(Outcome::Success)
+}
+
+/// Stored runs as exporters take them, with their ids and places in groups.
+pub fn document_of(runs: Vec<spindle_store::StoredRun>) -> spindle_report::Document {
+    spindle_report::Document {
+        runs: runs
+            .into_iter()
+            .map(|r| spindle_report::ReportRun {
+                id: Some(r.summary.id),
+                group: r.summary.group,
+                point: r.summary.point,
+                repeat: r.summary.repeat,
+                record: r.record,
+            })
+            .collect(),
+        ..spindle_report::Document::default()
+    }
 }
 
 fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {
@@ -165,6 +181,9 @@ fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {
         }
         ids.extend(a..=b);
     }
+    // A run named twice (`runs rm 6 6`, `5-7 6`) is removed once.
+    ids.sort_unstable();
+    ids.dedup();
     store.remove(&ids)?;
     let shown: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
     eprintln!("spindle: removed run{} {}", if ids.len() == 1 { "" } else { "s" }, shown.join(", "));

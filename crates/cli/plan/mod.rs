@@ -188,6 +188,7 @@ pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageE
     let mut point_targets = Vec::new();
     for over in &overrides {
         let mut targets = Vec::new();
+        let mut seen = std::collections::HashMap::new();
         for draft in &drafts {
             let draft = TargetDraft {
                 path: draft.path.clone(),
@@ -198,8 +199,13 @@ pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageE
                 },
             };
             let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
-            if targets.iter().any(|t: &TargetSpec| t.path == target.path) {
-                return Err(UsageError::request(format!("target {} is listed twice", target.path.display())));
+            if let Some(earlier) = seen.insert(file_identity(&target.path), target.path.clone()) {
+                let how = if earlier == target.path {
+                    format!("target {} is listed twice", target.path.display())
+                } else {
+                    format!("targets {} and {} are one file, listed twice", earlier.display(), target.path.display())
+                };
+                return Err(UsageError::request(how));
             }
             targets.push(target);
         }
@@ -243,6 +249,23 @@ pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageE
 
 /// Every worker's buffers are allocated up front; refuse a job that would crowd out the
 /// machine rather than let it swap and measure the swap.
+/// What makes two target paths one file: the device and inode of an existing file (a link
+/// to it, or another spelling of its path, is the same file); for a file still to be made,
+/// its absolute path.
+#[derive(PartialEq, Eq, Hash)]
+enum FileIdentity {
+    Inode(u64, u64),
+    Path(std::path::PathBuf),
+}
+
+fn file_identity(path: &std::path::Path) -> FileIdentity {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(path) {
+        Ok(m) => FileIdentity::Inode(m.dev(), m.ino()),
+        Err(_) => FileIdentity::Path(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())),
+    }
+}
+
 fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<(), UsageError> {
     let buffer_bytes: u64 =
         targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 pub enum DbError {
     #[error("{db}: the directory for the database does not exist")]
     NoDirectory { db: String },
-    #[error("{db}: an existing database with tables of its own and no Hammer table; point --db at a new file")]
+    #[error(
+        "{db}: holds a table named testtransaction that is not spindle's (no spindle_hammer beside it); it is left alone: point --db at another database"
+    )]
     NotOurs { db: String },
     #[error("{db}: already holds {rows} loaded rows; pass --resume to continue to --rows, or --fresh to start clean")]
     AlreadyLoaded { db: String, rows: u64 },

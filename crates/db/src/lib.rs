@@ -4,6 +4,7 @@
 
 pub mod conn;
 pub mod counters;
+pub mod durability;
 mod error;
 pub mod file_stats;
 pub mod hammer;

@@ -32,6 +32,8 @@ pub struct DbUrl {
     pub host: Option<String>,
     pub port: Option<u16>,
     pub database: Option<String>,
+    /// `connect_timeout=N` in the URL; `connect_timeout()` gives the one in force.
+    pub connect_timeout: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for DbUrl {
@@ -54,7 +56,10 @@ impl fmt::Display for DbUrl {
             }
             write!(f, "@")?;
         }
-        write!(f, "{}", self.host.as_deref().unwrap_or("localhost"))?;
+        match self.host.as_deref() {
+            Some(h) if h.contains(':') => write!(f, "[{h}]")?,
+            h => write!(f, "{}", h.unwrap_or("localhost"))?,
+        }
         if let Some(port) = self.port {
             write!(f, ":{port}")?;
         }
@@ -65,7 +70,17 @@ impl fmt::Display for DbUrl {
     }
 }
 
-/// Parses a URL; the error names what is wrong without repeating a password.
+/// How long a connection may take before it is given up, unless the URL says
+/// `connect_timeout=N`: a server that never answers (a MySQL URL pointed at PostgreSQL's port)
+/// is an error in seconds, not a minute's hang.
+pub const DEFAULT_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Parses a URL; the error names what is wrong without repeating a password. Accepted:
+/// user and password percent-encoded or not (a password may hold `/`, `:` or `@`; the host is
+/// after the last `@`), an IPv6 host in brackets (`[::1]:5432`), and the query parameters
+/// `password`, `sslmode` / `ssl-mode` (plaintext modes only: spindle does not speak TLS, so a
+/// URL that asks for it is refused rather than connected in the clear) and `connect_timeout`
+/// (seconds).
 pub fn parse_url(text: &str) -> Result<DbUrl, String> {
     let (scheme, rest) = text.split_once("://").ok_or_else(|| {
         "write a URL: sqlite:///path/to/db, postgres://user@host/db or mysql://user@host/db".to_string()
@@ -80,39 +95,129 @@ pub fn parse_url(text: &str) -> Result<DbUrl, String> {
         if rest.is_empty() {
             return Err("sqlite:// needs a file: sqlite:///path/to/db (or sqlite://relative/db)".into());
         }
-        return Ok(DbUrl {
+        return Ok(DbUrl { engine, path: Some(PathBuf::from(rest)), ..DbUrl::empty(engine) });
+    }
+    // Credentials end at the last `@` (a password may hold `/` or `@`); the query after the
+    // first `?` past the host.
+    let (credentials, after) = match rest.rsplit_once('@') {
+        Some((c, h)) => (Some(c), h),
+        None => (None, rest),
+    };
+    let (location, query) = match after.split_once('?') {
+        Some((l, q)) => (l, Some(q)),
+        None => (after, None),
+    };
+    let (hostport, database) = match location.split_once('/') {
+        Some((h, d)) => (h, Some(decode(d, "the database name")?).filter(|d| !d.is_empty())),
+        None => (location, None),
+    };
+    let mut url = DbUrl { database, ..DbUrl::empty(engine) };
+    if let Some(c) = credentials {
+        let (user, password) = match c.split_once(':') {
+            Some((u, p)) => (u, Some(p)),
+            None => (c, None),
+        };
+        url.user = Some(decode(user, "the user name")?).filter(|u| !u.is_empty());
+        url.password = password.map(|p| decode(p, "the password")).transpose()?;
+    }
+    let (host, port) = host_and_port(hostport)?;
+    url.host = host;
+    url.port = port;
+    if let Some(q) = query {
+        query_parameters(&mut url, q)?;
+    }
+    Ok(url)
+}
+
+/// `db1`, `db1:5433`, `[::1]`, `[::1]:5432`.
+fn host_and_port(text: &str) -> Result<(Option<String>, Option<u16>), String> {
+    let port_of = |p: &str| {
+        p.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| format!("port '{p}' is not a number from 1 to 65535"))
+    };
+    if let Some(v6) = text.strip_prefix('[') {
+        let (host, rest) = v6.split_once(']').ok_or("an IPv6 host needs its closing ']': [::1]:5432")?;
+        let port = match rest {
+            "" => None,
+            r => Some(port_of(r.strip_prefix(':').ok_or("write [::1]:5432 (a ':' after the ']')")?)?),
+        };
+        return Ok((Some(host.to_string()), port));
+    }
+    match text.rsplit_once(':') {
+        Some((h, p)) => Ok((Some(h.to_string()).filter(|h| !h.is_empty()), Some(port_of(p)?))),
+        None => Ok((Some(text.to_string()).filter(|h| !h.is_empty()), None)),
+    }
+}
+
+fn query_parameters(url: &mut DbUrl, query: &str) -> Result<(), String> {
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            // Never echoed: the value is a secret.
+            "password" => url.password = Some(decode(value, "the password")?),
+            "sslmode" | "ssl-mode" | "ssl_mode" => match value.to_ascii_lowercase().as_str() {
+                "disable" | "disabled" | "allow" | "prefer" | "preferred" => {}
+                other => {
+                    return Err(format!(
+                        "{key}={other} asks for TLS, which spindle does not speak yet; it refuses rather than connect in plaintext (use {key}=disable on a network you trust)"
+                    ));
+                }
+            },
+            "connect_timeout" => {
+                let secs = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|s| *s > 0)
+                    .ok_or_else(|| format!("connect_timeout '{value}' is not a whole number of seconds above 0"))?;
+                url.connect_timeout = Some(std::time::Duration::from_secs(secs));
+            }
+            "application_name" => {}
+            other => {
+                return Err(format!(
+                    "unknown URL parameter '{other}'; spindle reads password, sslmode and connect_timeout"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Percent-decoding (`%2F` is `/`); an invalid escape is an error naming the part, never its
+/// text (it may be a password).
+fn decode(text: &str, part: &str) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok());
+            out.push(hex.ok_or_else(|| format!("{part} has a '%' that is not followed by two hex digits"))?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("{part} is not UTF-8 once decoded"))
+}
+
+impl DbUrl {
+    fn empty(engine: Engine) -> DbUrl {
+        DbUrl {
             engine,
-            path: Some(PathBuf::from(rest)),
+            path: None,
             user: None,
             password: None,
             host: None,
             port: None,
             database: None,
-        });
-    }
-    let (authority, database) = match rest.split_once('/') {
-        Some((a, d)) => (a, Some(d.split('?').next().unwrap_or(d).to_string()).filter(|d| !d.is_empty())),
-        None => (rest, None),
-    };
-    let (credentials, hostport) = match authority.rsplit_once('@') {
-        Some((c, h)) => (Some(c), h),
-        None => (None, authority),
-    };
-    let (user, password) = match credentials {
-        Some(c) => match c.split_once(':') {
-            Some((u, p)) => (Some(u.to_string()), Some(p.to_string())),
-            None => (Some(c.to_string()), None),
-        },
-        None => (None, None),
-    };
-    let (host, port) = match hostport.rsplit_once(':') {
-        Some((h, p)) => {
-            let port = p.parse::<u16>().map_err(|_| format!("port '{p}' is not a number from 1 to 65535"))?;
-            (h.to_string(), Some(port))
+            connect_timeout: None,
         }
-        None => (hostport.to_string(), None),
-    };
-    Ok(DbUrl { engine, path: None, user, password, host: Some(host).filter(|h| !h.is_empty()), port, database })
+    }
+
+    /// How long a connection may take.
+    pub fn connect_timeout(&self) -> std::time::Duration {
+        self.connect_timeout.unwrap_or(DEFAULT_CONNECT_TIMEOUT)
+    }
 }
 
 #[cfg(test)]
@@ -133,6 +238,40 @@ mod tests {
         for bad in ["db.sqlite", "oracle://x", "sqlite://", "postgres://u:p@h:99999/d"] {
             let e = parse_url(bad).unwrap_err();
             assert!(!e.contains(":p@"), "{e}");
+        }
+    }
+
+    #[test]
+    fn slashes_ats_brackets_and_parameters() {
+        let u = parse_url("postgres://bench:Secret/XYZ@db1/test").unwrap();
+        assert_eq!(
+            (u.password.as_deref(), u.host.as_deref(), u.database.as_deref()),
+            (Some("Secret/XYZ"), Some("db1"), Some("test"))
+        );
+        let u = parse_url("postgres://bench:p%40ss%2Fw@db1:5433/test").unwrap();
+        assert_eq!((u.password.as_deref(), u.port), (Some("p@ss/w"), Some(5433)));
+        let u = parse_url("postgres://bench:a@b@[::1]:5432/test").unwrap();
+        assert_eq!((u.password.as_deref(), u.host.as_deref(), u.port), (Some("a@b"), Some("::1"), Some(5432)));
+        assert_eq!(u.to_string(), "postgres://bench:****@[::1]:5432/test");
+        assert_eq!(parse_url("mysql://root@[::1]/test").unwrap().host.as_deref(), Some("::1"));
+        let u = parse_url("postgres://bench@db1/test?password=SecretXYZ&connect_timeout=3&sslmode=disable").unwrap();
+        assert_eq!(
+            (u.password.as_deref(), u.connect_timeout()),
+            (Some("SecretXYZ"), std::time::Duration::from_secs(3))
+        );
+        assert!(!u.to_string().contains("SecretXYZ") && !format!("{u:?}").contains("SecretXYZ"));
+        assert_eq!(parse_url("postgres://h/d").unwrap().connect_timeout(), DEFAULT_CONNECT_TIMEOUT);
+        for (bad, says) in [
+            ("postgres://u:SecretXYZ@h/d?sslmode=require", "TLS"),
+            ("mysql://u@h/d?ssl-mode=REQUIRED", "TLS"),
+            ("postgres://u:SecretXYZ@h/d?foo=1", "unknown URL parameter 'foo'"),
+            ("postgres://u:Secret%zz@h/d", "the password has a '%'"),
+            ("postgres://u@[::1/d", "closing ']'"),
+            ("postgres://u@h:0/d", "port '0'"),
+        ] {
+            let e = parse_url(bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert!(!e.contains("SecretXYZ") && !e.contains("Secret%zz"), "{e}");
         }
     }
 }

@@ -2,6 +2,7 @@
 //! can be fuzzed and tested on the real files in testdata.
 
 mod delimited;
+pub mod foreign;
 pub mod icf;
 pub mod iostat;
 pub mod perfmon;

@@ -63,10 +63,11 @@ pub fn split_path(path: &str) -> Option<(&str, Option<&str>, &str)> {
 
 pub fn parse(text: &str) -> Result<CounterTable, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
+    let mut lines = text.split_inclusive('\n').enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((header_index, header)) = lines.next() else {
         return Err(ParseError("the file is empty".into()));
     };
+    let header = header.trim_end_matches(['\n', '\r']);
     let sep = if header.starts_with("\"(PDH-TSV") { '\t' } else { ',' };
     let head = split(header, sep);
     if !head[0].starts_with("(PDH-CSV") && !head[0].starts_with("(PDH-TSV") {
@@ -76,19 +77,132 @@ pub fn parse(text: &str) -> Result<CounterTable, ParseError> {
         ));
     }
     let mut table = CounterTable { format: head[0].clone(), columns: head[1..].to_vec(), ..CounterTable::default() };
-    for (i, line) in lines {
-        let fields = split(line, sep);
-        let values: Option<Vec<Option<f64>>> =
-            if fields.len() == table.columns.len() + 1 { fields[1..].iter().map(|f| value(f)).collect() } else { None };
-        match values {
-            Some(v) => {
-                table.times.push(fields[0].clone());
-                table.rows.push(v);
+    // The samples after the header, in two halves parsed at once when the log is large (a
+    // week of one-second samples is 300 MB): each half is whole lines.
+    let body_start = text.find(header).map_or(text.len(), |at| at + header.len());
+    let body = text[body_start..].strip_prefix('\r').unwrap_or(&text[body_start..]);
+    let body = body.strip_prefix('\n').unwrap_or(body);
+    let first_line = header_index + 2;
+    let width = table.columns.len();
+    let halves = if body.len() > 8 << 20 {
+        let middle = body[body.len() / 2..].find('\n').map_or(body.len(), |i| body.len() / 2 + i + 1);
+        let (a, b) = body.split_at(middle);
+        std::thread::scope(|scope| {
+            let second = scope.spawn(|| Samples::of(b, sep, width));
+            let first = Samples::of(a, sep, width);
+            (first, second.join().unwrap_or_default())
+        })
+    } else {
+        (Samples::of(body, sep, width), Samples::default())
+    };
+    let (a, b) = halves;
+    let second_line = first_line + a.lines;
+    table.times = a.times;
+    table.times.extend(b.times);
+    table.rows = a.rows;
+    table.rows.extend(b.rows);
+    table.skipped = a.skipped.iter().map(|i| first_line + i).chain(b.skipped.iter().map(|i| second_line + i)).collect();
+    Ok(table)
+}
+
+/// The samples of a run of whole lines; `skipped` holds 0-based line indexes within it.
+#[derive(Default)]
+struct Samples {
+    times: Vec<String>,
+    rows: Vec<Vec<Option<f64>>>,
+    skipped: Vec<usize>,
+    lines: usize,
+}
+
+impl Samples {
+    fn of(text: &str, sep: char, width: usize) -> Samples {
+        let mut out = Samples { rows: Vec::with_capacity(text.len() / (width * 8 + 24).max(1)), ..Samples::default() };
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            out.lines = i + 1;
+            let line = line.trim_end_matches(['\n', '\r']);
+            if line.trim().is_empty() {
+                continue;
             }
-            None => table.skipped.push(i + 1),
+            match row(line, sep, width) {
+                Some((time, values)) => {
+                    out.times.push(time);
+                    out.rows.push(values);
+                }
+                None => out.skipped.push(i),
+            }
+        }
+        out
+    }
+}
+
+/// One sample line: its time and `width` values, or `None` when it is not one. A week of
+/// one-second samples is 600,000 lines, so the common line (quoted fields without doubled
+/// quotes) is read in place, field by field, without copying; any other goes through `split`.
+fn row(line: &str, sep: char, width: usize) -> Option<(String, Vec<Option<f64>>)> {
+    let mut values = Vec::with_capacity(width);
+    let mut fields = PlainFields { rest: line.trim_end_matches('\r'), sep };
+    let time = match fields.next() {
+        Some(Some(t)) => t,
+        Some(None) => return slow_row(line, sep, width),
+        None => return None,
+    };
+    for field in fields.by_ref() {
+        match field {
+            Some(f) => values.push(value(f)?),
+            None => return slow_row(line, sep, width),
         }
     }
-    Ok(table)
+    (values.len() == width).then(|| (time.to_string(), values))
+}
+
+fn slow_row(line: &str, sep: char, width: usize) -> Option<(String, Vec<Option<f64>>)> {
+    let fields = split(line, sep);
+    if fields.len() != width + 1 {
+        return None;
+    }
+    let values = fields[1..].iter().map(|f| value(f)).collect::<Option<Vec<_>>>()?;
+    Some((fields[0].clone(), values))
+}
+
+/// The fields of a line as borrowed slices; an item is `None` when a field needs unquoting
+/// that a slice cannot give (a doubled quote, text after a closing quote, no closing quote).
+struct PlainFields<'a> {
+    rest: &'a str,
+    sep: char,
+}
+
+impl<'a> Iterator for PlainFields<'a> {
+    type Item = Option<&'a str>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        // Byte comparisons: the quote and the separators perfmon uses are ASCII, and a UTF-8
+        // byte of that value is always that character.
+        let bytes = self.rest.as_bytes();
+        let sep = self.sep as u8;
+        if bytes.is_empty() {
+            return None;
+        }
+        let (field, after) = if bytes[0] == b'"' {
+            let Some(end) = bytes[1..].iter().position(|&b| b == b'"') else { return Some(None) };
+            let after = &self.rest[end + 2..];
+            if !(after.is_empty() || after.as_bytes()[0] == sep) {
+                return Some(None);
+            }
+            (&self.rest[1..end + 1], after)
+        } else {
+            match bytes.iter().position(|&b| b == sep) {
+                Some(end) => (&self.rest[..end], &self.rest[end..]),
+                None => (self.rest, ""),
+            }
+        };
+        // Past the separator; a line ending in one has an empty last field.
+        self.rest = match after.len() {
+            0 => "",
+            1 => "\"\"",
+            _ => &after[1..],
+        };
+        Some(Some(field))
+    }
 }
 
 /// `Some(None)` for a blank, `Some(Some(x))` for a number, `None` for anything else.
@@ -130,6 +244,43 @@ pub fn csv_row(time: &str, values: &[Option<f64>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_log_read_in_halves_keeps_its_order_and_line_numbers() {
+        let mut text = String::from("\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\PhysicalDisk(0 C:)\\Disk Reads/sec\"\r\n");
+        let rows = 600_000;
+        for i in 0..rows {
+            if i == 300_000 {
+                text.push_str("\"bad\",\"x\"\r\n");
+            } else {
+                text.push_str(&format!("\"t{i}\",\"{i}\"\r\n"));
+            }
+        }
+        assert!(text.len() > 8 << 20, "large enough to be read in halves");
+        let t = parse(&text).unwrap();
+        assert_eq!((t.rows.len(), t.skipped.as_slice()), (rows - 1, &[300_002][..]));
+        assert_eq!((t.times[299_999].as_str(), t.times[300_000].as_str()), ("t299999", "t300001"));
+        assert_eq!(t.rows[300_000], vec![Some(300_001.0)]);
+    }
+
+    #[test]
+    fn fields_read_in_place_agree_with_split() {
+        for line in [
+            r#""01/01/2026 00:00:00.000","1.5"," ","2""#,
+            "\"t\",\"1\",\"2\"\r",
+            r#""t",1,,3"#,
+            r#""t","1","#,
+            r#""t","say ""x""","2""#,
+            r#""t","1"x,"2""#,
+            r#""t","open"#,
+            "t\t1\t2",
+        ] {
+            for sep in [',', '\t'] {
+                assert_eq!(row(line, sep, 2), slow_row(line, sep, 2), "{line:?} split by {sep:?}");
+                assert_eq!(row(line, sep, 3), slow_row(line, sep, 3), "{line:?} split by {sep:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_data_collector_set_log() {

@@ -189,6 +189,6 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         errors,
         warnings,
         behind_schedule_ios: outcome.workers.iter().map(|w| w.behind_schedule).sum(),
-        ..RunRecord::new("io", status, outcome.started_at, measured)
+        ..RunRecord::new(spindle_model::RunKind::Io, status, outcome.started_at, measured)
     }
 }

@@ -155,7 +155,8 @@ fn watch<T>(
                 latency_sum_ns: now.latency_sum_ns.saturating_sub(last.latency_sum_ns),
             };
             let interval_secs = (elapsed - last_tick).as_secs_f64();
-            on_progress(Progress { elapsed, warming_up: elapsed < warmup, interval, interval_secs });
+            // A second that began in the warm-up is the warm-up's.
+            on_progress(Progress { elapsed, warming_up: last_tick < warmup, interval, interval_secs });
             last = now;
             last_tick = elapsed;
         }

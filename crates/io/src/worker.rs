@@ -120,6 +120,9 @@ struct State<'a> {
     writes_since_flush: u32,
     measuring: bool,
     cpu_start: (f64, f64),
+    /// Reads and writes completed in the warm-up (count, bytes, latency sum): not results,
+    /// but the live progress shows them, so a warm-up never looks like a stall.
+    warmup: (u64, u64, u64),
 }
 
 impl State<'_> {
@@ -174,6 +177,7 @@ pub fn run<E: Engine>(
         writes_since_flush: 0,
         measuring: false,
         cpu_start: (0.0, 0.0),
+        warmup: (0, 0, 0),
     };
 
     let mut free: Vec<u32> = (0..depth as u32).rev().collect();
@@ -271,9 +275,9 @@ pub fn run<E: Engine>(
             }
         }
         live.publish(
-            s.result.read.count() + s.result.write.count(),
-            s.result.bytes_read + s.result.bytes_written,
-            (s.result.read.sum() + s.result.write.sum()) as u64,
+            s.warmup.0 + s.result.read.count() + s.result.write.count(),
+            s.warmup.1 + s.result.bytes_read + s.result.bytes_written,
+            s.warmup.2 + (s.result.read.sum() + s.result.write.sum()) as u64,
         );
     }
     if let Some(interval) = plan.interval_ns {
@@ -404,6 +408,11 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         s.commit_start_ns = Some(s.commit_start_ns.map_or(io.start_ns, |first| first.min(io.start_ns)));
     }
     if !io.measured {
+        if io.kind != OpKind::Flush {
+            s.warmup.0 += 1;
+            s.warmup.1 += io.len as u64;
+            s.warmup.2 += now.saturating_sub(io.start_ns);
+        }
         return;
     }
     let latency = now.saturating_sub(io.start_ns);

@@ -138,3 +138,24 @@ fn stop_marks_the_run_interrupted() {
     assert!(record.measured_seconds < 60.0, "{}", record.measured_seconds);
     assert!(record.summary.ios > 0);
 }
+
+/// The live progress counts the warm-up's I/O (labelled as warm-up), so a warm-up never shows
+/// as a stall of 0 IOPS, while the result counts only what was measured.
+#[test]
+fn progress_shows_the_warm_up_working_and_says_it_is_warm_up() {
+    let mut spec = job(100, &[(8192, 1)], 1, 4, None, 0);
+    // Ticks come each whole second: at 1 s and 2 s for the warm-up's two seconds, at 3 s for
+    // the first measured one.
+    spec.warmup_ns = 2_000_000_000;
+    spec.duration_ns = 1_500_000_000;
+    let mut ticks = Vec::new();
+    let outcome = run_job(&spec, &AtomicBool::new(false), &mut |p| ticks.push((p.warming_up, p.interval.ios))).unwrap();
+    let warm: Vec<u64> = ticks.iter().filter(|t| t.0).map(|t| t.1).collect();
+    assert!(warm.len() >= 2, "{ticks:?}");
+    assert!(warm.iter().all(|ios| *ios > 0), "warm-up seconds show their I/O: {ticks:?}");
+    assert!(ticks.iter().any(|t| !t.0), "the measured second is not labelled warm-up: {ticks:?}");
+    let record = build_record(&spec, &outcome, context());
+    let measured = record.summary.ios;
+    let shown: u64 = ticks.iter().map(|t| t.1).sum();
+    assert!(shown > measured, "progress counted the warm-up too ({shown} shown, {measured} measured)");
+}

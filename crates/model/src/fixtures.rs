@@ -47,7 +47,7 @@ pub fn record() -> RunRecord {
     let series: Vec<TimePoint> = (1..=10).map(|s| point(s as f64)).collect();
     RunRecord {
         schema: SCHEMA_ID.into(),
-        kind: "io".into(),
+        kind: crate::RunKind::Io,
         status: RunStatus::Complete,
         spindle_version: "0.1.0".into(),
         started_at: "2026-11-23T10:00:00Z".into(),
@@ -134,6 +134,7 @@ pub fn record() -> RunRecord {
         counts: crate::db::Counts::Ios,
         log_test: None,
         large_op: None,
+        origin: None,
     }
 }
 

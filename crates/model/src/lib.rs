@@ -7,6 +7,7 @@ pub mod db;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod histogram;
+pub mod kind;
 pub mod record;
 pub mod rng;
 pub mod spec;
@@ -14,4 +15,5 @@ pub mod time;
 pub mod units;
 
 pub use histogram::Histogram;
+pub use kind::{Origin, RunKind};
 pub use record::RunRecord;

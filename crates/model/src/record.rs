@@ -39,8 +39,8 @@ impl RunStatus {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     pub schema: String,
-    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest`, `largeops` (later `import`).
-    pub kind: String,
+    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest` or `largeops`.
+    pub kind: crate::RunKind,
     pub status: RunStatus,
     pub spindle_version: String,
     /// RFC 3339 UTC time the measurement started.
@@ -79,15 +79,24 @@ pub struct RunRecord {
     /// The large operation this run timed (`largeops` runs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub large_op: Option<crate::db::LargeOpFigures>,
+    /// The tool and file an imported run came from (`spindle import`); absent for spindle's
+    /// own runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::Origin>,
 }
 
 impl RunRecord {
     /// A record of `kind` with its identity filled in and everything measured left empty,
     /// for the builders of each kind to complete.
-    pub fn new(kind: &str, status: RunStatus, started_at: std::time::SystemTime, measured_seconds: f64) -> RunRecord {
+    pub fn new(
+        kind: crate::RunKind,
+        status: RunStatus,
+        started_at: std::time::SystemTime,
+        measured_seconds: f64,
+    ) -> RunRecord {
         RunRecord {
             schema: SCHEMA_ID.to_string(),
-            kind: kind.to_string(),
+            kind,
             status,
             spindle_version: env!("CARGO_PKG_VERSION").to_string(),
             started_at: crate::time::rfc3339_utc(started_at),
@@ -104,9 +113,10 @@ impl RunRecord {
             errors: BTreeMap::new(),
             warnings: Vec::new(),
             behind_schedule_ios: 0,
-            counts: crate::db::Counts::default(),
+            counts: kind.counts(),
             log_test: None,
             large_op: None,
+            origin: None,
         }
     }
 }

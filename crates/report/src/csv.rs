@@ -1,7 +1,8 @@
 //! One CSV row per scope of each record: the total, each target, each thread. Columns are
 //! plain numbers in base units (ns, bytes, decimal MB) so a spreadsheet can chart them as is.
 
-use spindle_model::RunRecord;
+use crate::document::Document;
+use crate::format::{ExportError, Exporter};
 use spindle_model::record::IoStats;
 use std::fmt::Write;
 
@@ -44,18 +45,30 @@ const HEADER: &[&str] = &[
     "labels",
 ];
 
-pub fn render_csv(records: &[RunRecord]) -> Vec<u8> {
+pub struct CsvExporter;
+
+impl Exporter for CsvExporter {
+    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
+        Ok(render_csv(doc))
+    }
+}
+
+/// The `run` column is the stored run's id (a run not saved yet is numbered by its position,
+/// prefixed `#`).
+pub fn render_csv(doc: &Document) -> Vec<u8> {
     let mut out = HEADER.join(",");
     out.push('\n');
-    for (i, r) in records.iter().enumerate() {
+    for (i, run) in doc.runs.iter().enumerate() {
+        let r = &run.record;
+        let id = run.id.map_or_else(|| format!("#{}", i + 1), |id| id.to_string());
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let labels = labels.join(";");
         let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
             let t = target.and_then(|t| r.targets.get(t));
             let fields = [
-                (i + 1).to_string(),
+                id.clone(),
                 r.started_at.clone(),
-                r.kind.clone(),
+                r.kind.name().to_string(),
                 r.status.name().to_string(),
                 scope.to_string(),
                 target.map(|t| (t + 1).to_string()).unwrap_or_default(),
@@ -140,7 +153,9 @@ mod tests {
     #[test]
     fn one_row_per_scope_with_quoted_text() {
         let r = record();
-        let text = String::from_utf8(render_csv(std::slice::from_ref(&r))).unwrap();
+        let mut doc = Document::of_records(std::slice::from_ref(&r));
+        doc.runs[0].id = Some(42);
+        let text = String::from_utf8(render_csv(&doc)).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 1 + 1 + r.targets.len() + r.threads.len());
         let header = fields(lines[0]);
@@ -150,6 +165,7 @@ mod tests {
             let iops: f64 = f[header.iter().position(|h| h == "iops").unwrap()].parse().unwrap();
             assert!(iops > 0.0);
         }
+        assert!(lines[1..].iter().all(|l| l.starts_with("42,")), "the run column is the run's id");
         let data = fields(lines[2]);
         assert_eq!(data[7], "/data/my,file.dat", "a comma in a path survives quoting");
         let commits = header.iter().position(|h| h == "commits").unwrap();

@@ -153,11 +153,11 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
         }
         let _ = writeln!(
             out,
-            "  {:>6} {:<24} {:>12.2} {:>10.2} {:>10} {:>10}  {}",
+            "  {:>6} {:<24} {:>12} {:>10} {:>10} {:>10}  {}",
             r.id,
             point,
-            r.iops,
-            r.mb_per_sec,
+            crate::view::rate_text(r.iops),
+            crate::view::rate_text(r.mb_per_sec),
             format_latency_ns(r.latency_mean_ns),
             format_latency_ns(r.latency_p99_ns as f64),
             r.status

@@ -1,19 +1,28 @@
-//! Exporters: pure functions from run records to bytes. They never measure and never touch
+//! Exporters: pure functions from run records to bytes (text, JSON, CSV, Markdown, HTML,
+//! XLSX), one `Exporter` per `Format`. They never measure and never touch
 //! files, so every output format can be produced again from stored records.
 
 mod compare;
 mod counters;
 mod csv;
+mod document;
+mod format;
 mod group;
+mod html;
 mod json;
+mod markdown;
 mod page_cache;
 mod sweep;
 mod text;
+pub mod view;
+mod xlsx;
 
 pub use compare::render_compare;
 pub use csv::render_csv;
+pub use document::{Document, ReportGroup, ReportRun};
+pub use format::{ExportError, Exporter, Format};
 pub use group::{Findings, GroupInput, GroupRun, GroupView, group_view, render_group};
-pub use json::{render_json, render_json_many};
+pub use json::render_json;
 pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};

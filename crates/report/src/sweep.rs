@@ -34,10 +34,10 @@ pub fn render_sweep(param: &str, curve: &[CurvePoint]) -> Vec<u8> {
         let mark = if Some(i) == knee { "  <- knee" } else { "" };
         let _ = writeln!(
             out,
-            "  {:>10} {:>12.2} {:>10.2} {:>10} {:>10} {:>5}{mark}",
+            "  {:>10} {:>12} {:>10} {:>10} {:>10} {:>5}{mark}",
             p.value,
-            p.iops,
-            p.mb_per_sec,
+            crate::view::rate_text(p.iops),
+            crate::view::rate_text(p.mb_per_sec),
             format_latency_ns(p.latency_mean_ns),
             format_latency_ns(p.latency_p99_ns),
             p.runs

@@ -2,11 +2,21 @@
 //! metrics, the millisecond histogram) so a DBA who knows those files reads it at a glance,
 //! with the percentiles, per-thread figures and environment SQLIO never had.
 
+use crate::document::Document;
+use crate::format::{ExportError, Exporter};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_model::record::{DeviceInfo, IoStats, LatencySummary, RunStatus};
 use spindle_model::units::{format_latency_ns, format_size};
 use std::fmt::Write;
+
+pub struct TextExporter;
+
+impl Exporter for TextExporter {
+    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
+        Ok(render_text(&doc.records().cloned().collect::<Vec<_>>()))
+    }
+}
 
 pub fn render_text(records: &[RunRecord]) -> Vec<u8> {
     let mut out = String::new();
@@ -81,12 +91,8 @@ struct Words {
 }
 
 fn words(r: &RunRecord) -> Words {
-    let per_sec = r.counts.per_sec();
-    match r.kind.as_str() {
-        "hammer" => Words { per_sec, read: "GetAccount", write: "UpdateAccount" },
-        "hammer-load" | "logtest" => Words { per_sec, read: "reads", write: "rows" },
-        _ => Words { per_sec, read: "reads", write: "writes" },
-    }
+    let [read, write] = r.kind.directions();
+    Words { per_sec: r.counts.per_sec(), read, write }
 }
 
 fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
@@ -178,11 +184,11 @@ fn threads(out: &mut String, r: &RunRecord) {
     for t in &r.threads {
         let _ = writeln!(
             out,
-            "  {:>6} {:>7} {:>12.2} {:>10.2} {:>10} {:>10}",
+            "  {:>6} {:>7} {:>12} {:>10} {:>10} {:>10}",
             t.target + 1,
             t.thread,
-            t.stats.iops,
-            t.stats.mb_per_sec,
+            crate::view::rate_text(t.stats.iops),
+            crate::view::rate_text(t.stats.mb_per_sec),
             format_latency_ns(headline(&t.stats).mean),
             format_latency_ns(headline(&t.stats).p99 as f64)
         );
@@ -254,10 +260,10 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
         let s = &r.summary;
         let _ = writeln!(
             out,
-            "  {:<width$} {:>12.2} {:>10.2} {:>10} {:>10}  {}{}",
+            "  {:<width$} {:>12} {:>10} {:>10} {:>10}  {}{}",
             name,
-            s.iops,
-            s.mb_per_sec,
+            crate::view::rate_text(s.iops),
+            crate::view::rate_text(s.mb_per_sec),
             format_latency_ns(headline(s).mean),
             format_latency_ns(headline(s).p99 as f64),
             r.status.name(),

@@ -12,6 +12,8 @@ pub enum StoreError {
     Newer { path: PathBuf, found: i64, known: i64 },
     #[error("cannot create the store's directory {dir}: {source}")]
     Directory { dir: PathBuf, source: std::io::Error },
+    #[error("cannot create the store {path}: {source}")]
+    Create { path: PathBuf, source: std::io::Error },
     #[error("no run {0} in the store")]
     NoSuchRun(i64),
     #[error("no group {0} in the store (spindle runs list shows each run's group)")]

@@ -34,6 +34,7 @@ impl Store {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::Directory { dir: dir.into(), source })?;
         }
+        create_private(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut conn = connect(path, flags)?;
         let from = match schema::inspect(&conn, path)? {
@@ -69,6 +70,18 @@ impl Store {
 
     fn sql(&self, source: rusqlite::Error) -> StoreError {
         sqlite(&self.path, source)
+    }
+}
+
+/// A new store is readable by its owner only (mode 0600): it holds command lines, host names
+/// and labels. SQLite gives its -wal and -shm files the same mode. An existing file is left as
+/// it is.
+fn create_private(path: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(source) => Err(StoreError::Create { path: path.into(), source }),
     }
 }
 

@@ -103,11 +103,17 @@ pub(crate) fn inspect(conn: &Connection, path: &Path) -> Result<Found, StoreErro
 }
 
 /// Brings a store (or an empty database) from `from` to `SCHEMA_VERSION`, each step in its
-/// own transaction with the version bump.
+/// own transaction with the version bump. Each step takes the write lock first and reads the
+/// version again under it: several spindles creating one new store at once apply each step
+/// once, the others finding it done.
 pub(crate) fn migrate(conn: &mut Connection, from: i64, path: &Path) -> Result<(), StoreError> {
     let sql = |source| StoreError::Sqlite { path: path.into(), source };
     for (i, step) in MIGRATIONS.iter().enumerate().skip(from as usize) {
-        let tx = conn.transaction().map_err(sql)?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
+        let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(sql)?;
+        if now > i as i64 {
+            continue;
+        }
         tx.execute_batch(step).map_err(sql)?;
         tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {};", i + 1))
             .map_err(sql)?;

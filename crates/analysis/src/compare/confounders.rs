@@ -110,7 +110,7 @@ fn workload_of(r: &RunRecord, ignored: &[&str]) -> Vec<(String, String)> {
     let mut spec = Vec::new();
     flatten("", &r.spec, &mut spec);
     spec.retain(|(k, _)| !ignored.contains(&k.as_str()));
-    spec.insert(0, ("kind".into(), r.kind.clone()));
+    spec.insert(0, ("kind".into(), r.kind.name().to_string()));
     spec
 }
 

@@ -62,6 +62,19 @@ impl Metric {
         matches!(self, Metric::Iops | Metric::MbPerSec)
     }
 
+    /// Whether the run has this figure: MB/s only for kinds that move bytes of their own, a
+    /// latency only where it was recorded (a run imported from a tool that printed no
+    /// percentiles has none, which is not a latency of 0).
+    pub fn present_in(self, r: &RunRecord) -> bool {
+        let s = &r.summary;
+        match self {
+            Metric::Iops => true,
+            Metric::MbPerSec => r.kind.moves_bytes(),
+            Metric::LatencyMean => s.ios == 0 || s.latency_ns.mean > 0.0,
+            Metric::LatencyP99 => s.ios == 0 || s.latency_ns.p99 > 0,
+        }
+    }
+
     /// The run's figure (latencies in nanoseconds).
     pub fn of(self, r: &RunRecord) -> f64 {
         let s = &r.summary;
@@ -236,10 +249,12 @@ fn judge_all(
     evidence: impl Fn(Metric) -> Option<Evidence>,
     drift_of: impl Fn(Metric) -> Option<Drift>,
 ) -> Vec<MetricComparison> {
-    let found: Vec<Option<Evidence>> = Metric::ALL.iter().map(|&m| evidence(m)).collect();
+    // Only figures every run has are compared: an absent one is not a zero.
+    let present: Vec<Metric> = Metric::ALL.into_iter().filter(|m| a.iter().chain(b).all(|r| m.present_in(r))).collect();
+    let found: Vec<Option<Evidence>> = present.iter().map(|&m| evidence(m)).collect();
     let tested: Vec<f64> = found.iter().flatten().map(|e| e.test.p_value).collect();
     let mut adjusted = holm(&tested).into_iter();
-    Metric::ALL
+    present
         .iter()
         .zip(found)
         .map(|(&m, e)| {

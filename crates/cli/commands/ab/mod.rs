@@ -75,7 +75,13 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
             labels: BTreeMap::from([(SIDE_LABEL.into(), side.label().into()), (ROUND_LABEL.into(), round.to_string())]),
         })
         .collect();
-    let out = crate::args::OutputArgs { json: args.json, csv: false, quiet: args.quiet, labels: args.labels.clone() };
+    let out = crate::args::OutputArgs {
+        json: args.json,
+        csv: false,
+        quiet: args.quiet,
+        verbose: false,
+        labels: args.labels.clone(),
+    };
     let group_name = format!("ab {} {}", args.a.display(), args.b.display());
     let batch = Batch {
         jobs,

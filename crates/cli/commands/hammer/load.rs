@@ -28,13 +28,24 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     let mut saver = Saver::new(&args.store, None)?;
     let quiet = args.output.quiet;
     let stop = interrupt::stop_flag();
-    let (mut record, outcome) = load_table(&url, rows, mode, interval, quiet, stop)?;
+    let (mut record, outcome) = match load_table(&url, rows, mode, interval, quiet, stop) {
+        Ok(loaded) => loaded,
+        // The server went away mid-load: what each finished chunk committed is in the table,
+        // and --resume counts it and loads the rest.
+        Err(e) if server_went_away(&e) => {
+            return Err(anyhow::anyhow!(
+                "{}; the rows committed before it are kept: once the server is back, run the load again with --resume to load the rest",
+                crate::error_text(&e)
+            ));
+        }
+        Err(e) => return Err(e),
+    };
     let shown = url.to_string();
     record.labels = labels;
     record.command_line = output::command_line();
     let id = saver.save(&record, None, 1)?;
     if args.output.json || args.output.csv {
-        output::print(std::slice::from_ref(&record), &args.output)?;
+        output::print_document(&saver.document(std::slice::from_ref(&record)), &args.output)?;
     } else if !quiet {
         let secs = outcome.elapsed.as_secs_f64();
         println!(
@@ -47,6 +58,12 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
     }
     note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
     Ok(if outcome.interrupted { Outcome::Interrupted } else { Outcome::Success })
+}
+
+/// Whether the load failed because the server ended the session (it stopped, restarted or
+/// was killed), rather than for something the user can fix in the command.
+fn server_went_away(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| matches!(c.downcast_ref::<spindle_db::DbError>(), Some(spindle_db::DbError::Server { .. })))
 }
 
 /// Loads Hammer's table into the database at `url`, measured: the load's record (without

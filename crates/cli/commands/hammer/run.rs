@@ -68,7 +68,23 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             think,
             rate_per_session: rate.map(|r| r / f64::from(n)),
         };
-        let hammered = hammer_once(&prepared, &run_plan, interval, quiet, stop)?;
+        let hammered = match hammer_once(&prepared, &run_plan, interval, quiet, stop) {
+            Ok(h) => h,
+            // The runs before it are measured and saved: say what failed, show them, and end
+            // as a run whose operations failed, not as a command that ran nothing.
+            Err(e) if !records.is_empty() => {
+                eprintln!(
+                    "spindle: error: sessions={n}: {}; the {} run{} before it {} saved",
+                    crate::error_text(&e),
+                    records.len(),
+                    if records.len() == 1 { "" } else { "s" },
+                    if records.len() == 1 { "is" } else { "are" }
+                );
+                outcome = Outcome::OperationsFailed;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         let mut record = hammered.record;
         record.labels = labels.clone();
         record.command_line = output::command_line();
@@ -88,7 +104,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         }
     }
     if args.output.json || args.output.csv {
-        output::print(&records, &args.output)?;
+        output::print_document(&saver.document(&records), &args.output)?;
     } else if !quiet && records.len() > 1 {
         let rows: Vec<(String, &RunRecord)> =
             sessions.iter().zip(&records).map(|(n, r)| (format!("sessions={n}"), r)).collect();
@@ -105,6 +121,8 @@ pub(crate) struct Prepared {
     watched: Vec<PathBuf>,
     /// The volumes its log and data sit on, counted exactly and sampled as themselves.
     volumes: Vec<String>,
+    /// Whether a commit waits for its log, in words (the record's spec keeps them).
+    durability: String,
 }
 
 /// Checks before anything runs: the database must hold a loaded Hammer table, and a server
@@ -122,11 +140,13 @@ pub(crate) fn prepare(url: &DbUrl, sessions: &[u32]) -> anyhow::Result<Prepared>
     }
     // The disks under the engine's files are watched, a local server's as much as a file's.
     let files = conn.files()?;
+    // A server that will not tell its settings still runs; the words then say "unknown".
+    let durability = spindle_db::durability::hammer_commits(url.engine, &conn.settings().unwrap_or_default());
     drop(conn);
     let watched: Vec<PathBuf> = files.log.into_iter().chain(files.data).collect();
     let paths: Vec<&Path> = watched.iter().map(PathBuf::as_path).collect();
     let volumes = volumes_under(&paths);
-    Ok(Prepared { url: url.clone(), target, rows, watched, volumes })
+    Ok(Prepared { url: url.clone(), target, rows, watched, volumes, durability })
 }
 
 /// One Hammer run, measured: its record (without labels or command line), and whether it
@@ -144,7 +164,9 @@ pub(crate) fn hammer_once(
     stop: &'static AtomicBool,
 ) -> anyhow::Result<Hammered> {
     let (url, n, warmup) = (&p.url, run_plan.sessions, run_plan.warmup);
-    note(quiet, &format!("hammering {url}: {n} sessions, {}% GetAccount, {} rows", run_plan.read_pct, p.rows));
+    let sessions = if n == 1 { "1 session".to_string() } else { format!("{n} sessions") };
+    note(quiet, &format!("hammering {url}: {sessions}, {}% GetAccount, {} rows", run_plan.read_pct, p.rows));
+    note(quiet, &format!("commits: {}", p.durability));
     let sources: Vec<Box<dyn CounterSource>> = match &p.target {
         Target::Sqlite(path) => vec![Box::new(SqliteCounters::new(path))],
         Target::Postgres(url, _) => vec![Box::new(PgCounters::connect(url)?)],
@@ -184,6 +206,7 @@ pub(crate) fn hammer_once(
     let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
     let mut record = spindle_db::hammer::run_record(url, run_plan, &out);
     measured.fill(&mut record, calls);
+    record.spec["durability"] = p.durability.clone().into();
     let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
     if behind > 0 {
         let rate = run_plan.rate_per_session.unwrap_or_default() * f64::from(n);

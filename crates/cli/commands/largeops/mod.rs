@@ -60,7 +60,7 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
         let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.large_op.as_ref()).collect();
         output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&ops)?).as_bytes())?;
     } else if args.output.csv {
-        output::print(&records, &args.output)?;
+        output::print_document(&saver.document(&records), &args.output)?;
     } else if !quiet {
         output::write_stdout(table::render(&url.to_string(), &records).as_bytes())?;
     }

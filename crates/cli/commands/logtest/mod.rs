@@ -87,7 +87,7 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
         output::write_stdout(serde_json::to_string_pretty(&rows_out)?.as_bytes())?;
         output::write_stdout(b"\n")?;
     } else if args.output.csv {
-        output::print(&records, &args.output)?;
+        output::print_document(&saver.document(&records), &args.output)?;
     } else if !quiet {
         output::write_stdout(table::render(&url.to_string(), &rows_out).as_bytes())?;
     }

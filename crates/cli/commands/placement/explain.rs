@@ -91,8 +91,12 @@ mod tests {
 
     #[test]
     fn each_layout_shows_its_volumes_and_the_engine() {
-        let mut r =
-            RunRecord::new("hammer", spindle_model::record::RunStatus::Complete, std::time::SystemTime::now(), 1.0);
+        let mut r = RunRecord::new(
+            spindle_model::RunKind::Hammer,
+            spindle_model::record::RunStatus::Complete,
+            std::time::SystemTime::now(),
+            1.0,
+        );
         let series = |path: &str, v: f64| CounterSeries::new(path.into(), vec![Some(v), Some(v)]);
         r.counters = Some(CounterLog {
             interval_seconds: 1.0,

@@ -4,7 +4,6 @@
 use super::{RunOutcome, RunPlan, Second};
 use crate::DbUrl;
 use spindle_model::Histogram;
-use spindle_model::db::Counts;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
 use std::collections::BTreeMap;
 
@@ -85,8 +84,9 @@ pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
         targets: vec![TargetResult::database(
             url.to_string(),
             format!(
-                "Hammer: {} sessions, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
+                "Hammer: {} session{}, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
                 plan.sessions,
+                if plan.sessions == 1 { "" } else { "s" },
                 plan.read_pct,
                 100 - plan.read_pct,
                 plan.rows
@@ -97,7 +97,6 @@ pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
         threads,
         timeseries: series,
         errors,
-        counts: Counts::Calls,
-        ..RunRecord::new("hammer", status, out.started_at, secs)
+        ..RunRecord::new(spindle_model::RunKind::Hammer, status, out.started_at, secs)
     }
 }

@@ -46,10 +46,14 @@ impl<'a> SessionState<'a> {
         let interval_ns = plan.rate_per_session.filter(|r| *r > 0.0).map(|r| (1e9 / r) as u64);
         // Sessions start their schedules spread over one interval, not all at once.
         let next_ns = interval_ns.map_or(0, |i| rng.below(i.max(1)));
+        // The per-second counts take their length at once (up to ten minutes' worth): grown a
+        // second at a time, a thousand sessions' reallocations would leave their old buffers
+        // scattered through the heap.
+        let seconds = Vec::with_capacity((plan.duration.as_secs() as usize + 1).min(600));
         SessionState {
             plan,
             live,
-            result: SessionResult { session: id, ..SessionResult::default() },
+            result: SessionResult { session: id, seconds, ..SessionResult::default() },
             rng,
             warmup_ns: plan.warmup.as_nanos() as u64,
             end_ns: (plan.warmup + plan.duration).as_nanos() as u64,

@@ -6,7 +6,7 @@ use super::OpOutcome;
 use crate::DbUrl;
 use spindle_model::Histogram;
 use spindle_model::RunRecord;
-use spindle_model::db::{Counts, LargeOpFigures};
+use spindle_model::db::LargeOpFigures;
 use spindle_model::record::{CpuUsage, IoStats, RunStatus, TargetResult, TimePoint};
 use std::collections::BTreeMap;
 
@@ -53,8 +53,7 @@ pub fn record(o: &OpOutcome, figures: LargeOpFigures, warnings: Vec<String>, cx:
         timeseries: series,
         errors,
         warnings,
-        counts: Counts::Rows,
         large_op: Some(figures),
-        ..RunRecord::new("largeops", status, o.started_at, secs)
+        ..RunRecord::new(spindle_model::RunKind::LargeOps, status, o.started_at, secs)
     }
 }

@@ -4,7 +4,6 @@
 use super::LoadOutcome;
 use crate::DbUrl;
 use spindle_model::Histogram;
-use spindle_model::db::Counts;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, TimePoint};
 use std::path::Path;
 use std::time::SystemTime;
@@ -40,7 +39,6 @@ pub fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, starte
             timeseries: series.clone(),
         }],
         timeseries: series,
-        counts: Counts::Rows,
-        ..RunRecord::new("hammer-load", status, started_at, secs)
+        ..RunRecord::new(spindle_model::RunKind::HammerLoad, status, started_at, secs)
     }
 }

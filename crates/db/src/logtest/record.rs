@@ -6,7 +6,7 @@ use super::{BatchOutcome, LogTestPlan};
 use crate::DbUrl;
 use spindle_model::Histogram;
 use spindle_model::RunRecord;
-use spindle_model::db::{Counts, DeviceIo, LogTestFigures};
+use spindle_model::db::{DeviceIo, LogTestFigures};
 use spindle_model::record::{CpuUsage, IoStats, OpStats, RunStatus, TargetResult, TimePoint};
 use std::collections::BTreeMap;
 
@@ -84,9 +84,8 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
         timeseries: series,
         errors,
         warnings,
-        counts: Counts::Rows,
         log_test: Some(figures),
-        ..RunRecord::new("logtest", status, b.started_at, secs)
+        ..RunRecord::new(spindle_model::RunKind::LogTest, status, b.started_at, secs)
     }
 }
 

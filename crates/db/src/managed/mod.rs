@@ -121,9 +121,19 @@ impl Instance {
 
     /// Stops the server cleanly, waiting until its process is gone (killed after a minute).
     pub fn stop(&mut self) -> Result<(), DbError> {
-        match self.state.engine {
-            ManagedEngine::Postgres => postgres::stop(&self.state)?,
-            ManagedEngine::Mariadb => mariadb::stop(&self.state)?,
+        let stopped = match self.state.engine {
+            ManagedEngine::Postgres => postgres::stop(&self.state),
+            ManagedEngine::Mariadb => mariadb::stop(&self.state),
+        };
+        if let Err(e) = stopped {
+            // A server already on its way out (killed, or shutting down on its own) has
+            // nothing left for the stop command to stop: what matters is that it is gone.
+            if let Some(pid) = self.state.pid {
+                process::wait_gone(pid, self.state.engine, Duration::from_secs(10));
+            }
+            if self.is_running() {
+                return Err(e);
+            }
         }
         if let Some(pid) = self.state.pid.take() {
             process::wait_gone(pid, self.state.engine, Duration::from_secs(60));
@@ -134,6 +144,12 @@ impl Instance {
     /// Stops and starts the server: its caches are empty afterwards.
     pub fn restart(&mut self) -> Result<(), DbError> {
         self.stop()?;
+        self.start()
+    }
+
+    /// Starts the server of an instance that is stopped (`db down`, or a server that died),
+    /// on its own data, port and password.
+    pub fn start(&mut self) -> Result<(), DbError> {
         self.state.pid = Some(match self.state.engine {
             ManagedEngine::Postgres => postgres::start(&self.state)?,
             ManagedEngine::Mariadb => mariadb::start(&self.state)?,

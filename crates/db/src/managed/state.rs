@@ -50,6 +50,7 @@ impl State {
             host: Some("127.0.0.1".into()),
             port: Some(self.port),
             database: Some(self.database.clone()),
+            connect_timeout: None,
         }
     }
 

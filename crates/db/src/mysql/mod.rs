@@ -52,7 +52,16 @@ fn opts(url: &DbUrl) -> Opts {
 }
 
 pub(crate) async fn connect(url: &DbUrl) -> Result<Conn, DbError> {
-    Conn::new(opts(url)).await.map_err(|e| connect_error(url, e))
+    // mysql_async waits as long as the server does; a server that never answers the
+    // handshake (another engine on the port) is given up after the URL's timeout.
+    match tokio::time::timeout(url.connect_timeout(), Conn::new(opts(url))).await {
+        Ok(connected) => connected.map_err(|e| connect_error(url, e)),
+        Err(_) => Err(DbError::Connect {
+            db: url.to_string(),
+            cause: format!("no answer within {} s", url.connect_timeout().as_secs()),
+            hint: "is a MySQL or MariaDB server listening at that host and port? (connect_timeout=N in the URL waits longer)".into(),
+        }),
+    }
 }
 
 /// A failed connection, said with the cause and what to change (the URL masked).

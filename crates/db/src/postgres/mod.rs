@@ -48,6 +48,7 @@ fn config(url: &DbUrl) -> Config {
         c.dbname(d);
     }
     c.application_name("spindle");
+    c.connect_timeout(url.connect_timeout());
     c
 }
 

@@ -4,13 +4,23 @@ use spindle_model::units::format_size;
 use std::path::PathBuf;
 use thiserror::Error;
 
-/// A byte count as people read it (`1 GiB`), for messages.
+/// A byte count as it would be typed back (`1GiB`, `1536B`), for sizes a message suggests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bytes(pub u64);
 
 impl std::fmt::Display for Bytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&format_size(self.0))
+    }
+}
+
+/// A byte count as people read it (`72.9 GiB`), for amounts nobody types (free space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Amount(pub u64);
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&spindle_model::units::format_bytes_approx(self.0))
     }
 }
 
@@ -21,7 +31,7 @@ pub enum TargetError {
     #[error(
         "not enough space for {path}: the test file needs {need} and the filesystem has {available} free; use a smaller --size or another directory"
     )]
-    NoSpace { path: PathBuf, need: Bytes, available: Bytes },
+    NoSpace { path: PathBuf, need: Bytes, available: Amount },
     #[error("ran out of space while filling {path} ({written} of {size} written); the partial file was removed")]
     OutOfSpace { path: PathBuf, written: Bytes, size: Bytes },
     #[error(
@@ -30,6 +40,10 @@ pub enum TargetError {
     Foreign { path: PathBuf },
     #[error("{path} is {have}, smaller than the {want} asked for; pass --size {have} or less")]
     TooSmall { path: PathBuf, have: Bytes, want: Bytes },
+    #[error(
+        "{path} has unwritten regions (holes; the first at byte {first}): reading them makes no device I/O, so the figures would be the file system's, not the storage's. Name a new path and spindle creates and fills a test file, or fill this one first; a run killed while spindle filled a file leaves one like it: remove it and run again"
+    )]
+    Holes { path: PathBuf, first: u64 },
     #[error("{path} is a block device and writing destroys everything on it; pass --allow-destroy if that is intended")]
     DeviceNeedsAllowDestroy { path: PathBuf },
     #[error("refusing to use block device {path}: {why}")]

@@ -118,10 +118,27 @@ pub fn prepare(
                     want: Bytes(target.size),
                 });
             }
+            if let Some(first) = first_hole(path, target.size)? {
+                return Err(TargetError::Holes { path: path.to_path_buf(), first });
+            }
             drop_cache(path);
             Ok(ready(target.size, TargetKind::ExistingFile, Vec::new()))
         }
     }
+}
+
+/// Where the first hole (an unwritten extent) of `path` lies within its first `size` bytes,
+/// by SEEK_HOLE; `None` when there is none there (or the file system cannot say, where
+/// SEEK_HOLE reports the end of the file).
+fn first_hole(path: &Path, size: u64) -> Result<Option<u64>, TargetError> {
+    let file = std::fs::File::open(path).map_err(|e| TargetError::io("cannot open", path, e))?;
+    // SAFETY: lseek on a descriptor this function owns; no memory is passed.
+    let at = unsafe { libc::lseek(file.as_raw_fd(), 0, libc::SEEK_HOLE) };
+    if at < 0 {
+        // EINVAL/ENXIO where SEEK_HOLE is not supported: nothing can be said, so nothing is.
+        return Ok(None);
+    }
+    Ok(((at as u64) < size).then_some(at as u64))
 }
 
 /// Checks free space, creates and fills the file, then marks it as ours.
@@ -141,7 +158,11 @@ fn create(
     }
     let available = spindle_host::free_space(dir).map_err(|e| TargetError::io("cannot read free space of", dir, e))?;
     if available < size {
-        return Err(TargetError::NoSpace { path: path.to_path_buf(), need: Bytes(size), available: Bytes(available) });
+        return Err(TargetError::NoSpace {
+            path: path.to_path_buf(),
+            need: Bytes(size),
+            available: error::Amount(available),
+        });
     }
     fill::create(path, size, direct, progress, stop)?;
     drop_cache(path);

@@ -129,3 +129,24 @@ fn asking_for_more_than_the_free_space_is_refused_before_writing() {
     assert!(err.to_string().contains("not enough space") && err.to_string().contains("huge.dat"), "{err}");
     assert!(!path.exists());
 }
+
+#[test]
+fn a_file_with_holes_is_never_read_as_data() {
+    let dir = scratch();
+    // As a fill killed half-way leaves it: the right size, the second half never written.
+    let path = dir.path().join("half.dat");
+    let f = std::fs::File::create(&path).unwrap();
+    std::io::Write::write_all(&mut &f, &vec![7u8; 1 << 20]).unwrap();
+    f.set_len(4 << 20).unwrap();
+    drop(f);
+    let err = prepare_quietly(&spec(&path, 4 << 20), &options(false)).unwrap_err();
+    match &err {
+        TargetError::Holes { first, .. } => assert!(*first >= 1 << 20 && *first < 4 << 20, "{err}"),
+        other => panic!("{other}"),
+    }
+    assert!(err.to_string().contains("half.dat") && err.to_string().contains("holes"), "{err}");
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 4 << 20, "the user's file is left as it is");
+    // The written part alone has no hole: a run over it may read it.
+    let head = prepare_quietly(&spec(&path, 1 << 20), &options(false)).unwrap();
+    head.finish(false).unwrap();
+}

@@ -1,0 +1,207 @@
+//! A run read from another tool's result file as a run record: the figures the file gives,
+//! in spindle's units, and nothing the file does not give. What is absent is said in the
+//! record's origin, so `compare` and `report` never treat a missing figure as a zero.
+
+use spindle_formats::foreign::{ForeignRun, ForeignStats};
+use spindle_model::record::{DirectionStats, IoStats, LatencySummary, RunStatus, TargetResult, ThreadResult};
+use spindle_model::units::format_size;
+use spindle_model::{Histogram, Origin, RunKind, RunRecord};
+
+/// The file a run came from, and when it was imported.
+pub struct Source<'a> {
+    pub file: &'a str,
+    pub sha256: &'a str,
+    pub imported_at: std::time::SystemTime,
+    /// When the file does not say when it ran: its modification time, else the import's.
+    pub file_time: Option<std::time::SystemTime>,
+}
+
+pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRecord {
+    let secs = run.duration_s.unwrap_or(0.0);
+    let mut notes = run.notes.clone();
+    let started_at = match (&run.started_at, src.file_time) {
+        (Some(t), _) => t.clone(),
+        (None, Some(t)) => {
+            notes
+                .push("The file does not say when the run started: started_at is the file's modification time.".into());
+            spindle_model::time::rfc3339_utc(t)
+        }
+        (None, None) => {
+            notes.push("The file does not say when the run started: started_at is the time of the import.".into());
+            spindle_model::time::rfc3339_utc(src.imported_at)
+        }
+    };
+    let mut r = RunRecord::new(RunKind::Io, RunStatus::Complete, src.imported_at, secs);
+    r.started_at = started_at;
+    r.spec = spec_of(run);
+    r.summary = stats_of(&run.total, &run.read, &run.write, secs);
+    if let Some(h) = &run.sqlio_histogram_pct {
+        r.summary.sqlio_histogram_pct = h.clone();
+    } else if let Some(h) = histogram_of(&run.total) {
+        r.summary.sqlio_histogram_pct = spindle_model::record::sqlio_histogram(&h);
+    }
+    r.targets = vec![TargetResult {
+        path: run.target.clone().unwrap_or_default(),
+        device: None,
+        size: run.target_size.unwrap_or(0),
+        workload: workload_words(run),
+        stats: r.summary.clone(),
+        timeseries: Vec::new(),
+    }];
+    r.threads = run
+        .threads_detail
+        .iter()
+        .map(|t| ThreadResult {
+            target: 0,
+            thread: t.thread,
+            stats: stats_of(&t.stats, &ForeignStats::default(), &ForeignStats::default(), secs),
+        })
+        .collect();
+    r.origin = Some(Origin {
+        tool: run.tool.map_or("unknown", |t| t.name()).to_string(),
+        tool_version: run.tool_version.clone(),
+        file: src.file.to_string(),
+        sha256: src.sha256.to_string(),
+        run_in_file,
+        imported_at: spindle_model::time::rfc3339_utc(src.imported_at),
+        absent: absent(run),
+        notes,
+    });
+    r
+}
+
+/// What the file's tool did not record, in words.
+fn absent(run: &ForeignRun) -> Vec<String> {
+    let mut out = vec![
+        "the environment (host, devices, file system)".to_string(),
+        "per-second series and counters".to_string(),
+        "spindle's own CPU cost".to_string(),
+    ];
+    let t = &run.total;
+    if t.histogram_ns.is_empty() {
+        out.push("the full latency histogram".into());
+    }
+    if t.percentiles_ns.is_empty() && t.histogram_ns.is_empty() {
+        out.push("latency percentiles".into());
+    }
+    if t.latency_mean_ns.is_none() {
+        out.push("latency".into());
+    }
+    if run.duration_s.is_none() {
+        out.push("the measured duration".into());
+    }
+    out
+}
+
+fn spec_of(run: &ForeignRun) -> serde_json::Value {
+    serde_json::json!({
+        "tool": run.tool.map(|t| t.name()),
+        "name": run.name,
+        "command_line": run.command_line,
+        "target": run.target,
+        "target_size": run.target_size,
+        "block_size": run.block_size,
+        "threads": run.threads,
+        "depth": run.queue_depth,
+        "read_pct": run.read_pct,
+        "random_pct": run.random_pct,
+        "engine": run.engine,
+        "warmup_s": run.warmup_s,
+        "tool_cpu_pct": run.cpu_pct,
+    })
+}
+
+/// `8KiB random read, 64 threads x 8 outstanding`, as far as the file says.
+fn workload_words(run: &ForeignRun) -> String {
+    let mut parts = Vec::new();
+    if let Some(bs) = run.block_size {
+        parts.push(format_size(bs));
+    }
+    match run.random_pct {
+        Some(p) if p >= 100.0 => parts.push("random".into()),
+        Some(p) if p <= 0.0 => parts.push("sequential".into()),
+        Some(p) => parts.push(format!("{p:.0}% random")),
+        None => {}
+    }
+    match run.read_pct {
+        Some(p) if p >= 100.0 => parts.push("read".into()),
+        Some(p) if p <= 0.0 => parts.push("write".into()),
+        Some(p) => parts.push(format!("{p:.0}% read")),
+        None => {}
+    }
+    let mut text = parts.join(" ");
+    if let (Some(t), Some(d)) = (run.threads, run.queue_depth) {
+        text.push_str(&format!(", {t} thread{} x {d} outstanding", if t == 1 { "" } else { "s" }));
+    }
+    if text.is_empty() { run.name.clone() } else { text }
+}
+
+fn stats_of(total: &ForeignStats, read: &ForeignStats, write: &ForeignStats, secs: f64) -> IoStats {
+    let ios = total.ios.or_else(|| Some(read.ios? + write.ios?)).unwrap_or(0);
+    let bytes = total.bytes.or_else(|| Some(read.bytes? + write.bytes?)).unwrap_or(0);
+    let rate = |given: Option<f64>, n: u64| given.unwrap_or(if secs > 0.0 { n as f64 / secs } else { 0.0 });
+    let bps = rate(total.bytes_per_sec, bytes);
+    IoStats {
+        ios,
+        bytes,
+        iops: rate(total.iops, ios),
+        bytes_per_sec: bps,
+        mb_per_sec: bps / 1e6,
+        mib_per_sec: bps / (1u64 << 20) as f64,
+        latency_ns: latency_of(total),
+        read: direction_of(read, secs),
+        write: direction_of(write, secs),
+        ..IoStats::default()
+    }
+}
+
+fn direction_of(s: &ForeignStats, secs: f64) -> DirectionStats {
+    let ios = s.ios.unwrap_or(0);
+    let bytes = s.bytes.unwrap_or(0);
+    let per_sec = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    DirectionStats {
+        ios,
+        bytes,
+        iops: s.iops.unwrap_or(per_sec(ios)),
+        bytes_per_sec: s.bytes_per_sec.unwrap_or(per_sec(bytes)),
+        latency_ns: latency_of(s),
+        histogram: histogram_of(s).as_ref().map(Into::into).unwrap_or_default(),
+    }
+}
+
+/// fio's json+ bins, as spindle's histogram (each bin's count at its value).
+fn histogram_of(s: &ForeignStats) -> Option<Histogram> {
+    if s.histogram_ns.is_empty() {
+        return None;
+    }
+    let mut h = Histogram::new();
+    for &(ns, n) in &s.histogram_ns {
+        h.record_n(ns, n);
+    }
+    Some(h)
+}
+
+/// The file's percentiles, where it gives them; else those of its bins; else none (0).
+fn latency_of(s: &ForeignStats) -> LatencySummary {
+    let bins = histogram_of(s);
+    let pct = |p: f64| -> u64 {
+        s.percentiles_ns
+            .iter()
+            .find(|(q, _)| (q - p).abs() < 1e-6)
+            .map(|(_, ns)| *ns as u64)
+            .or_else(|| bins.as_ref().map(|h| h.percentile(p)))
+            .unwrap_or(0)
+    };
+    LatencySummary {
+        min: s.latency_min_ns.map_or(0, |v| v as u64),
+        mean: s.latency_mean_ns.unwrap_or(0.0),
+        max: s.latency_max_ns.map_or(0, |v| v as u64),
+        stddev: s.latency_stddev_ns.unwrap_or(0.0),
+        p50: pct(50.0),
+        p90: pct(90.0),
+        p95: pct(95.0),
+        p99: pct(99.0),
+        p99_9: pct(99.9),
+        p99_99: pct(99.99),
+    }
+}

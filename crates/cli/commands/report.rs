@@ -1,0 +1,124 @@
+//! `spindle report`: stored runs, and the groups they were made in, written as files to hand
+//! on. Every output is checked before the store is read, and each file appears whole or not
+//! at all (written beside its place, then moved there).
+
+use crate::Outcome;
+use crate::args::ReportArgs;
+use crate::selection;
+use crate::store;
+use crate::usage::UsageError;
+use spindle_report::{Format, ReportGroup};
+use spindle_store::StoreError;
+use std::path::{Path, PathBuf};
+
+pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
+    let outputs = outputs(args)?;
+    let mut filter = selection::filter_of(&args.select, std::time::SystemTime::now())?;
+    filter.ids = selection::parse_ids("report", &args.runs)?;
+    let shown = store::path(&args.store)?;
+    let Some(store) = store::open_existing(&args.store)? else {
+        return Err(UsageError::file(&shown, "there is no results store here yet: nothing to report").into());
+    };
+    let runs = store.load_all(&filter)?;
+    if runs.is_empty() {
+        return Err(UsageError::NoRuns { selection: selection_words(args) }.into());
+    }
+    let mut group_ids: Vec<i64> = runs.iter().filter_map(|r| r.summary.group).collect();
+    group_ids.sort_unstable();
+    group_ids.dedup();
+    let groups = group_ids
+        .into_iter()
+        .map(|id| {
+            store.group(id).map(|g| ReportGroup {
+                id: g.id,
+                kind: g.kind,
+                name: g.name,
+                created_at: g.created_at,
+                summary: g.summary,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let mut doc = super::runs::document_of(runs);
+    doc.groups = groups;
+    doc.title = args.title.clone().unwrap_or_else(|| "spindle report".into());
+    doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
+    for (path, format) in &outputs {
+        let bytes = format.exporter().export(&doc)?;
+        crate::output::write_whole(path, &bytes, args.force)?;
+        eprintln!("wrote {} ({} runs, {})", path.display(), doc.runs.len(), size_words(bytes.len()));
+    }
+    Ok(Outcome::Success)
+}
+
+/// Each `-o` with its format, checked before anything is read: a format spindle writes, a
+/// directory that exists, and a file that does not (unless `--force`).
+fn outputs(args: &ReportArgs) -> Result<Vec<(PathBuf, Format)>, UsageError> {
+    const WRITES: &str = "html, xlsx, csv or md";
+    let forced = match &args.format {
+        Some(name) => Some(
+            Format::parse(name)
+                .filter(|f| *f != Format::Text && *f != Format::Json)
+                .ok_or_else(|| UsageError::flag("--format", name, format_args!("write {WRITES}")))?,
+        ),
+        None => None,
+    };
+    let mut seen: Vec<&Path> = Vec::new();
+    args.outputs
+        .iter()
+        .map(|path| {
+            let shown = path.display().to_string();
+            let format = forced.or_else(|| Format::of_path(path).filter(|f| *f != Format::Text && *f != Format::Json));
+            let format = format.ok_or_else(|| {
+                UsageError::flag("-o", &shown, "name a file ending in .html, .xlsx, .csv or .md, or pass --format")
+            })?;
+            if seen.contains(&path.as_path()) {
+                return Err(UsageError::flag("-o", &shown, "named twice"));
+            }
+            seen.push(path);
+            let dir = parent_of(path);
+            if !dir.is_dir() {
+                return Err(UsageError::flag(
+                    "-o",
+                    &shown,
+                    format_args!("the directory {} does not exist", dir.display()),
+                ));
+            }
+            if path.is_dir() {
+                return Err(UsageError::flag("-o", &shown, "is a directory; name a file"));
+            }
+            crate::output::check_output(path, &[])?;
+            if !args.force && path.symlink_metadata().is_ok() {
+                return Err(UsageError::flag("-o", &shown, "the file exists; pass --force to replace it"));
+            }
+            Ok((path.clone(), format))
+        })
+        .collect()
+}
+
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+fn selection_words(args: &ReportArgs) -> String {
+    let mut words: Vec<String> = args.runs.clone();
+    words.extend(args.select.labels.iter().map(|l| format!("--label {l}")));
+    for (flag, v) in [
+        ("--kind", &args.select.kind),
+        ("--status", &args.select.status),
+        ("--since", &args.select.since),
+        ("--until", &args.select.until),
+        ("--group", &args.select.group),
+    ] {
+        if let Some(v) = v {
+            words.push(format!("{flag} {v}"));
+        }
+    }
+    if words.is_empty() { "the store".to_string() } else { words.join(" ") }
+}
+
+fn size_words(bytes: usize) -> String {
+    spindle_model::units::format_bytes_approx(bytes as u64)
+}

@@ -1,0 +1,166 @@
+//! Other I/O benchmarks' result files, read into one neutral shape: SQLIO text, DiskSpd text
+//! and XML, fio JSON, IOMeter results CSV (../shared/reference/io-tools.md describes each). A figure
+//! a file does not give stays `None`, never a made-up zero; what was assumed is in `notes`.
+//! A file that breaks anywhere is an error naming the line (or byte), so nothing half-read is
+//! ever imported.
+
+mod diskspd;
+mod diskspd_xml;
+mod fio;
+mod iometer;
+mod sqlio;
+#[cfg(test)]
+mod tests;
+
+use crate::ParseError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Sqlio,
+    Diskspd,
+    Fio,
+    Iometer,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Sqlio => "sqlio",
+            Tool::Diskspd => "diskspd",
+            Tool::Fio => "fio",
+            Tool::Iometer => "iometer",
+        }
+    }
+}
+
+/// One run of another tool, as its file gives it (latencies in ns, sizes in bytes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ForeignRun {
+    pub tool: Option<Tool>,
+    pub tool_version: Option<String>,
+    /// fio's job name, IOMeter's access specification, a short description for the others.
+    pub name: String,
+    /// RFC 3339 UTC, when the file says when it ran.
+    pub started_at: Option<String>,
+    pub command_line: Option<String>,
+    /// Seconds measured, warm-up excluded.
+    pub duration_s: Option<f64>,
+    pub warmup_s: Option<f64>,
+    pub target: Option<String>,
+    pub target_size: Option<u64>,
+    pub block_size: Option<u64>,
+    pub threads: Option<u32>,
+    /// Outstanding I/Os per thread.
+    pub queue_depth: Option<u32>,
+    pub read_pct: Option<f64>,
+    pub random_pct: Option<f64>,
+    pub engine: Option<String>,
+    pub total: ForeignStats,
+    pub read: ForeignStats,
+    pub write: ForeignStats,
+    /// SQLIO's 25 buckets (0 .. 23 and 24+ ms), percent.
+    pub sqlio_histogram_pct: Option<Vec<f64>>,
+    /// The host's CPU busy percent, as the tool reported it.
+    pub cpu_pct: Option<f64>,
+    pub threads_detail: Vec<ForeignThread>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ForeignStats {
+    pub ios: Option<u64>,
+    pub bytes: Option<u64>,
+    pub iops: Option<f64>,
+    pub bytes_per_sec: Option<f64>,
+    pub latency_min_ns: Option<f64>,
+    pub latency_mean_ns: Option<f64>,
+    pub latency_max_ns: Option<f64>,
+    pub latency_stddev_ns: Option<f64>,
+    /// (percentile, ns), e.g. (99.0, 1234.0).
+    pub percentiles_ns: Vec<(f64, f64)>,
+    /// (bucket value ns, count): fio json+'s bins.
+    pub histogram_ns: Vec<(u64, u64)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ForeignThread {
+    pub thread: u32,
+    pub target: Option<String>,
+    pub stats: ForeignStats,
+}
+
+const FORMATS: &str = "SQLIO text, DiskSpd text or XML, fio JSON, IOMeter results CSV";
+
+/// Which tool wrote `text`, from its content.
+pub fn detect(text: &str) -> Option<Tool> {
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    if start.starts_with("sqlio v") {
+        Some(Tool::Sqlio)
+    } else if start.starts_with("'Test Type") || start.starts_with("'Version") {
+        Some(Tool::Iometer)
+    } else if start.starts_with("Command Line:")
+        || start.starts_with("Input parameters:")
+        || start.contains("\nResults for timespan")
+        || start.starts_with("Results for timespan")
+        // -Rxml, with or without an XML declaration.
+        || start.starts_with("<Results>")
+        || (start.starts_with("<?xml") && start.contains("<Results>"))
+    {
+        Some(Tool::Diskspd)
+    } else if start.contains("\"fio version\"") {
+        Some(Tool::Fio)
+    } else {
+        None
+    }
+}
+
+/// Every run in the file.
+pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let runs = match detect(text) {
+        Some(Tool::Sqlio) => sqlio::parse(text)?,
+        Some(Tool::Diskspd) if text.trim_start().starts_with('<') => diskspd_xml::parse(text)?,
+        Some(Tool::Diskspd) => diskspd::parse(text)?,
+        Some(Tool::Fio) => fio::parse(text)?,
+        Some(Tool::Iometer) => iometer::parse(text)?,
+        None if text.trim().is_empty() => return Err(ParseError("the file is empty".into())),
+        None => return Err(ParseError(format!("not a result file spindle imports ({FORMATS})"))),
+    };
+    if runs.is_empty() {
+        return Err(ParseError("the file holds no complete run".into()));
+    }
+    Ok(runs)
+}
+
+/// A run named by what the file says it did: `4096 B 70% read`.
+fn name_of(block_size: Option<u64>, read_pct: Option<f64>) -> String {
+    let direction = match read_pct {
+        Some(r) if r >= 100.0 => "read".to_string(),
+        Some(r) if r <= 0.0 => "write".to_string(),
+        Some(r) => format!("{r:.0}% read"),
+        None => "I/O".to_string(),
+    };
+    match block_size {
+        Some(b) => format!("{b} B {direction}"),
+        None => direction,
+    }
+}
+
+/// `"line N: why"`.
+fn at_line(line: usize, why: impl std::fmt::Display) -> ParseError {
+    ParseError(format!("line {line}: {why}"))
+}
+
+/// A number as these tools print it; `None` for blanks and `N/A`.
+fn number(field: &str) -> Option<f64> {
+    let f = field.trim();
+    if f.is_empty() || f.eq_ignore_ascii_case("n/a") {
+        return None;
+    }
+    f.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Milliseconds as nanoseconds.
+fn ms_to_ns(ms: f64) -> f64 {
+    ms * 1e6
+}

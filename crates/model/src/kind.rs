@@ -1,0 +1,125 @@
+//! What produced a run, and where an imported run came from.
+
+use crate::db::Counts;
+use serde::{Deserialize, Serialize};
+
+/// The command that made a run. Each kind knows what its operations are, so every output
+/// names a rate for what it counts ("calls/s" for Hammer, never IOPS with zero bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum RunKind {
+    /// I/O patterns on files and devices (`io`, `suite`, `ab`), and runs imported from other
+    /// I/O tools (their `origin` says which).
+    #[serde(rename = "io")]
+    Io,
+    /// Database Hammer's calls (`hammer run`).
+    #[serde(rename = "hammer")]
+    Hammer,
+    /// Database Hammer's table loaded (`hammer load`).
+    #[serde(rename = "hammer-load")]
+    HammerLoad,
+    /// One transaction size of the log test (`logtest`).
+    #[serde(rename = "logtest")]
+    LogTest,
+    /// One of the large operations (`largeops`).
+    #[serde(rename = "largeops")]
+    LargeOps,
+}
+
+impl RunKind {
+    pub const ALL: [RunKind; 5] =
+        [RunKind::Io, RunKind::Hammer, RunKind::HammerLoad, RunKind::LogTest, RunKind::LargeOps];
+
+    /// As records, the store and `runs list --kind` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RunKind::Io => "io",
+            RunKind::Hammer => "hammer",
+            RunKind::HammerLoad => "hammer-load",
+            RunKind::LogTest => "logtest",
+            RunKind::LargeOps => "largeops",
+        }
+    }
+
+    /// In a heading a person reads.
+    pub fn title(self) -> &'static str {
+        match self {
+            RunKind::Io => "I/O runs",
+            RunKind::Hammer => "Database Hammer runs",
+            RunKind::HammerLoad => "Database Hammer loads",
+            RunKind::LogTest => "Log tests",
+            RunKind::LargeOps => "Large operations",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<RunKind> {
+        RunKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// What the kind's `ios`, `iops` and latencies count.
+    pub fn counts(self) -> Counts {
+        match self {
+            RunKind::Io => Counts::Ios,
+            RunKind::Hammer => Counts::Calls,
+            RunKind::HammerLoad | RunKind::LogTest | RunKind::LargeOps => Counts::Rows,
+        }
+    }
+
+    /// What its two kinds of operation are called, as `summary.read` and `summary.write`
+    /// count them: reads and writes, Hammer's two procedures, or rows written.
+    pub fn directions(self) -> [&'static str; 2] {
+        match self {
+            RunKind::Io | RunKind::LargeOps => ["reads", "writes"],
+            RunKind::Hammer => ["GetAccount", "UpdateAccount"],
+            RunKind::HammerLoad | RunKind::LogTest => ["reads", "rows"],
+        }
+    }
+
+    /// Whether the kind moves bytes of its own: MB/s means something only then.
+    pub fn moves_bytes(self) -> bool {
+        self == RunKind::Io
+    }
+}
+
+impl std::fmt::Display for RunKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where an imported run came from: another tool's result file. Figures that tool did not
+/// record (a full latency histogram, the environment, per-second series) are absent from the
+/// record, never invented; `absent` names them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Origin {
+    /// `sqlio`, `diskspd`, `fio` or `iometer`.
+    pub tool: String,
+    /// As the file states it (`1.5.SG`, `fio-3.1`), when it does.
+    pub tool_version: Option<String>,
+    /// The file's name as given to `spindle import`.
+    pub file: String,
+    /// SHA-256 of the file's bytes, hex: the same file is imported once unless `--again`.
+    pub sha256: String,
+    /// Which run of the file this is, 1-based.
+    pub run_in_file: u32,
+    /// RFC 3339 UTC time of the import.
+    pub imported_at: String,
+    /// Figures the tool did not record, in words.
+    pub absent: Vec<String>,
+    /// What was assumed while reading the file (a time zone, a unit).
+    pub notes: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_say_what_they_count() {
+        for k in RunKind::ALL {
+            assert_eq!(RunKind::parse(k.name()), Some(k));
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+        assert_eq!(RunKind::Hammer.counts(), Counts::Calls);
+        assert_eq!(RunKind::parse("import"), None);
+    }
+}

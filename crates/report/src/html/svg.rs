@@ -1,0 +1,208 @@
+//! Charts as inline SVG: no script, no network, drawn by any browser and printer. Horizontal
+//! bars (long run names stay readable), lines over ordered categories with a marked point, and
+//! changes with their 95% intervals around zero.
+
+use super::escape::esc;
+use crate::view::{Chart, ChartKind, rate_text};
+use std::fmt::Write;
+
+const WIDTH: f64 = 760.0;
+const LABEL_WIDTH: f64 = 280.0;
+const ROW: f64 = 16.0;
+/// Labels longer than this are cut on the chart (the full name is in the bar's tooltip and
+/// the tables).
+const LABEL_CHARS: usize = 44;
+
+pub fn chart(out: &mut String, c: &Chart) {
+    if c.is_empty() && c.intervals.is_empty() {
+        return;
+    }
+    let _ = write!(out, "<figure class=\"chart\"><figcaption>{}</figcaption>", esc(&c.title));
+    match c.kind {
+        ChartKind::Bar => bars(out, c),
+        ChartKind::Line => line(out, c),
+        ChartKind::Interval => intervals(out, c),
+    }
+    out.push_str("</figure>\n");
+}
+
+fn short(label: &str) -> String {
+    if label.chars().count() <= LABEL_CHARS {
+        label.to_string()
+    } else {
+        let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
+        format!("{cut}…")
+    }
+}
+
+fn finite_max(values: impl Iterator<Item = f64>) -> f64 {
+    values.filter(|v| v.is_finite()).fold(0.0, f64::max)
+}
+
+fn bars(out: &mut String, c: &Chart) {
+    let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
+    let max = finite_max(values.iter().copied()).max(f64::MIN_POSITIVE);
+    let plot = WIDTH - LABEL_WIDTH - 70.0;
+    let height = values.len() as f64 * ROW + 24.0;
+    let _ = write!(
+        out,
+        "<svg viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" role=\"img\" aria-label=\"{}\">",
+        esc(&c.title)
+    );
+    for (i, (label, v)) in c.categories.iter().zip(values).enumerate() {
+        let y = i as f64 * ROW + 4.0;
+        let w = if v.is_finite() { (v / max * plot).max(0.0) } else { 0.0 };
+        let _ = write!(
+            out,
+            "<text x=\"{:.0}\" y=\"{:.0}\" class=\"l\">{}</text><rect x=\"{LABEL_WIDTH}\" y=\"{y:.0}\" width=\"{w:.1}\" height=\"{:.0}\"><title>{}: {}</title></rect><text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
+            LABEL_WIDTH - 6.0,
+            y + ROW - 5.0,
+            esc(&short(label)),
+            ROW - 3.0,
+            esc(label),
+            rate_text(*v),
+            LABEL_WIDTH + w + 4.0,
+            y + ROW - 5.0,
+            rate_text(*v)
+        );
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{LABEL_WIDTH}\" y=\"{:.0}\" class=\"axis\">{}</text></svg>",
+        height - 4.0,
+        esc(&c.y_label)
+    );
+}
+
+fn line(out: &mut String, c: &Chart) {
+    const HEIGHT: f64 = 240.0;
+    let (left, right, top, bottom) = (70.0, 20.0, 26.0, 40.0);
+    let plot_w = WIDTH - left - right;
+    let plot_h = HEIGHT - top - bottom;
+    let n = c.categories.len();
+    let max = finite_max(c.series.iter().flat_map(|s| s.values.iter().copied())).max(f64::MIN_POSITIVE);
+    let x = |i: usize| if n <= 1 { left + plot_w / 2.0 } else { left + plot_w * i as f64 / (n - 1) as f64 };
+    let y = |v: f64| top + plot_h - if v.is_finite() { v.max(0.0) / max * plot_h } else { 0.0 };
+    let _ = write!(
+        out,
+        "<svg viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"{}\">",
+        esc(&c.title)
+    );
+    // Axes and three value ticks.
+    let _ = write!(out, "<path class=\"ax\" d=\"M{left} {top}V{:.0}H{:.0}\"/>", top + plot_h, left + plot_w);
+    for frac in [0.0, 0.5, 1.0] {
+        let _ = write!(
+            out,
+            "<text x=\"{:.0}\" y=\"{:.0}\" class=\"l\">{}</text>",
+            left - 6.0,
+            y(max * frac) + 4.0,
+            rate_text(max * frac)
+        );
+    }
+    // At most about ten category labels, evenly spread.
+    let every = n.div_ceil(10).max(1);
+    for (i, label) in c.categories.iter().enumerate().filter(|(i, _)| i % every == 0 || *i + 1 == n) {
+        let _ = write!(
+            out,
+            "<text x=\"{:.0}\" y=\"{:.0}\" class=\"m\">{}</text>",
+            x(i),
+            top + plot_h + 16.0,
+            esc(&short(label))
+        );
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{:.0}\" y=\"{:.0}\" class=\"m axis\">{}</text><text x=\"4\" y=\"12\" class=\"axis\">{}</text>",
+        left + plot_w / 2.0,
+        HEIGHT - 4.0,
+        esc(&c.x_label),
+        esc(&c.y_label)
+    );
+    for (k, s) in c.series.iter().enumerate() {
+        let mut d = String::with_capacity(s.values.len() * 12);
+        for (i, v) in s.values.iter().enumerate() {
+            // Whole pixels: the chart is 760 wide, and a long series is most of the page's bytes.
+            let _ = write!(d, "{}{:.0} {:.0}", if i == 0 { "M" } else { "L" }, x(i), y(*v));
+        }
+        let _ = write!(out, "<path class=\"s{}\" d=\"{d}\"><title>{}</title></path>", k % 3, esc(&s.name));
+        if s.values.len() <= 40 {
+            for (i, v) in s.values.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {}</title></circle>",
+                    x(i),
+                    y(*v),
+                    esc(&c.categories[i.min(n.saturating_sub(1))]),
+                    rate_text(*v)
+                );
+            }
+        }
+    }
+    if let Some((i, words)) = &c.mark {
+        let _ = write!(
+            out,
+            "<path class=\"mark\" d=\"M{:.1} {top}V{:.0}\"/><text x=\"{:.1}\" y=\"{:.0}\" class=\"markt\">{}</text>",
+            x(*i),
+            top + plot_h,
+            x(*i) + 4.0,
+            top + 10.0,
+            esc(words)
+        );
+    }
+    out.push_str("</svg>");
+}
+
+fn intervals(out: &mut String, c: &Chart) {
+    let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
+    let span = c
+        .intervals
+        .iter()
+        .flat_map(|(lo, hi)| [lo.abs(), hi.abs()])
+        .chain(values.iter().map(|v| v.abs()))
+        .filter(|v| v.is_finite())
+        .fold(1.0, f64::max);
+    let plot = WIDTH - LABEL_WIDTH - 40.0;
+    let zero = LABEL_WIDTH + plot / 2.0;
+    let x = |v: f64| zero + v.clamp(-span, span) / span * plot / 2.0;
+    let row = 26.0;
+    let height = c.categories.len() as f64 * row + 30.0;
+    let _ = write!(
+        out,
+        "<svg viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" role=\"img\" aria-label=\"{}\">",
+        esc(&c.title)
+    );
+    let _ = write!(out, "<path class=\"ax\" d=\"M{zero:.0} 0V{:.0}\"/>", height - 20.0);
+    for (i, label) in c.categories.iter().enumerate() {
+        let y = i as f64 * row + 16.0;
+        let (lo, hi) = c.intervals.get(i).copied().unwrap_or((0.0, 0.0));
+        let v = values.get(i).copied().unwrap_or(0.0);
+        let _ = write!(
+            out,
+            "<text x=\"{:.0}\" y=\"{:.0}\" class=\"l\">{}</text><path class=\"ci\" d=\"M{:.1} {y:.0}H{:.1}\"/><circle cx=\"{:.1}\" cy=\"{y:.0}\" r=\"4\"><title>{}: {:+.2}% ({:+.1}% .. {:+.1}%)</title></circle><text x=\"{:.1}\" y=\"{:.0}\" class=\"m\">{:+.1}%</text>",
+            LABEL_WIDTH - 6.0,
+            y + 4.0,
+            esc(label),
+            x(lo),
+            x(hi),
+            x(v),
+            esc(label),
+            v,
+            lo,
+            hi,
+            x(v),
+            y - 7.0,
+            v
+        );
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{:.0}\" y=\"{:.0}\" class=\"m axis\">{:+.0}%</text><text x=\"{zero:.0}\" y=\"{:.0}\" class=\"m axis\">0 (no change)</text><text x=\"{:.0}\" y=\"{:.0}\" class=\"m axis\">{:+.0}%</text></svg>",
+        x(-span),
+        height - 4.0,
+        -span,
+        height - 4.0,
+        x(span),
+        height - 4.0,
+        span
+    );
+}

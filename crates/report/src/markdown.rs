@@ -1,0 +1,66 @@
+//! The report as Markdown: the same sections and tables as the HTML page (its charts are
+//! drawn from figures these tables hold), for a wiki page or a ticket.
+
+use crate::document::Document;
+use crate::format::{ExportError, Exporter};
+use crate::view::{Table, report_view};
+use std::fmt::Write;
+
+pub struct MarkdownExporter;
+
+impl Exporter for MarkdownExporter {
+    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
+        let v = report_view(doc);
+        let mut out = format!("# {}\n\n", cell(&v.title));
+        if !v.generated_at.is_empty() {
+            let _ = writeln!(out, "Made by spindle at {}.\n", v.generated_at);
+        }
+        for line in &v.overview {
+            let _ = writeln!(out, "{}\n", cell(line));
+        }
+        for s in &v.sections {
+            let _ = writeln!(out, "{} {}\n", "#".repeat(s.level as usize), cell(&s.title));
+            for note in &s.notes {
+                let _ = writeln!(out, "{}\n", cell(note));
+            }
+            for t in &s.tables {
+                table(&mut out, t);
+            }
+            for (caption, text) in &s.blocks {
+                let _ = writeln!(out, "{caption}:\n\n```\n{}\n```\n", text.replace("```", "'''"));
+            }
+        }
+        Ok(out.into_bytes())
+    }
+}
+
+/// Text made safe inside a table cell or a line: no pipe splits a cell, no markup starts.
+fn cell(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('|', "\\|").replace(['\n', '\r'], " ").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn table(out: &mut String, t: &Table) {
+    if t.rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "**{}**\n", cell(&t.title));
+    let pairs = t.columns.iter().all(|c| c.is_empty());
+    let width = t.columns.len();
+    let header: Vec<String> = if pairs { vec!["".into(); width] } else { t.columns.iter().map(|c| cell(c)).collect() };
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let align: Vec<&str> = (0..width)
+        .map(|i| {
+            if t.rows.iter().any(|r| r.get(i).is_some_and(|c| c.value.is_some())) && !(pairs && i == 0) {
+                "---:"
+            } else {
+                "---"
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "| {} |", align.join(" | "));
+    for row in &t.rows {
+        let cells: Vec<String> = (0..width).map(|i| row.get(i).map_or(String::new(), |c| cell(&c.text))).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    out.push('\n');
+}

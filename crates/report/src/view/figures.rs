@@ -1,0 +1,127 @@
+//! Numbers as a report prints them: one way everywhere, with the raw value kept beside the
+//! text for charts and spreadsheets.
+
+use serde::Serialize;
+use spindle_model::units::{format_bytes_approx, format_latency_ns};
+
+/// One table cell: what is shown, and the number behind it (absent for words).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Cell {
+    pub text: String,
+    pub value: Option<f64>,
+    /// The unit of `value` where `text` shows another (`ns` behind "1.20ms"), so a spreadsheet
+    /// can keep the number and say what it is.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub unit: &'static str,
+}
+
+impl Cell {
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), value: None, unit: "" }
+    }
+
+    /// A number shown as `text`, in no particular unit.
+    pub fn number(text: impl Into<String>, value: f64) -> Cell {
+        Cell { text: text.into(), value: Some(value), unit: "" }
+    }
+
+    pub fn empty() -> Cell {
+        Cell::text("")
+    }
+
+    /// A count, with thousands separated.
+    pub fn count(n: u64) -> Cell {
+        Cell::number(grouped(n), n as f64)
+    }
+
+    /// A rate (per second) with a precision that suits its size.
+    pub fn rate(v: f64) -> Cell {
+        Cell::number(rate_text(v), v)
+    }
+
+    pub fn latency_ns(ns: f64) -> Cell {
+        Cell { text: format_latency_ns(ns), value: Some(ns), unit: "ns" }
+    }
+
+    pub fn bytes(n: f64) -> Cell {
+        Cell { text: format_bytes_approx(n.max(0.0) as u64), value: Some(n), unit: "bytes" }
+    }
+
+    pub fn seconds(s: f64) -> Cell {
+        Cell { text: format!("{s:.1} s"), value: Some(s), unit: "s" }
+    }
+
+    pub fn pct(p: f64) -> Cell {
+        Cell { text: format!("{p:.1}%"), value: Some(p), unit: "%" }
+    }
+
+    /// A signed change in percent.
+    pub fn change_pct(p: f64) -> Cell {
+        Cell { text: format!("{p:+.2}%"), value: Some(p), unit: "%" }
+    }
+
+    pub fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> Cell) -> Cell {
+        v.map_or_else(Cell::empty, f)
+    }
+}
+
+/// The unit a chart of these latencies reads best in (`us` for microseconds), and the
+/// divisor from nanoseconds to it.
+pub fn latency_scale(ns: impl Iterator<Item = f64>) -> (&'static str, f64) {
+    let max = ns.filter(|v| v.is_finite()).fold(0.0, f64::max);
+    if max >= 1e9 {
+        ("s", 1e9)
+    } else if max >= 1e6 {
+        ("ms", 1e6)
+    } else if max >= 1e3 {
+        ("us", 1e3)
+    } else {
+        ("ns", 1.0)
+    }
+}
+
+/// `12,345` for large rates, `123.4` and `1.23` for small ones.
+pub fn rate_text(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".into();
+    }
+    if v.abs() >= 1000.0 {
+        let sign = if v < 0.0 { "-" } else { "" };
+        format!("{sign}{}", grouped(v.abs().round() as u64))
+    } else if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_counts_read_at_a_glance() {
+        assert_eq!(rate_text(13149.4), "13,149");
+        assert_eq!(rate_text(1234567.0), "1,234,567");
+        assert_eq!(rate_text(512.4), "512");
+        assert_eq!(rate_text(36.93), "36.9");
+        assert_eq!(rate_text(0.8029), "0.80");
+        assert_eq!(rate_text(f64::NAN), "-");
+        assert_eq!(Cell::count(1000).text, "1,000");
+        assert_eq!(Cell::count(999).text, "999");
+    }
+}

@@ -1,0 +1,195 @@
+//! A section per group the runs were made in, with what the group says as a whole, from the
+//! same `group_view` the text output uses: a sweep's curve with its knee, the log test's MB/s
+//! against transaction size with the optimum, repeats' spread, an A/B comparison's changes with
+//! their 95% intervals.
+
+use super::figures::Cell;
+use super::{Chart, ChartKind, Section, Series, Table};
+use crate::document::{Document, ReportGroup};
+use crate::group::{Findings, GroupInput, GroupView, group_view};
+use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
+use spindle_analysis::curve::CurvePoint;
+use spindle_model::{RunKind, RunRecord};
+
+pub fn sections(doc: &Document) -> Vec<Section> {
+    doc.groups.iter().map(|g| section(doc, g)).collect()
+}
+
+fn section(doc: &Document, g: &ReportGroup) -> Section {
+    let members: Vec<_> = doc.runs.iter().filter(|r| r.group == Some(g.id) && r.id.is_some()).collect();
+    let input = GroupInput {
+        id: g.id,
+        kind: &g.kind,
+        name: &g.name,
+        created_at: &g.created_at,
+        summary: g.summary.as_ref(),
+        runs: members.iter().map(|r| (r.id.unwrap_or_default(), r.point.as_deref(), r.repeat, &r.record)).collect(),
+    };
+    let view = group_view(&input);
+    let mut section = Section {
+        anchor: format!("group-{}", g.id),
+        level: 2,
+        title: format!("Group {}: {} ({})", g.id, g.kind, g.name),
+        tables: vec![runs_table(&view)],
+        ..Section::default()
+    };
+    let records: Vec<&RunRecord> = members.iter().map(|r| &r.record).collect();
+    if !records.is_empty() && records.iter().all(|r| r.kind == RunKind::LogTest) {
+        log_test(&mut section, &records, g.summary.as_ref());
+        return section;
+    }
+    match &view.findings {
+        Some(Findings::Sweep { param, curve, knee }) => sweep(&mut section, &view, param, curve, knee.as_deref()),
+        Some(Findings::Repeat { spread }) => {
+            let mut t = Table::new("Spread of the repeats", &["metric", "mean", "stddev", "cv", "min", "max"]);
+            for s in spread {
+                let show = |x: f64| metric_cell(s.metric, x);
+                t.rows.push(vec![
+                    Cell::text(s.metric.label(view.counts)),
+                    show(s.mean),
+                    show(s.stddev),
+                    Cell::pct(s.cv_pct),
+                    show(s.min),
+                    show(s.max),
+                ]);
+            }
+            section.tables.push(t);
+        }
+        Some(Findings::Ab { comparison }) => ab(&mut section, comparison),
+        Some(Findings::Suite) | None => {}
+    }
+    section
+}
+
+fn runs_table(v: &GroupView) -> Table {
+    let mut t = Table::new("Runs", &["run", "point", "repeat", "status", v.counts.per_sec(), "MB/s", "mean", "p99"]);
+    for r in &v.runs {
+        t.rows.push(vec![
+            Cell::number(format!("run {}", r.id), r.id as f64),
+            Cell::text(r.point.clone().unwrap_or_default()),
+            Cell::count(r.repeat as u64),
+            Cell::text(r.status.clone()),
+            Cell::rate(r.iops),
+            Cell::rate(r.mb_per_sec),
+            Cell::latency_ns(r.latency_mean_ns),
+            Cell::latency_ns(r.latency_p99_ns as f64),
+        ]);
+    }
+    t
+}
+
+fn sweep(section: &mut Section, v: &GroupView, param: &str, curve: &[CurvePoint], knee: Option<&str>) {
+    let categories: Vec<String> = curve.iter().map(|p| p.value.clone()).collect();
+    let mark = knee.and_then(|k| categories.iter().position(|c| c == k)).map(|i| (i, "knee".to_string()));
+    let rate = v.counts.per_sec();
+    let mut throughput = Chart::new(format!("{rate} against {param}"), ChartKind::Line, param, rate);
+    throughput.categories = categories.clone();
+    throughput.series = vec![Series { name: rate.into(), values: curve.iter().map(|p| p.iops).collect() }];
+    throughput.mark = mark.clone();
+    let (unit, div) = super::latency_scale(curve.iter().map(|p| p.latency_mean_ns));
+    let mut latency = Chart::new(format!("Mean latency against {param}"), ChartKind::Line, param, unit);
+    latency.categories = categories;
+    latency.series =
+        vec![Series { name: "mean latency".into(), values: curve.iter().map(|p| p.latency_mean_ns / div).collect() }];
+    latency.mark = mark;
+    section.charts = vec![throughput, latency];
+    section.notes.push(match knee {
+        Some(k) => format!(
+            "The knee is at {param}={k}: beyond it, latency grows faster than throughput (the point to run at)."
+        ),
+        None => format!("No knee: throughput kept rising with {param} as fast as latency."),
+    });
+    let mut t = Table::new("Curve", &[param, rate, "MB/s", "mean", "runs"]);
+    for p in curve {
+        let mut value = Cell::text(p.value.clone());
+        if Some(p.value.as_str()) == knee {
+            value.text.push_str(" (knee)");
+        }
+        t.rows.push(vec![
+            value,
+            Cell::rate(p.iops),
+            Cell::rate(p.mb_per_sec),
+            Cell::latency_ns(p.latency_mean_ns),
+            Cell::count(p.runs as u64),
+        ]);
+    }
+    section.tables.push(t);
+}
+
+/// "Transaction log performance" read off its graph: log MB/s against rows a transaction.
+fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serde_json::Value>) {
+    let mut points: Vec<(u64, f64)> = records
+        .iter()
+        .filter_map(|r| r.log_test.as_ref())
+        .map(|f| (f.transaction_size, f.mb_per_sec.unwrap_or(0.0)))
+        .collect();
+    points.sort_by_key(|p| p.0);
+    let optimum = summary.and_then(|s| s["optimum_transaction_size"].as_u64());
+    let mut c = Chart::new("Log MB/s against transaction size", ChartKind::Line, "rows a transaction", "MB/s");
+    c.categories = points.iter().map(|p| p.0.to_string()).collect();
+    c.series = vec![Series { name: "log MB/s".into(), values: points.iter().map(|p| p.1).collect() }];
+    c.mark = optimum.and_then(|o| points.iter().position(|p| p.0 == o)).map(|i| (i, "optimum".to_string()));
+    section.charts.push(c);
+    section.notes.push(match optimum {
+        Some(o) => format!(
+            "Optimum: {o} rows a transaction, the smallest within 10% of the best log MB/s (\"Transaction log performance\")."
+        ),
+        None => "No optimum: no transaction size ran to the end.".into(),
+    });
+}
+
+fn ab(section: &mut Section, c: &Comparison) {
+    section.notes.push(c.headline.clone());
+    section.notes.extend(c.notes.iter().cloned());
+    section.notes.push(format!("Method: {}.", c.method));
+    let mut chart = Chart::new("B against A, with 95% intervals", ChartKind::Interval, "metric", "change %");
+    let mut t = Table::new("Comparison", &["metric", "A", "B", "B vs A", "95% interval", "p (Holm)", "verdict"]);
+    for m in &c.metrics {
+        let label = m.metric.label(c.counts);
+        if let Some(ci) = m.ci95_pct {
+            chart.categories.push(label.to_string());
+            chart.intervals.push(ci);
+        }
+        let verdict = match m.verdict {
+            Verdict::Inconclusive if m.within_drift => "inconclusive (drift)",
+            v => v.words(),
+        };
+        t.rows.push(vec![
+            Cell::text(label),
+            metric_cell(m.metric, m.a_mean),
+            metric_cell(m.metric, m.b_mean),
+            Cell::change_pct(m.change_pct),
+            Cell::text(m.ci95_pct.map(words::interval).unwrap_or_else(|| "-".into())),
+            Cell::opt(m.p_holm, |p| Cell::number(if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }, p)),
+            Cell::text(verdict),
+        ]);
+    }
+    chart.series = vec![Series {
+        name: "change %".into(),
+        values: c.metrics.iter().filter(|m| m.ci95_pct.is_some()).map(|m| m.change_pct).collect(),
+    }];
+    if !chart.categories.is_empty() {
+        section.charts.push(chart);
+    }
+    section.tables.push(t);
+    if !c.confounders.is_empty() {
+        let mut t = Table::new("What else differs between A and B", &["area", "key", "A", "B"]);
+        for x in &c.confounders {
+            t.rows.push(vec![
+                Cell::text(x.area),
+                Cell::text(x.key.clone()),
+                Cell::text(x.a.join(", ")),
+                Cell::text(x.b.join(", ")),
+            ]);
+        }
+        section.tables.push(t);
+    }
+}
+
+/// A metric's figure: latencies in their unit, rates as rates.
+fn metric_cell(metric: Metric, v: f64) -> Cell {
+    match metric {
+        Metric::LatencyMean | Metric::LatencyP99 => Cell::latency_ns(v),
+        Metric::Iops | Metric::MbPerSec => Cell::rate(v),
+    }
+}

@@ -1,0 +1,204 @@
+//! A section per kind of run: one table with every run of the kind and its figures, and for
+//! I/O runs the three charts of "SQL Server I/O Characteristics: SQLIO results in Excel"
+//! (bandwidth sorted, IOPS, average latency). Each kind says what it counts.
+
+use super::figures::Cell;
+use super::{Chart, ChartKind, Section, Series, Table};
+use crate::document::{Document, ReportRun};
+use spindle_model::RunKind;
+use spindle_model::units::format_size;
+
+pub fn sections(doc: &Document) -> Vec<Section> {
+    let mut kinds: Vec<RunKind> = doc.records().map(|r| r.kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+        .into_iter()
+        .map(|kind| {
+            let runs: Vec<(usize, &ReportRun)> =
+                doc.runs.iter().enumerate().filter(|(_, r)| r.record.kind == kind).collect();
+            section(kind, &runs)
+        })
+        .collect()
+}
+
+fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
+    let mut table = Table::new(format!("{} ({})", kind.title(), runs.len()), &common_columns(kind));
+    for &(i, r) in runs {
+        let mut row = common_cells(r, i);
+        row.extend(kind_cells(r));
+        table.rows.push(row);
+    }
+    let mut section = Section {
+        anchor: format!("kind-{}", kind.name()),
+        level: 2,
+        title: kind.title().to_string(),
+        tables: vec![table],
+        ..Section::default()
+    };
+    if kind == RunKind::Io && !runs.is_empty() {
+        section.charts = io_charts(runs);
+    } else if matches!(kind, RunKind::Hammer | RunKind::HammerLoad) {
+        section.charts = vec![rate_chart(kind, runs)];
+    }
+    section
+}
+
+/// Columns every kind shows, then the kind's own.
+fn common_columns(kind: RunKind) -> Vec<&'static str> {
+    let rate = match kind.counts() {
+        spindle_model::db::Counts::Ios => "IOPS",
+        spindle_model::db::Counts::Calls => "calls/s",
+        spindle_model::db::Counts::Rows => "rows/s",
+    };
+    let mut columns = vec!["run", "started", "status", "workload", "labels", "host", "seconds", rate];
+    columns.extend(match kind {
+        RunKind::Io => vec!["MB/s", "read %", "mean", "p99", "max", "errors", "source"],
+        RunKind::Hammer => vec!["GetAccount/s", "UpdateAccount/s", "mean", "p99", "max", "failed calls"],
+        RunKind::HammerLoad => vec!["rows"],
+        RunKind::LogTest => vec![
+            "transaction_size",
+            "log_write_ios",
+            "log_bytes_written",
+            "ios_per_row",
+            "ios_per_transaction",
+            "bytes_per_io",
+            "mb_per_sec",
+            "duration_s",
+        ],
+        RunKind::LargeOps => vec!["operation", "rows", "cold", "read MB/s", "bytes/read", "write MB/s", "bytes/write"],
+    });
+    columns
+}
+
+fn common_cells(r: &ReportRun, position: usize) -> Vec<Cell> {
+    let rec = &r.record;
+    let labels: Vec<String> = rec.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let workload = rec.targets.first().map(|t| t.workload.clone()).unwrap_or_default();
+    vec![
+        r.id.map_or_else(|| Cell::text(r.name(position)), |id| Cell::number(r.name(position), id as f64)),
+        Cell::text(rec.started_at.clone()),
+        Cell::text(rec.status.name()),
+        Cell::text(workload),
+        Cell::text(labels.join(" ")),
+        Cell::text(rec.environment.hostname.clone()),
+        Cell::seconds(rec.measured_seconds),
+        Cell::rate(rec.summary.iops),
+    ]
+}
+
+fn kind_cells(r: &ReportRun) -> Vec<Cell> {
+    let rec = &r.record;
+    let s = &rec.summary;
+    let errors: u64 = rec.errors.values().sum();
+    match rec.kind {
+        RunKind::Io => vec![
+            Cell::rate(s.mb_per_sec),
+            Cell::opt((s.ios > 0).then(|| s.read.ios as f64 * 100.0 / s.ios as f64), Cell::pct),
+            recorded(s.latency_ns.mean),
+            recorded(s.latency_ns.p99 as f64),
+            recorded(s.latency_ns.max as f64),
+            Cell::count(errors),
+            Cell::text(
+                rec.origin.as_ref().map_or("spindle".to_string(), |o| format!("{} ({})", o.tool, file_name(&o.file))),
+            ),
+        ],
+        RunKind::Hammer => vec![
+            Cell::rate(s.read.iops),
+            Cell::rate(s.write.iops),
+            Cell::latency_ns(s.latency_ns.mean),
+            Cell::latency_ns(s.latency_ns.p99 as f64),
+            Cell::latency_ns(s.latency_ns.max as f64),
+            Cell::count(errors),
+        ],
+        RunKind::HammerLoad => vec![Cell::count(s.ios)],
+        RunKind::LogTest => match &rec.log_test {
+            Some(f) => vec![
+                Cell::count(f.transaction_size),
+                Cell::opt(f.log_write_ios, Cell::count),
+                Cell::opt(f.log_bytes_written, |b| Cell::bytes(b as f64)),
+                Cell::opt(f.ios_per_row, |v| Cell::number(format!("{v:.3}"), v)),
+                Cell::opt(f.ios_per_transaction, |v| Cell::number(format!("{v:.3}"), v)),
+                Cell::opt(f.bytes_per_io, Cell::bytes),
+                Cell::opt(f.mb_per_sec, Cell::rate),
+                Cell::seconds(f.duration_s),
+            ],
+            None => Vec::new(),
+        },
+        RunKind::LargeOps => match &rec.large_op {
+            Some(op) => {
+                let secs = op.seconds.max(1e-9);
+                let read: u64 = op.volumes.iter().map(|v| v.bytes_read).sum();
+                let reads: u64 = op.volumes.iter().map(|v| v.reads).sum();
+                let written: u64 = op.volumes.iter().map(|v| v.bytes_written).sum();
+                let writes: u64 = op.volumes.iter().map(|v| v.writes).sum();
+                vec![
+                    Cell::text(op.operation.clone()),
+                    Cell::count(op.rows),
+                    Cell::text(match op.cold {
+                        Some(true) => "cold",
+                        Some(false) => "warm",
+                        None => "",
+                    }),
+                    Cell::rate(read as f64 / secs / 1e6),
+                    Cell::opt((reads > 0).then(|| read as f64 / reads as f64), Cell::bytes),
+                    Cell::rate(written as f64 / secs / 1e6),
+                    Cell::opt((writes > 0).then(|| written as f64 / writes as f64), Cell::bytes),
+                ]
+            }
+            None => Vec::new(),
+        },
+    }
+}
+
+/// Bandwidth sorted, IOPS and average latency, each run a bar, highest bandwidth first.
+fn io_charts(runs: &[(usize, &ReportRun)]) -> Vec<Chart> {
+    let mut sorted: Vec<&(usize, &ReportRun)> = runs.iter().collect();
+    sorted.sort_by(|a, b| b.1.record.summary.mb_per_sec.total_cmp(&a.1.record.summary.mb_per_sec));
+    let categories: Vec<String> = sorted.iter().map(|(i, r)| bar_name(r, *i)).collect();
+    let chart = |title: &str, y: &str, value: &dyn Fn(&ReportRun) -> f64| {
+        let mut c = Chart::new(title, ChartKind::Bar, "run", y);
+        c.categories = categories.clone();
+        c.series = vec![Series { name: y.to_string(), values: sorted.iter().map(|(_, r)| value(r)).collect() }];
+        c
+    };
+    let (unit, div) = super::latency_scale(sorted.iter().map(|(_, r)| r.record.summary.latency_ns.mean));
+    vec![
+        chart("Bandwidth, sorted", "MB/s", &|r| r.record.summary.mb_per_sec),
+        chart("IOPS", "IOPS", &|r| r.record.summary.iops),
+        chart("Average latency", unit, &|r| r.record.summary.latency_ns.mean / div),
+    ]
+}
+
+fn rate_chart(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Chart {
+    let unit = match kind {
+        RunKind::Hammer => "calls/s",
+        _ => "rows/s",
+    };
+    let mut c = Chart::new(format!("{} per run", unit), ChartKind::Bar, "run", unit);
+    c.categories = runs.iter().map(|(i, r)| bar_name(r, *i)).collect();
+    c.series = vec![Series { name: unit.into(), values: runs.iter().map(|(_, r)| r.record.summary.iops).collect() }];
+    c
+}
+
+/// A bar's name: the run, and what sets it apart (block size, depth) when the spec says.
+fn bar_name(r: &ReportRun, position: usize) -> String {
+    let mut name = r.name(position);
+    if let Some(w) = r.record.targets.first().map(|t| t.workload.as_str()).filter(|w| !w.is_empty()) {
+        name = format!("{name}: {w}");
+    } else if let Some(bs) = r.record.spec["block_size"].as_u64() {
+        name = format!("{name}: {}", format_size(bs));
+    }
+    name
+}
+
+/// A latency, or nothing where the run has none (a tool that did not record it): never "0ns".
+fn recorded(ns: f64) -> Cell {
+    if ns > 0.0 { Cell::latency_ns(ns) } else { Cell::empty() }
+}
+
+/// The last part of a path as given (`/results/sqlio-1.txt` -> `sqlio-1.txt`, also for a
+/// Windows path).
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}

@@ -1,0 +1,118 @@
+use super::*;
+use crate::document::{ReportGroup, ReportRun};
+use crate::format::Format;
+use spindle_model::fixtures::{io_run, record};
+use spindle_model::{RunKind, RunRecord};
+
+fn stored(id: i64, group: Option<i64>, point: Option<&str>, record: RunRecord) -> ReportRun {
+    ReportRun { id: Some(id), group, point: point.map(str::to_string), repeat: 1, record }
+}
+
+/// A sweep of depth, an A/B pair of rounds, a Hammer run, and a run with a hostile label.
+pub(crate) fn sample() -> Document {
+    let mut runs = Vec::new();
+    for (i, (d, iops, lat)) in [(1, 100.0, 100), (2, 190.0, 105), (4, 360.0, 110), (8, 380.0, 210)].iter().enumerate() {
+        runs.push(stored(i as i64 + 1, Some(1), Some(&format!("depth={d}")), io_run(&[*iops; 5], lat * 1000, &[])));
+    }
+    for (i, (side, round, iops)) in
+        [("a", "1", 400.0), ("b", "1", 800.0), ("b", "2", 810.0), ("a", "2", 395.0)].iter().enumerate()
+    {
+        runs.push(stored(i as i64 + 5, Some(2), None, io_run(&[*iops; 5], 100_000, &[("ab", side), ("round", round)])));
+    }
+    let mut hammer = io_run(&[3000.0; 5], 300_000, &[]);
+    hammer.kind = RunKind::Hammer;
+    hammer.counts = RunKind::Hammer.counts();
+    runs.push(stored(9, None, None, hammer));
+    let mut hostile = record();
+    hostile.labels.insert("note".into(), "<script>alert(1)</script>".into());
+    runs.push(stored(10, None, None, hostile));
+    let group = |id, kind: &str, name: &str| ReportGroup {
+        id,
+        kind: kind.into(),
+        name: name.into(),
+        created_at: "2026-11-24T10:00:00Z".into(),
+        summary: None,
+    };
+    Document {
+        title: "test report".into(),
+        generated_at: "2026-11-24T12:00:00Z".into(),
+        runs,
+        groups: vec![group(1, "sweep", "--sweep depth=1,2,4,8"), group(2, "ab", "ab a.toml b.toml")],
+    }
+}
+
+#[test]
+fn a_section_per_kind_group_and_run() {
+    let v = report_view(&sample());
+    let titles: Vec<&str> = v.sections.iter().map(|s| s.title.as_str()).collect();
+    assert!(titles.contains(&"I/O runs") && titles.contains(&"Database Hammer runs"), "{titles:?}");
+    assert!(titles.iter().any(|t| t.starts_with("Group 1: sweep")), "{titles:?}");
+    assert_eq!(v.sections.iter().filter(|s| s.level == 3).count(), 10);
+    let io = v.sections.iter().find(|s| s.anchor == "kind-io").unwrap();
+    let charts: Vec<&str> = io.charts.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(charts, ["Bandwidth, sorted", "IOPS", "Average latency"]);
+    let bw = &io.charts[0].series[0].values;
+    assert!(bw.windows(2).all(|w| w[0] >= w[1]), "bandwidth is sorted: {bw:?}");
+    let sweep = v.sections.iter().find(|s| s.anchor == "group-1").unwrap();
+    assert_eq!(sweep.charts[0].mark, Some((2, "knee".to_string())), "the knee is marked at depth=4");
+    let ab = v.sections.iter().find(|s| s.anchor == "group-2").unwrap();
+    assert_eq!(ab.charts[0].kind, ChartKind::Interval);
+    assert!(ab.notes[0].contains("B outperforms A"), "{:?}", ab.notes);
+    let hammer = v.sections.iter().find(|s| s.anchor == "kind-hammer").unwrap();
+    assert!(hammer.tables[0].columns.contains(&"calls/s".to_string()));
+    assert!(!hammer.tables[0].columns.iter().any(|c| c == "IOPS" || c == "MB/s"), "Hammer speaks calls");
+}
+
+#[test]
+fn html_is_self_contained_and_escapes_what_runs_say() {
+    let html = String::from_utf8(Format::Html.exporter().export(&sample()).unwrap()).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    assert!(!html.contains("<script"), "a label's markup is shown as text");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("src="), "nothing is fetched");
+    assert!(html.matches("<svg").count() >= 8, "charts drawn inline");
+    assert!(html.contains("knee"));
+}
+
+#[test]
+fn markdown_and_csv_carry_the_same_runs() {
+    let doc = sample();
+    let md = String::from_utf8(Format::Markdown.exporter().export(&doc).unwrap()).unwrap();
+    assert!(md.contains("## I/O runs") && md.contains("| run 10 |"), "{md}");
+    assert!(md.contains("&lt;script&gt;"), "markup is not passed through");
+    let csv = String::from_utf8(Format::Csv.exporter().export(&doc).unwrap()).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("10,")), "rows carry run ids");
+}
+
+#[test]
+fn xlsx_has_a_sheet_per_section_and_native_charts() {
+    let bytes = Format::Xlsx.exporter().export(&sample()).unwrap();
+    assert_eq!(&bytes[..2], b"PK", "a zip container");
+    let names = String::from_utf8_lossy(&bytes);
+    for part in ["xl/charts/chart1.xml", "xl/charts/chart3.xml", "xl/worksheets/sheet2.xml", "xl/drawings/drawing1.xml"]
+    {
+        assert!(names.contains(part), "missing {part}");
+    }
+}
+
+/// 200 runs of an hour each, with 20 counters sampled every second: the page stays small
+/// enough to mail and open at once (series are thinned to what a chart can show).
+#[test]
+fn a_report_of_200_long_runs_stays_under_5_mb() {
+    use spindle_model::counters::{CounterLog, CounterSeries};
+    let seconds = 3600;
+    let mut run = io_run(&vec![1000.0; seconds], 200_000, &[("raid", "10")]);
+    run.counters = Some(CounterLog {
+        interval_seconds: 1.0,
+        t: (1..=seconds).map(|s| s as f64).collect(),
+        counters: (0..20)
+            .map(|c| {
+                CounterSeries::new(format!("\\PhysicalDisk(vd{c})\\Disk Reads/sec"), vec![Some(123.456789); seconds])
+            })
+            .collect(),
+    });
+    let doc =
+        Document { runs: (0..200).map(|i| stored(i + 1, None, None, run.clone())).collect(), ..Document::default() };
+    let html = Format::Html.exporter().export(&doc).unwrap();
+    assert!(html.len() < 5_000_000, "{} bytes", html.len());
+}
