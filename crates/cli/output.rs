@@ -46,58 +46,8 @@ pub fn labels(raw: &[String]) -> Result<std::collections::BTreeMap<String, Strin
 pub fn command_line() -> Vec<String> {
     // Arguments are OS strings: a path need not be UTF-8, and one that is not must not cost
     // the run (it is recorded with U+FFFD where its bytes were not text).
-    masked(std::env::args_os().map(|a| a.to_string_lossy().into_owned()))
-}
-
-/// Arguments with passwords replaced: the value of `--password`, and the password inside a
-/// URL (`postgres://user:secret@host` -> `postgres://user:****@host`).
-fn masked(args: impl Iterator<Item = String>) -> Vec<String> {
-    let mut hide_next = false;
-    args.map(|arg| {
-        if std::mem::take(&mut hide_next) {
-            return "********".to_string();
-        }
-        let lower = arg.to_ascii_lowercase();
-        if lower.starts_with("--password") {
-            if arg.contains('=') {
-                return "--password=********".to_string();
-            }
-            hide_next = true;
-        }
-        mask_url_password(&arg)
-    })
-    .collect()
-}
-
-/// The URL in `arg` with its password as `****`: in the credentials (which end at the last
-/// `@` before the query: a password may hold `/` or `@`) and in a `password=` parameter.
-fn mask_url_password(arg: &str) -> String {
-    let Some(scheme_end) = arg.find("://") else { return arg.to_string() };
-    let (head, rest) = arg.split_at(scheme_end + 3);
-    let (before_query, query) = match rest.find('?') {
-        Some(q) => rest.split_at(q),
-        None => (rest, ""),
-    };
-    let mut out = head.to_string();
-    match before_query.rsplit_once('@') {
-        Some((credentials, host)) => {
-            match credentials.split_once(':') {
-                Some((user, _)) => out.push_str(&format!("{user}:****@")),
-                None => out.push_str(&format!("{credentials}@")),
-            }
-            out.push_str(host);
-        }
-        None => out.push_str(before_query),
-    }
-    let masked: Vec<String> = query
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((key, _)) if key.trim_start_matches('?') == "password" => format!("{key}=****"),
-            _ => pair.to_string(),
-        })
-        .collect();
-    out.push_str(&masked.join("&"));
-    out
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    crate::secrets::masked(&args)
 }
 
 /// Refuses an output path that is a symbolic link (even with `--force`: writing through it
@@ -160,34 +110,4 @@ pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::F
         }
         _ => crate::usage::UsageError::flag("-o", shown.to_string(), format_args!("cannot create it: {e}")),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn passwords_never_reach_the_record() {
-        let args = [
-            "spindle",
-            "hammer",
-            "run",
-            "--db=postgres://bench:s3cr:et@db1:5432/x",
-            "--password",
-            "pw",
-            "--password=pw2",
-        ];
-        let out = masked(args.iter().map(|s| s.to_string()));
-        assert_eq!(out[3], "--db=postgres://bench:****@db1:5432/x");
-        assert_eq!((out[5].as_str(), out[6].as_str()), ("********", "--password=********"));
-        assert_eq!(mask_url_password("mysql://root@h/db"), "mysql://root@h/db", "no password, nothing to hide");
-        assert_eq!(mask_url_password("postgres://u:Se/cr@et@h/d"), "postgres://u:****@h/d");
-        assert_eq!(
-            mask_url_password("postgres://u@h/d?sslmode=disable&password=Secret&x=1"),
-            "postgres://u@h/d?sslmode=disable&password=****&x=1"
-        );
-        assert_eq!(mask_url_password("postgres://u@h/d?password=Secret"), "postgres://u@h/d?password=****");
-        assert_eq!(mask_url_password("sqlite:///tmp/a@b.db"), "sqlite:///tmp/a@b.db");
-        assert!(!out.join(" ").contains("s3cr") && !out.join(" ").contains("pw2"));
-    }
 }

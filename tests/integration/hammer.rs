@@ -123,3 +123,26 @@ fn hammer_csv_rows_carry_run_ids() {
         text.lines().skip(1).filter(|l| l.contains(",total,")).map(|l| l.split(',').next().unwrap()).collect();
     assert_eq!(ids, ["2", "3"], "{text}");
 }
+
+/// A server that takes the connection and never answers: spindle waits in the handshake (up
+/// to its connect timeout), long enough to look at its process from outside.
+#[test]
+fn the_password_is_gone_from_the_process_list_while_spindle_runs() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let url = format!("postgres://bench:Pa55w0rdX@127.0.0.1:{port}/test?password=Pa55w0rdY");
+    let mut child = crate::common::spindle_process()
+        .args(["hammer", "load", "--db", &url, "--rows", "10"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _held = silent.accept().unwrap();
+    // spindle is connecting, so its arguments were parsed and overwritten before.
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", child.id())).unwrap();
+    let shown = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(!shown.contains("Pa55w0rd"), "{shown}");
+    assert!(shown.contains("bench:xxxxxxxxx@127.0.0.1") && shown.contains("password=xxxxxxxxx"), "{shown}");
+}
