@@ -59,11 +59,31 @@ pub enum Command {
     /// Bring results of SQLIO, DiskSpd, fio and IOMeter into the store, beside spindle's own
     /// runs: `runs`, `compare` and `report` treat them alike.
     Import(ImportArgs),
+    /// Check a whole file written under `spindle io --verify --keep-file`: every sector intact,
+    /// in its place, and every write whole (exit 0 clean, 1 with findings).
+    Verify(VerifyArgs),
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell
     /// (e.g. `spindle completions bash > /etc/bash_completion.d/spindle`).
     Completions(CompletionsArgs),
     /// Print the manual page, in roff (e.g. `spindle man > spindle.1; man ./spindle.1`).
     Man,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example:\n  spindle io -t /mnt/data/v.dat --size 4G --read 50 --verify --keep-file\n  spindle verify -t /mnt/data/v.dat"
+)]
+pub struct VerifyArgs {
+    /// The file (or device) to check.
+    #[arg(short = 't', long, value_name = "PATH")]
+    pub target: PathBuf,
+    /// The run's verification id (hex, from the run's report), for a device or a file that
+    /// lost its mark [default: the mark the run left on the file].
+    #[arg(long, value_name = "HEX")]
+    pub id: Option<String>,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -745,6 +765,11 @@ pub struct IoArgs {
     /// Allow writing to a block device (destroys everything on it). Refused while mounted.
     #[arg(long)]
     pub allow_destroy: bool,
+    /// Check the data: stamp every written 512-byte sector (run, offset, write, checksum) and
+    /// check every sector read; lost, torn, stale, misdirected and corrupt writes are listed
+    /// and the run exits 1. With --keep-file, `spindle verify` checks the whole file later.
+    #[arg(long)]
+    pub verify: bool,
     /// Run the job N times, each saved as its own run in one group (the SAN placement study behind
     /// Database Hammer ran everything three times).
     #[arg(long, value_name = "N")]

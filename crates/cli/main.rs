@@ -15,6 +15,7 @@ mod output;
 mod plan;
 mod profiles;
 mod progress;
+mod secrets;
 mod selection;
 mod store;
 mod suites;
@@ -35,6 +36,7 @@ pub enum Outcome {
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
+    secrets::hide_from_process_list();
     let result = match cli.command {
         args::Command::Io(io) => commands::io::run(&io),
         args::Command::Profiles(p) => commands::profiles::run(&p),
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         args::Command::Largeops(l) => commands::largeops::run(&l),
         args::Command::Report(r) => commands::report::run(&r),
         args::Command::Import(i) => commands::import::run(&i),
+        args::Command::Verify(v) => commands::verify::run(&v),
         args::Command::Completions(c) => commands::shell::completions(&c),
         args::Command::Man => commands::shell::man(),
     };

@@ -15,6 +15,7 @@ mod io_output;
 mod io_real;
 mod io_safety;
 mod io_timing;
+mod io_verify;
 mod largeops;
 mod logtest;
 mod placement;

@@ -325,7 +325,13 @@ fn run_jobs(
         if out_of_space {
             eprintln!("spindle: error: a target ran out of space; the result above covers the run until then");
         }
-        if !record.errors.is_empty() || out_of_space {
+        let faulty = record.verify.as_ref().map_or(0, |v| v.faulty_sectors());
+        if faulty > 0 {
+            eprintln!(
+                "spindle: error: verification found {faulty} faulty sector(s): the storage did not give back what it acknowledged (listed in the report; `spindle runs show {id}`)"
+            );
+        }
+        if !record.errors.is_empty() || out_of_space || faulty > 0 {
             outcome = Outcome::OperationsFailed;
         }
         runs.push(Finished { id, record, point });

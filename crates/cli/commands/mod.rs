@@ -17,3 +17,4 @@ pub mod report;
 pub mod runs;
 pub mod shell;
 pub mod suite;
+pub mod verify;

@@ -21,6 +21,8 @@ pub struct PlanInput {
     pub keep_file: bool,
     pub force: bool,
     pub allow_destroy: bool,
+    /// `--verify`.
+    pub verify: bool,
 }
 
 impl PlanInput {
@@ -49,6 +51,7 @@ impl From<&IoArgs> for PlanInput {
             keep_file: a.keep_file,
             force: a.force,
             allow_destroy: a.allow_destroy,
+            verify: a.verify,
         };
         for (key, flag, value) in [
             ("size", "--size", &a.size),

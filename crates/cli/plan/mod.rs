@@ -224,6 +224,14 @@ pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageE
     }
     let warmup_ns = job_settings.warmup.as_ref().map(duration_of).transpose()?.unwrap_or(0);
     let keep_file = args.keep_file || job_settings.keep_file.as_ref().map(flag_of).transpose()?.unwrap_or(false);
+    let verify = match &job_settings.verify {
+        _ if args.verify => Some(Origin::Flag("--verify")),
+        Some(s) if flag_of(s)? => Some(s.origin.clone()),
+        _ => None,
+    };
+    if let Some(origin) = &verify {
+        check_verify(engine, &point_targets, origin, machine)?;
+    }
     // Repeats go round the whole sweep, so slow drift (a warming cache, a filling SSD) spreads
     // over every point instead of favouring the first.
     let mut jobs = Vec::new();
@@ -238,6 +246,7 @@ pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageE
                     keep_file,
                     force: args.force,
                     allow_destroy: args.allow_destroy,
+                    verify: verify.is_some(),
                 },
                 point: sweep.as_ref().map(|_| i),
                 repeat,
@@ -279,6 +288,43 @@ fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<
     Ok(())
 }
 
+/// `--verify` (or `verify = true`) needs data read back, sector-sized blocks, and a
+/// generation map of every target in memory.
+fn check_verify(
+    engine: EngineKind,
+    point_targets: &[Vec<TargetSpec>],
+    origin: &Origin,
+    machine: &dyn Machine,
+) -> Result<(), UsageError> {
+    use spindle_io::verify::{map::GenerationMap, stamp::SECTOR};
+    if engine == EngineKind::Null {
+        return Err(UsageError::at(
+            origin.clone(),
+            "the null engine reads nothing back to check: verify with the uring or sync engine",
+        ));
+    }
+    let targets = point_targets.iter().flatten();
+    if let Some(block) = targets.clone().flat_map(|t| &t.workload.mix).map(|m| m.block).find(|b| b % SECTOR as u64 != 0)
+    {
+        return Err(UsageError::at(
+            origin.clone(),
+            format!("verification stamps 512-byte sectors: block size {} is not a multiple of 512", format_size(block)),
+        ));
+    }
+    let map_bytes: u64 =
+        targets.map(|t| GenerationMap::bytes_for(t.size, t.workload.block_granule())).max().unwrap_or(0);
+    if map_bytes > machine.memory_bytes() / 4 {
+        return Err(UsageError::at(
+            origin.clone(),
+            format!(
+                "verification keeps 4 bytes per block of the target, {} here, more than a quarter of this machine's memory; verify a smaller --size or larger blocks",
+                format_size(map_bytes)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Job-wide settings (not per target), flags over file.
 #[derive(Default)]
 struct JobSettings {
@@ -286,6 +332,7 @@ struct JobSettings {
     duration: Option<Setting>,
     warmup: Option<Setting>,
     keep_file: Option<Setting>,
+    verify: Option<Setting>,
 }
 
 impl JobSettings {
@@ -295,6 +342,7 @@ impl JobSettings {
             duration: input.get("duration").cloned(),
             warmup: input.get("warmup").cloned(),
             keep_file: None,
+            verify: None,
         }
     }
 
@@ -304,6 +352,7 @@ impl JobSettings {
             duration: file.setting("duration", &file.spec.duration),
             warmup: file.setting("warmup", &file.spec.warmup),
             keep_file: file.setting("keep_file", &file.spec.keep_file),
+            verify: file.setting("verify", &file.spec.verify),
         }
     }
 
@@ -313,6 +362,7 @@ impl JobSettings {
             duration: self.duration.or(under.duration),
             warmup: self.warmup.or(under.warmup),
             keep_file: self.keep_file.or(under.keep_file),
+            verify: self.verify.or(under.verify),
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct RawSpec {
     pub duration: Option<Raw>,
     pub warmup: Option<Raw>,
     pub keep_file: Option<Raw>,
+    /// Stamp every written sector and check every sector read (as `--verify`).
+    pub verify: Option<Raw>,
     /// Workload settings every target starts from.
     pub defaults: Option<RawTarget>,
     #[serde(default)]

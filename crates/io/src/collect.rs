@@ -9,6 +9,7 @@ use spindle_model::record::{
     CpuUsage, Environment, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint,
 };
 use spindle_model::spec::{JobSpec, Workload};
+use spindle_model::verify::VerifySummary;
 use std::collections::BTreeMap;
 
 /// Everything about a run that does not come from the workers.
@@ -176,6 +177,13 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         })
         .collect();
     let status = if outcome.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    let verify = outcome.verify_id.map(|id| {
+        let mut all = VerifySummary { id: format!("{id:016x}"), ..VerifySummary::default() };
+        for w in &outcome.workers {
+            all.merge(w.verify.as_ref().unwrap_or(&VerifySummary::default()));
+        }
+        all
+    });
     RunRecord {
         labels: context.labels,
         command_line: context.command_line,
@@ -189,6 +197,7 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         errors,
         warnings,
         behind_schedule_ios: outcome.workers.iter().map(|w| w.behind_schedule).sum(),
+        verify,
         ..RunRecord::new(spindle_model::RunKind::Io, status, outcome.started_at, measured)
     }
 }

@@ -6,8 +6,10 @@ pub mod collect;
 pub mod engine;
 pub mod live;
 pub mod pattern;
+pub mod payload;
 /// The PRNG lives in the model crate, shared with the database workloads.
 pub use spindle_model::rng;
 pub mod run;
 pub mod target;
+pub mod verify;
 pub mod worker;

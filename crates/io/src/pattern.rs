@@ -3,7 +3,7 @@
 //! Workers walk it instead of rolling dice against the configuration for every I/O.
 
 use crate::rng::Rng;
-use spindle_model::spec::Workload;
+use spindle_model::spec::{Workload, gcd};
 
 /// Largest table built; beyond it proportions are rounded (to within 1/65536).
 const MAX_ENTRIES: u64 = 1 << 16;
@@ -20,10 +20,6 @@ pub struct Access {
 #[derive(Clone, Debug)]
 pub struct Pattern {
     entries: Vec<Access>,
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 fn lcm(a: u64, b: u64) -> u64 {

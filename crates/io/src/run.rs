@@ -4,9 +4,12 @@
 use crate::engine::null::NullEngine;
 use crate::engine::sync::SyncEngine;
 use crate::engine::uring::UringEngine;
-use crate::engine::{BufferPool, EngineError, EngineTarget};
+use crate::engine::{BufferPool, Engine, EngineError, EngineTarget};
 use crate::live::{self, LiveCounters, LiveSnapshot};
 use crate::pattern::Pattern;
+use crate::payload::{Plain, Verifying};
+use crate::target::marker::{self, VerifyMark};
+use crate::verify::map::GenerationMap;
 use crate::worker::{self, Timing, WorkerPlan, WorkerResult};
 use spindle_clock::StartGate;
 use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
@@ -45,6 +48,8 @@ pub struct JobOutcome {
     pub interrupted: bool,
     /// Process CPU time over the measured window (user, system), seconds.
     pub cpu: (f64, f64),
+    /// The run's verification id, under `--verify`.
+    pub verify_id: Option<u64>,
 }
 
 /// Runs `spec` until its duration ends or `stop` is raised (Ctrl-C, out of space).
@@ -79,6 +84,16 @@ pub fn run_job(
         }
     }
     let live: Vec<LiveCounters> = plans.iter().map(|_| LiveCounters::default()).collect();
+    let verify_id = spec.verify.then(new_verify_id);
+    let maps: Vec<Option<GenerationMap>> = spec
+        .targets
+        .iter()
+        .map(|t| spec.verify.then(|| GenerationMap::new(t.size, t.workload.block_granule())))
+        .collect();
+    if let Some(id) = verify_id {
+        mark_verified(spec, id, None);
+    }
+    let verify = verify_id.map(|id| (id, maps.as_slice()));
     // Every worker opens its target and engine first, then all begin at one instant.
     let gate = StartGate::new(plans.len());
     let failure: Mutex<Option<RunError>> = Mutex::new(None);
@@ -90,10 +105,11 @@ pub fn run_job(
             .zip(&live)
             .map(|(plan, live)| {
                 let (gate, failure, target) = (&gate, &failure, &spec.targets[plan.target]);
+                let map = verify.and_then(|(id, maps)| Some((id, maps[plan.target].as_ref()?)));
                 std::thread::Builder::new()
                     .name(format!("spindle-t{}-{}", plan.target, plan.thread))
                     .spawn_scoped(scope, move || {
-                        let result = drive(spec, target, plan, gate, stop, live);
+                        let result = drive(spec, target, plan, map, gate, stop, live);
                         result.map_err(|e| {
                             stop.store(true, Ordering::Relaxed);
                             failure.lock().expect("failure lock").get_or_insert(e);
@@ -113,7 +129,34 @@ pub fn run_job(
         return Err(e);
     }
     let interrupted = measured_ns < spec.duration_ns;
-    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu })
+    if let Some(id) = verify_id {
+        mark_verified(spec, id, Some(&maps));
+    }
+    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu, verify_id })
+}
+
+/// An id no other run shares, stamped into every sector a verified run writes.
+fn new_verify_id() -> u64 {
+    let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    crate::rng::Rng::new(nanos ^ u64::from(std::process::id()) << 32).next_u64()
+}
+
+/// Marks each written file target as written under `--verify` (before the first write, so
+/// a run cut off by a crash can still be checked; with the bytes written once it ends).
+/// Devices take no mark: `spindle verify --id` names the run instead.
+fn mark_verified(spec: &JobSpec, id: u64, maps: Option<&[Option<GenerationMap>]>) {
+    if spec.engine == EngineKind::Null {
+        return;
+    }
+    for (i, target) in spec.targets.iter().enumerate() {
+        let is_file = std::fs::metadata(&target.path).is_ok_and(|m| m.is_file());
+        if is_file && target.workload.writes() {
+            let written = maps.and_then(|m| m[i].as_ref()).map(GenerationMap::written_bytes);
+            // A file system without user xattrs cannot keep the mark; the run still checks
+            // what it reads, and `spindle verify --id` checks the file afterwards.
+            let _ = marker::set_verified(&target.path, VerifyMark { id, written });
+        }
+    }
 }
 
 /// The coordinator's loop while workers run: progress once a second, process CPU at the
@@ -174,6 +217,7 @@ fn drive(
     spec: &JobSpec,
     target: &TargetSpec,
     plan: &WorkerPlan<'_>,
+    verify: Option<(u64, &GenerationMap)>,
     gate: &StartGate,
     stop: &AtomicBool,
     live: &LiveCounters,
@@ -195,17 +239,17 @@ fn drive(
         EngineKind::Null => {
             let mut engine = NullEngine::new(plan.depth);
             let t0 = gate.arrive();
-            Ok(worker::run(&mut engine, &buffers, plan, timing(t0), stop, live))
+            Ok(work(&mut engine, &buffers, plan, verify, &target.path, timing(t0), stop, live))
         }
         EngineKind::Sync => {
             let mut engine = SyncEngine::new(engine_target);
             let t0 = gate.arrive();
-            Ok(worker::run(&mut engine, &buffers, plan, timing(t0), stop, live))
+            Ok(work(&mut engine, &buffers, plan, verify, &target.path, timing(t0), stop, live))
         }
         EngineKind::Uring => match UringEngine::open(engine_target) {
             Ok(mut engine) => {
                 let t0 = gate.arrive();
-                Ok(worker::run(&mut engine, &buffers, plan, timing(t0), stop, live))
+                Ok(work(&mut engine, &buffers, plan, verify, &target.path, timing(t0), stop, live))
             }
             Err(e) => {
                 stop.store(true, Ordering::Relaxed);
@@ -213,6 +257,30 @@ fn drive(
                 Err(engine_error(e))
             }
         },
+    }
+}
+
+/// Runs the worker with the job's payload, chosen here once like the engine: plain bytes, or
+/// every sector stamped and checked.
+#[allow(clippy::too_many_arguments)]
+fn work<E: Engine>(
+    engine: &mut E,
+    buffers: &BufferPool,
+    plan: &WorkerPlan<'_>,
+    verify: Option<(u64, &GenerationMap)>,
+    path: &std::path::Path,
+    timing: Timing,
+    stop: &AtomicBool,
+    live: &LiveCounters,
+) -> WorkerResult {
+    match verify {
+        None => worker::run(engine, buffers, plan, &mut Plain, timing, stop, live),
+        Some((id, map)) => {
+            let mut payload = Verifying::new(map, id, path, plan.depth as usize);
+            let mut result = worker::run(engine, buffers, plan, &mut payload, timing, stop, live);
+            result.verify = Some(payload.summary);
+            result
+        }
     }
 }
 

@@ -5,10 +5,12 @@
 
 use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
 use crate::live::LiveCounters;
-use crate::pattern::Pattern;
+use crate::pattern::{Access, Pattern};
+use crate::payload::{Done, Payload};
 use crate::rng::Rng;
 use spindle_clock::{Pacer, starts_between};
 use spindle_model::Histogram;
+use spindle_model::verify::VerifySummary;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -74,6 +76,8 @@ pub struct WorkerResult {
     /// Rate-limited I/Os meant to start inside the measured window that were never issued,
     /// because the device (or spindle) fell behind the schedule.
     pub behind_schedule: u64,
+    /// What verification found (runs under `--verify`).
+    pub verify: Option<VerifySummary>,
 }
 
 /// Where thread `thread` of a target's `threads` starts its rate-limited schedule: `thread / threads`
@@ -92,17 +96,20 @@ struct InFlight {
     /// [`device_lateness`]); 0 for any other.
     device_late_ns: u64,
     kind: OpKind,
+    offset: u64,
     len: u32,
     /// Due inside the measured window (not warm-up), so recorded.
     measured: bool,
 }
 
 impl InFlight {
-    const IDLE: InFlight = InFlight { start_ns: 0, device_late_ns: 0, kind: OpKind::Read, len: 0, measured: false };
+    const IDLE: InFlight =
+        InFlight { start_ns: 0, device_late_ns: 0, kind: OpKind::Read, offset: 0, len: 0, measured: false };
 }
 
-/// Bytes between dedup-defeating stamps in a write buffer: the smallest block arrays dedup on.
-const STAMP_STRIDE: usize = 4096;
+/// Places tried for an I/O before the worker waits for its own I/Os to free some: under
+/// verification an I/O may not overlap one in flight.
+const PLACE_TRIES: usize = 8;
 
 struct State<'a> {
     plan: &'a WorkerPlan<'a>,
@@ -134,10 +141,11 @@ impl State<'_> {
 }
 
 /// Runs one worker to the end of its timing window, or until `stop` is raised.
-pub fn run<E: Engine>(
+pub fn run<E: Engine, P: Payload>(
     engine: &mut E,
     buffers: &BufferPool,
     plan: &WorkerPlan<'_>,
+    payload: &mut P,
     timing: Timing,
     stop: &AtomicBool,
     live: &LiveCounters,
@@ -166,6 +174,7 @@ pub fn run<E: Engine>(
             out_of_space: false,
             cpu: (0.0, 0.0),
             behind_schedule: 0,
+            verify: None,
         },
         rng,
         pattern_index: (threads_offset % pattern_len as u64) as usize,
@@ -216,7 +225,7 @@ pub fn run<E: Engine>(
                     flushing = true;
                 }
             } else {
-                fill_batch(&mut s, &mut free, &mut in_flight, &mut batch, buffers, now);
+                fill_batch(&mut s, &mut free, &mut in_flight, &mut batch, buffers, payload, now);
             }
         }
         if !batch.is_empty() {
@@ -268,6 +277,10 @@ pub fn run<E: Engine>(
             free.push(c.slot);
             outstanding -= 1;
             complete(&mut s, io, c.result, now, timing, stop);
+            if io.kind != OpKind::Flush {
+                let ok = c.result >= 0 && c.result as u32 >= io.len;
+                payload.completed(Done { kind: io.kind, slot: c.slot, offset: io.offset, len: io.len, ok }, buffers);
+            }
             if io.kind == OpKind::Flush {
                 flushing = false;
                 s.writes_since_flush = 0;
@@ -304,48 +317,46 @@ pub fn run<E: Engine>(
 
 /// Queues new I/Os into every free slot (or as many as the rate allows by `now`).
 #[inline(always)]
-fn fill_batch(
+fn fill_batch<P: Payload>(
     s: &mut State<'_>,
     free: &mut Vec<u32>,
     in_flight: &mut [InFlight],
     batch: &mut Vec<IoRequest>,
     buffers: &BufferPool,
+    payload: &mut P,
     now: u64,
 ) {
     let pattern = s.plan.pattern;
     let pattern_len = pattern.len();
     while let Some(slot) = free.pop() {
+        if s.plan.interval_ns.is_some() && s.next_intended_ns > now {
+            free.push(slot);
+            break;
+        }
+        let access = pattern.get(s.pattern_index);
+        let Some(offset) = place(s, access, payload) else {
+            // Every place tried is in flight: reap first.
+            free.push(slot);
+            break;
+        };
+        s.pattern_index += 1;
+        if s.pattern_index == pattern_len {
+            s.pattern_index = 0;
+        }
         let (device_late_ns, due_ns) = match s.plan.interval_ns {
             Some(interval) => {
-                if s.next_intended_ns > now {
-                    free.push(slot);
-                    break;
-                }
                 let intended = s.next_intended_ns;
                 s.next_intended_ns += interval;
                 (device_lateness(intended, s.device_busy_until_ns), intended)
             }
             None => (0, now),
         };
-        let access = pattern.get(s.pattern_index);
-        s.pattern_index += 1;
-        if s.pattern_index == pattern_len {
-            s.pattern_index = 0;
-        }
-        let offset = if access.random {
-            s.rng.below(access.positions) * access.len as u64
-        } else {
-            if s.sequential_cursor + access.len as u64 > s.plan.target_size {
-                s.sequential_cursor = 0;
-            }
-            let at = s.sequential_cursor;
-            s.sequential_cursor += access.len as u64;
-            at
-        };
         let kind = if access.read {
             OpKind::Read
         } else {
-            stamp(buffers, slot, access.len as usize, &mut s.rng);
+            // SAFETY: the slot is free (just popped from the free list), so not in flight.
+            let buf = unsafe { &mut buffers.slot_mut(slot)[..access.len as usize] };
+            payload.fill_write(buf, slot, offset, &mut s.rng);
             s.writes_since_flush += 1;
             OpKind::Write
         };
@@ -354,6 +365,7 @@ fn fill_batch(
             start_ns: now - device_late_ns,
             device_late_ns,
             kind,
+            offset,
             len: access.len,
             measured: due_ns >= s.measure_start_ns,
         };
@@ -374,16 +386,26 @@ fn device_lateness(intended: u64, device_busy_until: u64) -> u64 {
     device_busy_until.saturating_sub(intended)
 }
 
-/// Makes every 4 KiB of a write unique, so deduplicating arrays cannot skip the write.
+/// Where the next I/O of `access` goes, claimed from the payload; None when every place tried
+/// overlaps an I/O in flight (only under verification, whose claims are exclusive).
 #[inline(always)]
-fn stamp(buffers: &BufferPool, slot: u32, len: usize, rng: &mut Rng) {
-    // SAFETY: the slot is free (just popped from the free list), so not in flight.
-    let buf = unsafe { buffers.slot_mut(slot) };
-    let mut at = 0;
-    while at + 8 <= len {
-        buf[at..at + 8].copy_from_slice(&rng.next_u64().to_ne_bytes());
-        at += STAMP_STRIDE;
+fn place<P: Payload>(s: &mut State<'_>, access: Access, payload: &mut P) -> Option<u64> {
+    for _ in 0..PLACE_TRIES {
+        let offset = if access.random {
+            s.rng.below(access.positions) * access.len as u64
+        } else {
+            if s.sequential_cursor + access.len as u64 > s.plan.target_size {
+                s.sequential_cursor = 0;
+            }
+            let at = s.sequential_cursor;
+            s.sequential_cursor += access.len as u64;
+            at
+        };
+        if payload.claim(offset, access.len) {
+            return Some(offset);
+        }
     }
+    None
 }
 
 #[inline(always)]

@@ -33,6 +33,7 @@ fn log_writes(write_through: bool, fsync_every: u32) -> IoStats {
         keep_file: false,
         force: false,
         allow_destroy: false,
+        verify: false,
     };
     let outcome = run_job(&spec, &AtomicBool::new(false), &mut |_| {}).unwrap();
     let context = RunContext {

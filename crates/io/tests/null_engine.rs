@@ -29,6 +29,7 @@ fn job(read_pct: u8, sizes: &[(u64, u32)], threads: u32, depth: u32, rate: Optio
         keep_file: false,
         force: false,
         allow_destroy: false,
+        verify: false,
     }
 }
 

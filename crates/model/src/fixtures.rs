@@ -135,6 +135,7 @@ pub fn record() -> RunRecord {
         log_test: None,
         large_op: None,
         origin: None,
+        verify: None,
     }
 }
 
@@ -209,6 +210,7 @@ pub fn buffered_run(reads_per_sec: f64, writes_per_sec: f64, disk: [f64; 4]) -> 
         keep_file: false,
         force: false,
         allow_destroy: false,
+        verify: false,
     };
     let mut r = io_run(&[total; 10], 20_000, &[]);
     r.spec = serde_json::to_value(&spec).expect("a job spec serializes");

@@ -13,6 +13,7 @@ pub mod rng;
 pub mod spec;
 pub mod time;
 pub mod units;
+pub mod verify;
 
 pub use histogram::Histogram;
 pub use kind::{Origin, RunKind};

@@ -83,6 +83,9 @@ pub struct RunRecord {
     /// own runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::Origin>,
+    /// What `--verify` found in the data read back (io runs under `--verify` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<crate::verify::VerifySummary>,
 }
 
 impl RunRecord {
@@ -117,6 +120,7 @@ impl RunRecord {
             log_test: None,
             large_op: None,
             origin: None,
+            verify: None,
         }
     }
 }

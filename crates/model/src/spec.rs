@@ -75,6 +75,12 @@ impl Workload {
         self.mix.iter().map(|m| m.block).min().unwrap_or(0)
     }
 
+    /// The largest size every I/O of the mix starts and ends on: the greatest common divisor
+    /// of its block sizes (offsets are multiples of a block's own size).
+    pub fn block_granule(&self) -> u64 {
+        self.mix.iter().fold(0, |g, m| gcd(m.block, g)).max(1)
+    }
+
     fn weighted(&self, f: impl Fn(&MixEntry) -> u8) -> f64 {
         let total: f64 = self.mix.iter().map(|m| m.weight as f64).sum();
         if total == 0.0 {
@@ -137,10 +143,18 @@ pub struct JobSpec {
     pub force: bool,
     /// Allow writing to a block device (destroys its contents).
     pub allow_destroy: bool,
+    /// Stamp every written sector and check every sector read (`--verify`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verify: bool,
 }
 
 impl JobSpec {
     pub fn total_threads(&self) -> u32 {
         self.targets.iter().map(|t| t.workload.threads).sum()
     }
+}
+
+/// Greatest common divisor (of block sizes, weights, periods).
+pub fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

@@ -14,6 +14,7 @@ mod markdown;
 mod page_cache;
 mod sweep;
 mod text;
+mod verify;
 pub mod view;
 mod xlsx;
 
@@ -26,6 +27,7 @@ pub use json::render_json;
 pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};
+pub use verify::render_verification;
 
 #[cfg(test)]
 mod schema_tests;

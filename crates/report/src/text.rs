@@ -78,6 +78,10 @@ fn record(out: &mut String, r: &RunRecord) {
         let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}: {n}")).collect();
         let _ = writeln!(out, "\nfailed {}: {}", r.counts.plural(), errors.join(", "));
     }
+    if let Some(v) = &r.verify {
+        out.push('\n');
+        crate::render_verification(out, v);
+    }
     for w in &r.warnings {
         let _ = writeln!(out, "warning: {w}");
     }

@@ -62,6 +62,16 @@ impl BufferPool {
         // SAFETY: in bounds (see slot_ptr); exclusivity is the caller's promise.
         unsafe { std::slice::from_raw_parts_mut(self.slot_ptr(slot), self.slot_size) }
     }
+
+    /// One slot's buffer, to look at what a completed read brought.
+    ///
+    /// # Safety
+    /// The slot must not be in flight, and no mutable reference to it may be alive.
+    #[inline(always)]
+    pub unsafe fn slot(&self, slot: u32) -> &[u8] {
+        // SAFETY: in bounds (see slot_ptr); the caller promises nobody writes it meanwhile.
+        unsafe { std::slice::from_raw_parts(self.slot_ptr(slot), self.slot_size) }
+    }
 }
 
 impl Drop for BufferPool {

@@ -1,42 +1,85 @@
-//! The mark that makes a file a spindle test file: an extended attribute carrying its size.
-//! Only marked files are reused or written without `--force`, and the mark is set only once
-//! the file is completely filled, so a file left by a killed run is never mistaken for a
-//! good one (it is refused as foreign instead, and the user decides).
+//! The marks spindle leaves on its test files, as extended attributes. The test-file mark
+//! carries the file's size: only marked files are reused or written without `--force`, and
+//! the mark is set only once the file is completely filled, so a file left by a killed run is
+//! never mistaken for a good one (it is refused as foreign instead, and the user decides).
+//! The verification mark says a run under `--verify` wrote the file: its id, set before the
+//! first write, and the bytes it wrote, added when it ends; `spindle verify` reads it.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-const NAME: &std::ffi::CStr = c"user.spindle.testfile";
+const TEST_FILE: &CStr = c"user.spindle.testfile";
+const VERIFIED: &CStr = c"user.spindle.verify";
 
 fn c_path(path: &Path) -> std::io::Result<CString> {
     CString::new(path.as_os_str().as_bytes())
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "path contains a NUL byte"))
 }
 
-/// Marks `path` as a complete spindle test file of `size` bytes.
-pub fn set(path: &Path, size: u64) -> std::io::Result<()> {
-    let value = format!("v1 size={size}");
+fn set_attr(path: &Path, name: &CStr, value: &str) -> std::io::Result<()> {
     let c = c_path(path)?;
     // SAFETY: valid NUL-terminated strings and a buffer of the given length.
-    let rc = unsafe { libc::setxattr(c.as_ptr(), NAME.as_ptr(), value.as_ptr().cast(), value.len(), 0) };
+    let rc = unsafe { libc::setxattr(c.as_ptr(), name.as_ptr(), value.as_ptr().cast(), value.len(), 0) };
     if rc == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+}
+
+fn get_attr(path: &Path, name: &CStr) -> Option<String> {
+    let c = c_path(path).ok()?;
+    let mut buf = [0u8; 128];
+    // SAFETY: valid NUL-terminated strings; the kernel writes at most buf.len() bytes.
+    let n = unsafe { libc::getxattr(c.as_ptr(), name.as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
+    if n <= 0 {
+        return None;
+    }
+    String::from_utf8(buf[..n as usize].to_vec()).ok()
+}
+
+/// Marks `path` as a complete spindle test file of `size` bytes.
+pub fn set(path: &Path, size: u64) -> std::io::Result<()> {
+    set_attr(path, TEST_FILE, &format!("v1 size={size}"))
 }
 
 /// The size recorded in `path`'s mark, or None when the file is not a spindle test file.
 pub fn size_of(path: &Path) -> Option<u64> {
-    let c = c_path(path).ok()?;
-    let mut buf = [0u8; 64];
-    // SAFETY: valid NUL-terminated strings; the kernel writes at most buf.len() bytes.
-    let n = unsafe { libc::getxattr(c.as_ptr(), NAME.as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
-    if n <= 0 {
-        return None;
-    }
-    parse(std::str::from_utf8(&buf[..n as usize]).ok()?)
+    parse(&get_attr(path, TEST_FILE)?)
 }
 
 fn parse(value: &str) -> Option<u64> {
     value.strip_prefix("v1 size=")?.parse().ok()
+}
+
+/// What the verification mark says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VerifyMark {
+    /// The run's verification id.
+    pub id: u64,
+    /// Bytes the run's completed writes covered; None while it runs (or when it was killed).
+    pub written: Option<u64>,
+}
+
+/// Marks `path` as written by a run under `--verify`.
+pub fn set_verified(path: &Path, mark: VerifyMark) -> std::io::Result<()> {
+    let value = match mark.written {
+        Some(w) => format!("v1 id={:016x} written={w}", mark.id),
+        None => format!("v1 id={:016x}", mark.id),
+    };
+    set_attr(path, VERIFIED, &value)
+}
+
+/// The verification mark on `path`, if a run under `--verify` wrote it.
+pub fn verified(path: &Path) -> Option<VerifyMark> {
+    parse_verified(&get_attr(path, VERIFIED)?)
+}
+
+fn parse_verified(value: &str) -> Option<VerifyMark> {
+    let mut words = value.strip_prefix("v1 ")?.split(' ');
+    let id = u64::from_str_radix(words.next()?.strip_prefix("id=")?, 16).ok()?;
+    let written = match words.next() {
+        Some(w) => Some(w.strip_prefix("written=")?.parse().ok()?),
+        None => None,
+    };
+    Some(VerifyMark { id, written })
 }
 
 #[cfg(test)]
@@ -46,5 +89,14 @@ mod tests {
         assert_eq!(super::parse("v1 size=1048576"), Some(1 << 20));
         assert_eq!(super::parse("v2 size=1"), None);
         assert_eq!(super::parse("v1 size=x"), None);
+    }
+
+    #[test]
+    fn the_verification_mark_round_trips() {
+        use super::{VerifyMark, parse_verified};
+        assert_eq!(parse_verified("v1 id=00000000000000ff"), Some(VerifyMark { id: 255, written: None }));
+        assert_eq!(parse_verified("v1 id=ff written=4096"), Some(VerifyMark { id: 255, written: Some(4096) }));
+        assert_eq!(parse_verified("v1 id=zz"), None);
+        assert_eq!(parse_verified("v1 id=ff read=1"), None);
     }
 }

@@ -5,7 +5,7 @@
 mod device;
 mod error;
 mod fill;
-mod marker;
+pub(crate) mod marker;
 #[cfg(test)]
 mod tests;
 

@@ -97,7 +97,8 @@ pub fn rate_text(v: f64) -> String {
     }
 }
 
-fn grouped(n: u64) -> String {
+/// A count with thousands separated (1,234,567).
+pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

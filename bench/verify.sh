@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# What `--verify` costs: spindle with and without it on the same file, alternating, in one run,
+# with fio (plain: fio's verify runs as a separate phase, not the same work) beside them. Also
+# counts the verified I/Os and faults of every --verify round: clean storage must show none.
+#
+#   bench/verify.sh [DIR] [SECONDS] [ROUNDS]      (defaults: ./bench-work 10 3)
+#
+# Cases: (m) a file in memory (/dev/shm, tmpfs: no device time, so the cost is all CPU),
+# io_uring, buffered, 4K random, half reads, depth 32; (d) a file on DIR's disk, io_uring,
+# direct, 4K random, half reads, depth 32. The null engine moves no data, so nothing read
+# back could be checked: --verify refuses it, and (m) is the floor instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-./bench-work}
+secs=${2:-10}
+rounds=${3:-3}
+
+command -v fio >/dev/null || { apt-get update -qq && apt-get install -y -qq fio >/dev/null; }
+cargo build --release --quiet
+spindle=./target/release/spindle
+mkdir -p "$dir"
+shm=$(mktemp -d /dev/shm/spindle-verify.XXXXXX)
+out=$(mktemp -d)
+trap 'rm -rf "$shm" "$out"' EXIT
+export SPINDLE_STORE=$dir/bench-results.db
+
+run_case() { # name, file, size, spindle args, fio args
+    local name=$1 file=$2 size=$3 sargs=$4 fargs=$5
+    $spindle io --target "$file" --size "$size" --duration 1s --keep-file --quiet $sargs
+    for r in $(seq 1 "$rounds"); do
+        for mode in plain verify; do
+            local extra=""
+            [ "$mode" = verify ] && extra=--verify
+            $spindle io --target "$file" --size "$size" --duration "${secs}s" --keep-file --json --quiet $sargs $extra \
+                >"$out/$name.$mode.$r.json" || [ $? -eq 1 ]
+        done
+        fio --name="$name" --filename="$file" --size="$size" --runtime="$secs" --time_based \
+            --output-format=json $fargs >"$out/$name.fio.$r.json"
+    done
+}
+
+common="--block 4K --read 50 --random 100 --depth 32 --engine uring"
+fio_common="--ioengine=io_uring --rw=randrw --rwmixread=50 --bs=4k --iodepth=32 --randrepeat=0"
+run_case m-tmpfs-4k-qd32 "$shm/v.dat" 1G "$common --buffered" "$fio_common --registerfiles=1 --fixedbufs=1"
+run_case d-disk-4k-qd32 "$dir/spindle-verify.dat" 1G "$common" "$fio_common --direct=1 --registerfiles=1 --fixedbufs=1"
+rm -f "$dir/spindle-verify.dat"
+
+python3 - "$out" "$rounds" <<'PY'
+import json, sys, glob, statistics as st
+out, rounds = sys.argv[1], int(sys.argv[2])
+cases = sorted({p.split("/")[-1].split(".")[0] for p in glob.glob(out + "/*.json")})
+print(f"{'case':18} {'tool':16} {'IOPS':>10} {'CPU us/IO':>10} {'verified I/Os':>14} {'sectors':>13} {'faults':>7}")
+total_ios = total_faults = 0
+for case in cases:
+    rows = {}
+    for mode in ("plain", "verify"):
+        docs = [json.load(open(f"{out}/{case}.{mode}.{r}.json")) for r in range(1, rounds + 1)]
+        ios = sum(d["summary"]["ios"] for d in docs) if mode == "verify" else 0
+        sectors = sum(d["verify"]["sectors_checked"] for d in docs) if mode == "verify" else 0
+        faults = sum(sum(d["verify"]["faults"].values()) for d in docs) if mode == "verify" else 0
+        total_ios += ios; total_faults += faults
+        rows[mode] = (st.median(d["summary"]["iops"] for d in docs), st.median(d["summary"]["cpu"]["us_per_io"] for d in docs))
+        print(f"{case:18} {'spindle ' + mode:16} {rows[mode][0]:10.0f} {rows[mode][1]:10.3f} "
+              f"{ios if mode == 'verify' else '':>14} {sectors if mode == 'verify' else '':>13} {faults if mode == 'verify' else '':>7}")
+    fio = []
+    for r in range(1, rounds + 1):
+        text = open(f"{out}/{case}.fio.{r}.json").read()
+        job = json.loads(text[text.index("{"):])["jobs"][0]
+        ios = job["read"]["total_ios"] + job["write"]["total_ios"]
+        fio.append((job["read"]["iops"] + job["write"]["iops"],
+                    (job["usr_cpu"] + job["sys_cpu"]) / 100 * job["job_runtime"] * 1000 / max(ios, 1)))
+    f = (st.median(x[0] for x in fio), st.median(x[1] for x in fio))
+    print(f"{case:18} {'fio':16} {f[0]:10.0f} {f[1]:10.3f}")
+    print(f"{case:18} {'verify/plain':16} {rows['verify'][0] / rows['plain'][0]:10.3f} {rows['verify'][1] / rows['plain'][1]:10.3f}")
+    print(f"{case:18} {'verify/fio':16} {rows['verify'][0] / f[0]:10.3f} {rows['verify'][1] / f[1]:10.3f}")
+print(f"(medians of {rounds} alternating rounds; over all --verify rounds: {total_ios:,} verified I/Os, {total_faults} faulty sectors)")
+PY

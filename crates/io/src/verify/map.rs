@@ -1,0 +1,176 @@
+//! What each granule of a target should hold during a verified run: the generation of the
+//! last write to it that completed, and whether an I/O on it is in flight. An I/O claims its
+//! granules before it is issued, so no two I/Os overlap: a read finds exactly the last
+//! completed write, and writes to one place complete in the order they were numbered.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// An I/O is in flight on the granule.
+const BUSY: u32 = 1 << 31;
+/// A write to the granule failed: what it holds now is anyone's guess.
+const UNKNOWN: u32 = BUSY - 1;
+/// Generations are kept modulo this in the map (the stamps carry all 64 bits).
+const GENERATION_MASK: u64 = (BUSY - 1) as u64;
+
+/// What a granule should hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// Nothing written by this run: whatever was there before.
+    Never,
+    /// A write failed there; nothing can be said.
+    Unknown,
+    /// The last completed write's generation (modulo 2^31).
+    Written(u32),
+}
+
+impl Expected {
+    /// Whether a stamp's generation is the one expected.
+    pub fn is(self, generation: u64) -> bool {
+        self == Expected::Written((generation & GENERATION_MASK) as u32)
+    }
+}
+
+pub struct GenerationMap {
+    granule: u64,
+    cells: Vec<AtomicU32>,
+    next: AtomicU64,
+    /// Sectors already reported faulty, so a sector read again (by any thread) is one fault,
+    /// not one per read. Touched only when a fault is found.
+    reported: Mutex<HashSet<u64>>,
+}
+
+impl GenerationMap {
+    /// A map of a target of `size` bytes whose I/Os all start and end on `granule` bytes.
+    pub fn new(size: u64, granule: u64) -> GenerationMap {
+        let cells = size.div_ceil(granule.max(1)) as usize;
+        GenerationMap {
+            granule: granule.max(1),
+            cells: (0..cells).map(|_| AtomicU32::new(0)).collect(),
+            next: AtomicU64::new(1),
+            reported: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Whether the faulty sector at `offset` is reported for the first time.
+    pub fn first_report(&self, offset: u64) -> bool {
+        match self.reported.lock() {
+            Ok(mut seen) => seen.insert(offset),
+            // A thread panicked holding it: report rather than lose a fault.
+            Err(_) => true,
+        }
+    }
+
+    /// Bytes the map takes for a target of `size` bytes.
+    pub fn bytes_for(size: u64, granule: u64) -> u64 {
+        size.div_ceil(granule.max(1)) * 4
+    }
+
+    fn cells(&self, offset: u64, len: u32) -> std::ops::Range<usize> {
+        let first = (offset / self.granule) as usize;
+        let last = (offset + u64::from(len)).div_ceil(self.granule) as usize;
+        first..last.min(self.cells.len())
+    }
+
+    /// Claims `[offset, offset + len)` for one I/O; false (and nothing claimed) when another
+    /// I/O holds any of it.
+    pub fn claim(&self, offset: u64, len: u32) -> bool {
+        let range = self.cells(offset, len);
+        for i in range.clone() {
+            let cell = &self.cells[i];
+            let mut current = cell.load(Ordering::Relaxed);
+            loop {
+                if current & BUSY != 0 {
+                    for held in &self.cells[range.start..i] {
+                        held.fetch_and(!BUSY, Ordering::Release);
+                    }
+                    return false;
+                }
+                match cell.compare_exchange_weak(current, current | BUSY, Ordering::Acquire, Ordering::Relaxed) {
+                    Ok(_) => break,
+                    Err(seen) => current = seen,
+                }
+            }
+        }
+        true
+    }
+
+    /// What the granule holding `offset` should hold (its claim is ours).
+    pub fn expected(&self, offset: u64) -> Expected {
+        match self.cells.get((offset / self.granule) as usize).map(|c| c.load(Ordering::Acquire) & !BUSY) {
+            None | Some(0) => Expected::Never,
+            Some(UNKNOWN) => Expected::Unknown,
+            Some(g) => Expected::Written(g),
+        }
+    }
+
+    /// The next write's generation: never one the map would read as `Never` or `Unknown`.
+    pub fn next_generation(&self) -> u64 {
+        loop {
+            let g = self.next.fetch_add(1, Ordering::Relaxed);
+            if !matches!((g & GENERATION_MASK) as u32, 0 | UNKNOWN) {
+                return g;
+            }
+        }
+    }
+
+    /// Ends a claim: a completed write leaves its generation, a failed one leaves the
+    /// granules unknown, a read leaves them as they were.
+    pub fn release(&self, offset: u64, len: u32, outcome: Release) {
+        for cell in &self.cells[self.cells(offset, len)] {
+            match outcome {
+                Release::Written(g) => cell.store((g & GENERATION_MASK) as u32, Ordering::Release),
+                Release::Failed => cell.store(UNKNOWN, Ordering::Release),
+                Release::Read => {
+                    cell.fetch_and(!BUSY, Ordering::Release);
+                }
+            }
+        }
+    }
+
+    /// Bytes of the target written by this run (granules a completed write left).
+    pub fn written_bytes(&self) -> u64 {
+        let written = self.cells.iter().filter(|c| !matches!(c.load(Ordering::Relaxed) & !BUSY, 0 | UNKNOWN)).count();
+        written as u64 * self.granule
+    }
+}
+
+/// How an I/O's claim ends.
+#[derive(Clone, Copy, Debug)]
+pub enum Release {
+    Written(u64),
+    Failed,
+    Read,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_ios_cannot_both_hold_a_granule() {
+        let map = GenerationMap::new(64 * 1024, 4096);
+        assert!(map.claim(8192, 8192));
+        assert!(!map.claim(12288, 4096), "inside the first claim");
+        assert!(!map.claim(4096, 8192), "overlaps its start");
+        assert!(map.claim(4096, 4096), "the failed claim let go of what it took");
+        map.release(8192, 8192, Release::Written(7));
+        assert!(map.claim(12288, 4096));
+        assert_eq!(map.expected(12288), Expected::Written(7));
+        assert!(map.expected(12288).is(7) && !map.expected(12288).is(6));
+        map.release(12288, 4096, Release::Read);
+        map.release(4096, 4096, Release::Failed);
+        assert_eq!(map.expected(4096), Expected::Unknown);
+        assert_eq!(map.expected(0), Expected::Never);
+        assert_eq!(map.written_bytes(), 8192);
+        assert_eq!(GenerationMap::bytes_for(1 << 30, 4096), 1 << 20);
+    }
+
+    #[test]
+    fn generations_skip_the_values_the_map_reserves() {
+        let map = GenerationMap::new(4096, 4096);
+        map.next.store(u64::from(UNKNOWN), Ordering::Relaxed);
+        assert_eq!(map.next_generation(), u64::from(UNKNOWN) + 2, "UNKNOWN and then 0 (mod 2^31) are skipped");
+    }
+}

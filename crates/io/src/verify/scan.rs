@@ -1,0 +1,327 @@
+//! `spindle verify`: a whole file written under `--verify`, checked from its stamps alone.
+//! Every sector must be intact and in its place; every write a sector names must be there in
+//! full, or overwritten by a later one (otherwise it was torn); and the run's writes must all
+//! be found (the mark on the file says how many bytes it wrote).
+
+use super::stamp::{self, SECTOR, Sector, Stamp};
+use crate::engine::BufferPool;
+use crate::target::marker;
+use spindle_model::verify::{Finding, FindingKind, VerifySummary};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Bytes read at a time.
+const CHUNK: usize = 4 << 20;
+/// The longest write whose sectors are looked back on (longer ones are checked forward only).
+const LOOKBACK: usize = (64 << 20) / SECTOR;
+
+#[derive(Debug, Error)]
+pub enum ScanError {
+    #[error(
+        "{0}: not written under --verify (it has no verification mark); write it with `spindle io --verify --keep-file`, or give the run's id with --id"
+    )]
+    NotVerified(PathBuf),
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+}
+
+/// What a whole-file check found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScanReport {
+    pub summary: VerifySummary,
+    pub bytes: u64,
+    /// Sectors stamped by the run being checked, in their place.
+    pub run_sectors: u64,
+    /// Sectors intact and in place from other runs under `--verify`.
+    pub other_run_sectors: u64,
+    /// Sectors with no stamp: never written under verification.
+    pub unstamped_sectors: u64,
+    /// Bytes the run's writes covered, as its mark says.
+    pub written: Option<u64>,
+}
+
+/// The id and written bytes of the run that wrote `path`: `id` when given, else its mark.
+pub fn run_of(path: &Path, id: Option<u64>) -> Result<marker::VerifyMark, ScanError> {
+    let mark = marker::verified(path);
+    match (id, mark) {
+        (Some(id), Some(m)) if m.id == id => Ok(m),
+        (Some(id), _) => Ok(marker::VerifyMark { id, written: None }),
+        (None, Some(m)) => Ok(m),
+        (None, None) => Err(ScanError::NotVerified(path.to_path_buf())),
+    }
+}
+
+/// Reads all of `path` (directly from the device where the file system allows) and checks
+/// every sector as written by run `run`.
+pub fn scan(path: &Path, run: marker::VerifyMark) -> Result<ScanReport, ScanError> {
+    let io_error = |e| ScanError::Io(path.to_path_buf(), e);
+    let open = |flags| std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path);
+    let mut file = match open(libc::O_DIRECT) {
+        Ok(f) => f,
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => open(0).map_err(io_error)?,
+        Err(e) => return Err(io_error(e)),
+    };
+    let pool = BufferPool::new(1, CHUNK);
+    // SAFETY: the one slot is ours alone; nothing else reads or writes it.
+    let buf = unsafe { pool.slot_mut(0) };
+    let mut checker = Checker::new(path, run.id);
+    loop {
+        let n = read_full(&mut file, buf).map_err(io_error)?;
+        for sector in buf[..n - n % SECTOR].chunks_exact(SECTOR) {
+            checker.sector(sector);
+        }
+        if n < CHUNK {
+            break;
+        }
+    }
+    Ok(checker.finish(run.written))
+}
+
+/// Fills `buf` unless the file ends first; the bytes read.
+fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// A sector's state as the torn-write check needs it.
+#[derive(Clone, Copy)]
+struct Seen {
+    /// The run's generation there, if the run's stamp is there in place.
+    generation: Option<u64>,
+    /// Already reported.
+    reported: bool,
+}
+
+struct Checker<'a> {
+    target: &'a Path,
+    run: u64,
+    at: u64,
+    report: ScanReport,
+    /// The last sectors, for writes whose first sectors came before the one that names them.
+    recent: VecDeque<Seen>,
+    /// Writes still being walked: (end, generation); each sector before the end must hold
+    /// that generation or a later one.
+    open: Vec<(u64, u64)>,
+    /// The write the previous sector named.
+    last_write: Option<(u64, u32, u64)>,
+    /// A finding still growing sector by sector.
+    pending: Option<Finding>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(target: &'a Path, run: u64) -> Checker<'a> {
+        let report = ScanReport {
+            summary: VerifySummary { id: format!("{run:016x}"), ..VerifySummary::default() },
+            ..ScanReport::default()
+        };
+        Checker {
+            target,
+            run,
+            at: 0,
+            report,
+            recent: VecDeque::new(),
+            open: Vec::new(),
+            last_write: None,
+            pending: None,
+        }
+    }
+
+    fn sector(&mut self, bytes: &[u8]) {
+        let at = self.at;
+        let mut seen = Seen { generation: None, reported: false };
+        match stamp::read(bytes, self.run) {
+            Sector::Damaged { .. } => {
+                self.note(at, FindingKind::Corrupt, None, None, None);
+                seen.reported = true;
+            }
+            Sector::Stamped(s) if s.offset != at => {
+                self.note(at, FindingKind::Misdirected, None, Some(s.generation), Some(s.offset));
+                seen.reported = true;
+            }
+            Sector::Unstamped => self.report.unstamped_sectors += 1,
+            Sector::Stamped(s) if s.run != self.run => self.report.other_run_sectors += 1,
+            Sector::Stamped(s) => {
+                self.report.run_sectors += 1;
+                seen.generation = Some(s.generation);
+                self.walk_write(s);
+            }
+        }
+        // Inside a write seen earlier, the sector must hold that write or a later one.
+        self.open.retain(|&(end, _)| end > at);
+        let needed = self.open.iter().map(|&(_, g)| g).max();
+        if let Some(needed) = needed.filter(|&g| !seen.reported && seen.generation.is_none_or(|have| have < g)) {
+            self.note(at, FindingKind::Torn, Some(needed), seen.generation, None);
+            seen.reported = true;
+        }
+        self.recent.push_back(seen);
+        if self.recent.len() > LOOKBACK {
+            self.recent.pop_front();
+        }
+        self.at += SECTOR as u64;
+    }
+
+    /// The first sector of a write seen: the write's sectors before it must hold it or later
+    /// writes, and so must those after it, up to its end.
+    fn walk_write(&mut self, s: Stamp) {
+        let write = (s.write_start, s.write_len, s.generation);
+        if self.last_write == Some(write) {
+            return;
+        }
+        self.last_write = Some(write);
+        let end = s.write_start + u64::from(s.write_len);
+        self.open.push((end, s.generation));
+        let before = ((self.at.saturating_sub(s.write_start)) as usize / SECTOR).min(self.recent.len());
+        let first = self.recent.len() - before;
+        for i in first..self.recent.len() {
+            let seen = self.recent[i];
+            if !seen.reported && seen.generation.is_none_or(|have| have < s.generation) {
+                self.recent[i].reported = true;
+                let offset = self.at - ((self.recent.len() - i) * SECTOR) as u64;
+                self.note(offset, FindingKind::Torn, Some(s.generation), seen.generation, None);
+            }
+        }
+    }
+
+    /// Reports one faulty sector, joined to the finding before it when it continues it.
+    fn note(
+        &mut self,
+        offset: u64,
+        kind: FindingKind,
+        expected: Option<u64>,
+        found: Option<u64>,
+        meant_for: Option<u64>,
+    ) {
+        if let Some(p) = &mut self.pending {
+            let continues = p.kind == kind
+                && p.offset + p.bytes == offset
+                && p.expected_generation == expected
+                && p.found_generation == found
+                && p.meant_for_offset.map(|m| m + p.bytes) == meant_for;
+            if continues {
+                p.bytes += SECTOR as u64;
+                return;
+            }
+        }
+        self.flush();
+        self.pending = Some(Finding {
+            target: self.target.to_path_buf(),
+            offset,
+            bytes: SECTOR as u64,
+            kind,
+            expected_generation: expected,
+            found_generation: found,
+            meant_for_offset: meant_for,
+        });
+    }
+
+    fn flush(&mut self) {
+        if let Some(f) = self.pending.take() {
+            self.report.summary.add(f);
+        }
+    }
+
+    fn finish(mut self, written: Option<u64>) -> ScanReport {
+        self.flush();
+        let report = &mut self.report;
+        report.bytes = self.at;
+        report.written = written;
+        report.summary.sectors_unchecked = report.unstamped_sectors;
+        report.summary.sectors_checked = self.at / SECTOR as u64 - report.unstamped_sectors;
+        report.summary.findings.sort_by_key(|f| f.offset);
+        // Writes the run completed whose sectors are nowhere (not even damaged): lost, where
+        // is not known.
+        if let Some(w) = written {
+            let damaged = report.summary.faults.get(&FindingKind::Corrupt).copied().unwrap_or(0);
+            let missing = (w / SECTOR as u64).saturating_sub(report.run_sectors + damaged);
+            if missing > 0 {
+                *report.summary.faults.entry(FindingKind::Lost).or_insert(0) += missing;
+            }
+        }
+        self.report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::stamp::stamp_block;
+
+    const RUN: u64 = 0xabc;
+
+    /// A file image with writes laid down in order: (start, len, generation).
+    fn image(size: usize, writes: &[(u64, usize, u64)]) -> Vec<u8> {
+        let mut bytes: Vec<u8> = (0..size).map(|i| (i * 29 % 253) as u8).collect();
+        for &(start, len, generation) in writes {
+            let mut block = vec![7u8; len];
+            stamp_block(
+                &mut block,
+                Stamp { run: RUN, offset: start, generation, write_start: start, write_len: len as u32 },
+            );
+            bytes[start as usize..start as usize + len].copy_from_slice(&block);
+        }
+        bytes
+    }
+
+    fn scan_image(bytes: &[u8], written: Option<u64>) -> ScanReport {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, bytes).unwrap();
+        scan(&path, marker::VerifyMark { id: RUN, written }).unwrap()
+    }
+
+    fn kinds(r: &ScanReport) -> Vec<(FindingKind, u64, u64)> {
+        r.summary.findings.iter().map(|f| (f.kind, f.offset, f.bytes)).collect()
+    }
+
+    const WRITES: [(u64, usize, u64); 3] = [(0, 8192, 1), (8192, 8192, 2), (4096, 8192, 3)];
+
+    #[test]
+    fn overlapping_writes_in_order_are_clean() {
+        let r = scan_image(&image(32768, &WRITES), Some(16384));
+        assert_eq!(kinds(&r), []);
+        assert_eq!((r.run_sectors, r.unstamped_sectors, r.bytes), (32, 32, 32768));
+        assert_eq!(r.summary.faulty_sectors(), 0);
+    }
+
+    #[test]
+    fn tears_damage_misplacement_and_missing_writes_are_found() {
+        // The last write's second half never landed: the second write is still there.
+        let mut bytes = image(32768, &WRITES[..2]);
+        let last = image(32768, &WRITES);
+        bytes[4096..8192].copy_from_slice(&last[4096..8192]);
+        let r = scan_image(&bytes, None);
+        assert_eq!(kinds(&r), [(FindingKind::Torn, 8192, 4096)]);
+        // The first half never landed: what it names comes after the sectors it should cover.
+        let mut bytes = image(32768, &WRITES[..2]);
+        bytes[8192..12288].copy_from_slice(&last[8192..12288]);
+        assert_eq!(kinds(&scan_image(&bytes, None)), [(FindingKind::Torn, 4096, 4096)]);
+
+        let mut bytes = image(32768, &WRITES);
+        bytes[600] ^= 4;
+        bytes[20480..24576].copy_from_slice(&last[0..4096]);
+        let r = scan_image(&bytes, Some(16384 + 8192));
+        assert_eq!(kinds(&r), [(FindingKind::Corrupt, 512, 512), (FindingKind::Misdirected, 20480, 4096)]);
+        assert_eq!(r.summary.findings[1].meant_for_offset, Some(0));
+        assert_eq!(r.summary.faults.get(&FindingKind::Lost), Some(&16), "writes the mark counts that are nowhere");
+    }
+
+    #[test]
+    fn a_file_without_the_mark_is_refused_unless_the_id_is_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plain");
+        std::fs::write(&path, [0u8; 4096]).unwrap();
+        assert!(matches!(run_of(&path, None), Err(ScanError::NotVerified(_))));
+        assert_eq!(run_of(&path, Some(5)).unwrap(), marker::VerifyMark { id: 5, written: None });
+    }
+}
