@@ -112,3 +112,67 @@ fn a_target_path_that_is_not_utf8_costs_nothing() {
     let list = crate::common::spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
     assert_eq!(serde_json::from_slice::<serde_json::Value>(&list.stdout).unwrap().as_array().unwrap().len(), 1);
 }
+
+/// The test-file mark on `path`, as the kernel has it.
+fn mark(path: &Path) -> Option<String> {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    let mut buf = [0u8; 64];
+    // SAFETY: valid NUL-terminated strings; the kernel writes at most buf.len() bytes.
+    let n =
+        unsafe { libc::getxattr(c.as_ptr(), c"user.spindle.testfile".as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
+    (n > 0).then(|| String::from_utf8_lossy(&buf[..n as usize]).into_owned())
+}
+
+/// Starts `spindle io` on `target` and SIGKILLs it once the file's mark says `when`.
+fn kill_when_marked(target: &Path, size: &str, when: &str) {
+    let mut child = crate::common::spindle_process()
+        .args(["io", "--engine", "sync", "--size", size, "--duration", "60s", "--keep-file", "-q", "--target"])
+        .arg(target)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !mark(target).is_some_and(|m| m.starts_with(when)) {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the mark never said {when}: {:?}", mark(target));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_run_killed_mid_fill_or_mid_measurement_leaves_a_file_the_next_run_handles() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("k.dat");
+    let again = |size: &str| {
+        spindle()
+            .args(["io", "--engine", "sync", "--size", size, "--duration", "200ms", "--keep-file", "--target"])
+            .arg(&target)
+            .output()
+            .unwrap()
+    };
+    // Killed while filling: the half-made file is known for spindle's and made again.
+    kill_when_marked(&target, "512M", "v1 filling");
+    if mark(&target).is_none() {
+        spindle_testenv::unavailable("user xattrs", "the test file was not marked");
+        return;
+    }
+    let out = again("512M");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("half-filled: it was made again"), "{stderr}");
+    assert_eq!(mark(&target).as_deref(), Some("v1 size=536870912"));
+
+    // Killed while measuring: the file is complete, so it is reused as it is.
+    std::fs::remove_file(&target).unwrap();
+    kill_when_marked(&target, "64M", "v1 size=");
+    let out = again("64M");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("reusing test file"), "{stderr}");
+}

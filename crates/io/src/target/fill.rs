@@ -25,6 +25,9 @@ pub fn create(
     stop: &AtomicBool,
 ) -> Result<(), TargetError> {
     let file = open_new(path, direct)?;
+    // Ours from its first byte: a run killed mid-fill leaves a file the next run knows. A
+    // file system without user xattrs cannot say so; the file is then refused as foreign.
+    let _ = super::marker::set_filling(path);
     let result = reserve_and_fill(&file, path, size, progress, stop);
     if result.is_err() {
         drop(file);

@@ -1,7 +1,8 @@
 //! The marks spindle leaves on its test files, as extended attributes. The test-file mark
-//! carries the file's size: only marked files are reused or written without `--force`, and
-//! the mark is set only once the file is completely filled, so a file left by a killed run is
-//! never mistaken for a good one (it is refused as foreign instead, and the user decides).
+//! says "filling" from the moment spindle creates the file and carries its size once it is
+//! completely filled: only complete files are reused or written without `--force`, and a file
+//! a killed run left half-made is known for spindle's own and made again, never mistaken for
+//! a good one nor for the user's.
 //! The verification mark says a run under `--verify` wrote the file: its id, set before the
 //! first write, and the bytes it wrote, added when it ends; `spindle verify` reads it.
 
@@ -40,13 +41,33 @@ pub fn set(path: &Path, size: u64) -> std::io::Result<()> {
     set_attr(path, TEST_FILE, &format!("v1 size={size}"))
 }
 
-/// The size recorded in `path`'s mark, or None when the file is not a spindle test file.
-pub fn size_of(path: &Path) -> Option<u64> {
+/// Marks `path` as a spindle test file still being filled: a run killed before the fill
+/// ends leaves it so, and the next run knows the file for its own half-made one.
+pub fn set_filling(path: &Path) -> std::io::Result<()> {
+    set_attr(path, TEST_FILE, FILLING)
+}
+
+const FILLING: &str = "v1 filling";
+
+/// What the test-file mark on `path` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A complete test file of this many bytes.
+    Complete(u64),
+    /// A test file whose fill never finished.
+    Unfinished,
+}
+
+/// The test-file mark on `path`, or None when the file is not a spindle test file.
+pub fn mark_of(path: &Path) -> Option<Mark> {
     parse(&get_attr(path, TEST_FILE)?)
 }
 
-fn parse(value: &str) -> Option<u64> {
-    value.strip_prefix("v1 size=")?.parse().ok()
+fn parse(value: &str) -> Option<Mark> {
+    if value == FILLING {
+        return Some(Mark::Unfinished);
+    }
+    value.strip_prefix("v1 size=")?.parse().ok().map(Mark::Complete)
 }
 
 /// What the verification mark says.
@@ -86,7 +107,9 @@ fn parse_verified(value: &str) -> Option<VerifyMark> {
 mod tests {
     #[test]
     fn parses_only_its_own_format() {
-        assert_eq!(super::parse("v1 size=1048576"), Some(1 << 20));
+        use super::Mark;
+        assert_eq!(super::parse("v1 size=1048576"), Some(Mark::Complete(1 << 20)));
+        assert_eq!(super::parse("v1 filling"), Some(Mark::Unfinished));
         assert_eq!(super::parse("v2 size=1"), None);
         assert_eq!(super::parse("v1 size=x"), None);
     }

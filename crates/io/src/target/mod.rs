@@ -6,6 +6,7 @@ mod device;
 mod error;
 mod fill;
 pub(crate) mod marker;
+use marker::Mark;
 #[cfg(test)]
 mod tests;
 
@@ -96,15 +97,22 @@ pub fn prepare(
         let what = if kind.is_dir() { "a directory" } else { "not a regular file" };
         return Err(TargetError::NotAFile { path: path.to_path_buf(), what });
     }
-    match marker::size_of(path) {
-        Some(marked) if marked == target.size && meta.len() == target.size => {
+    match marker::mark_of(path) {
+        Some(Mark::Complete(marked)) if marked == target.size && meta.len() == target.size => {
             drop_cache(path);
             Ok(ready(target.size, TargetKind::ReusedTestFile, Vec::new()))
         }
-        // Ours, but another size: it is a scratch file, so make it again.
-        Some(_) => {
+        // Ours, but another size, or left half-filled by a run that was killed: it is a
+        // scratch file, so make it again.
+        Some(mark) => {
             std::fs::remove_file(path).map_err(|e| TargetError::io("cannot replace", path, e))?;
-            let warnings = create(path, target.size, options.direct, progress, stop)?;
+            let mut warnings = create(path, target.size, options.direct, progress, stop)?;
+            if mark == Mark::Unfinished {
+                warnings.push(format!(
+                    "{} was a test file a killed run left half-filled: it was made again",
+                    path.display()
+                ));
+            }
             Ok(ready(target.size, TargetKind::CreatedTestFile, warnings))
         }
         None => {
