@@ -1,16 +1,26 @@
 //! Database experiments when things stop: Ctrl-C in the middle of a placement experiment
 //! saves what ran, stops and removes its instances, and exits 130; a server that dies under
 //! the log test leaves the partial run saved with the error, and exit 1; a load cut by the
-//! server's death keeps its committed rows, and `db start` and `--resume` finish it.
+//! server's death (PostgreSQL shut down at once, MariaDB killed) keeps its committed rows,
+//! and `db start` and `--resume` finish it.
 
 use crate::common::{spindle, spindle_process};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn postgres_installed() -> bool {
-    let found = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some());
+    installed("postgres")
+}
+
+/// Whether the engine's server binaries are installed; a skip (a failure under
+/// SPINDLE_REQUIRE_SERVERS=1) when not.
+fn installed(engine: &str) -> bool {
+    let found = match engine {
+        "postgres" => std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some()),
+        _ => Path::new("/usr/sbin/mariadbd").exists(),
+    };
     if !found {
-        spindle_testenv::unavailable("PostgreSQL server binaries", "not installed");
+        spindle_testenv::unavailable(&format!("{engine} server binaries"), "not installed");
     }
     found
 }
@@ -119,14 +129,10 @@ fn a_server_that_dies_under_the_log_test_leaves_the_partial_run_saved() {
     assert_eq!(servers_under(dir.path()), 0);
 }
 
-/// `spindle db up` of a PostgreSQL instance in `dir`: its URL and server pid.
-fn postgres_up(xdg: &Path, dir: &Path) -> (String, i32) {
-    let up = spindle()
-        .env("XDG_DATA_HOME", xdg)
-        .args(["db", "up", "--engine", "postgres", "--data"])
-        .arg(dir)
-        .output()
-        .unwrap();
+/// `spindle db up` of an instance of `engine` in `dir`: its URL and server pid.
+fn managed_up(engine: &str, xdg: &Path, dir: &Path) -> (String, i32) {
+    let up =
+        spindle().env("XDG_DATA_HOME", xdg).args(["db", "up", "--engine", engine, "--data"]).arg(dir).output().unwrap();
     assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
     let url = String::from_utf8(up.stdout).unwrap().trim().to_string();
     let status = spindle().env("XDG_DATA_HOME", xdg).args(["db", "status", "--json"]).output().unwrap();
@@ -134,16 +140,39 @@ fn postgres_up(xdg: &Path, dir: &Path) -> (String, i32) {
     (url, pid as i32)
 }
 
-#[test]
-fn a_load_cut_by_the_server_keeps_its_rows_and_resumes_after_db_start() {
-    if !postgres_installed() {
+/// Rows in Hammer's table at `url`; None while the server does not answer.
+fn hammer_rows(url: &str) -> Option<u64> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        const COUNT: &str = "SELECT count(*) FROM TestTransaction";
+        if url.starts_with("postgres") {
+            let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.ok()?;
+            tokio::spawn(conn);
+            Some(client.query_one(COUNT, &[]).await.ok()?.get::<_, i64>(0) as u64)
+        } else {
+            use mysql_async::prelude::Queryable;
+            let mut conn = mysql_async::Conn::from_url(url).await.ok()?;
+            conn.query_first::<u64, _>(COUNT).await.ok()?
+        }
+    })
+}
+
+fn alive(pid: i32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    !stat.is_empty() && !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z')
+}
+
+/// A load whose server dies under it (`signal`): exit 2 with the way out; the rows committed
+/// are kept; `db start` brings the instance back on the same URL and `--resume` loads the rest.
+fn load_cut_and_resumed(engine: &str, signal: i32) {
+    if !installed(engine) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let xdg = dir.path().join("xdg");
     let store = dir.path().join("results.db");
-    let data = dir.path().join("pg");
-    let (url, pid) = postgres_up(&xdg, &data);
+    let data = dir.path().join("data");
+    let (url, pid) = managed_up(engine, &xdg, &data);
     let load = |extra: &[&str]| {
         let mut cmd = spindle_process();
         cmd.env("SPINDLE_STORE", &store).args(["hammer", "load", "--db", &url, "--rows", "3M", "-q"]).args(extra);
@@ -153,36 +182,44 @@ fn a_load_cut_by_the_server_keeps_its_rows_and_resumes_after_db_start() {
     let child = load(&[]).spawn().unwrap();
     // Rows are committed chunk by chunk; wait until some are, then end the server at once.
     let started = Instant::now();
-    let counted = || -> Option<u64> {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(async {
-            let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.ok()?;
-            tokio::spawn(conn);
-            let row = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.ok()?;
-            Some(row.get::<_, i64>(0) as u64)
-        })
-    };
-    while counted().unwrap_or(0) == 0 {
+    while hammer_rows(&url).unwrap_or(0) == 0 {
         assert!(started.elapsed() < Duration::from_secs(120), "no rows were ever committed");
         std::thread::sleep(Duration::from_millis(100));
     }
     // SAFETY: signals the test's own server.
-    unsafe { libc::kill(pid, libc::SIGQUIT) };
+    unsafe { libc::kill(pid, signal) };
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("run the load again with --resume"), "{err}");
+    // The server may take a moment to finish dying (PostgreSQL's postmaster waits for its
+    // children); until then it is still running, and `db start` would say so.
+    let started = Instant::now();
+    while alive(pid) {
+        assert!(started.elapsed() < Duration::from_secs(60), "the server never went away");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 
     let start = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "start", "--data"]).arg(&data).output().unwrap();
     assert!(start.status.success(), "{}", String::from_utf8_lossy(&start.stderr));
     assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), url, "the same URL reaches it again");
-    let kept = counted().expect("the restarted server answers");
+    let kept = hammer_rows(&url).expect("the restarted server answers");
     assert!(kept > 0 && kept < 3_000_000, "{kept} rows kept");
 
-    let resumed = load(&["--resume", "--json"]).output().unwrap();
+    let resumed = load(&["--resume"]).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    assert_eq!(counted(), Some(3_000_000));
+    assert_eq!(hammer_rows(&url), Some(3_000_000));
     let down = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "down", "--all", "--remove"]).output().unwrap();
     assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
     assert_eq!(servers_under(dir.path()), 0);
+}
+
+#[test]
+fn a_load_cut_by_postgres_shutting_down_keeps_its_rows_and_resumes_after_db_start() {
+    load_cut_and_resumed("postgres", libc::SIGQUIT);
+}
+
+#[test]
+fn a_load_cut_by_mariadb_being_killed_keeps_its_rows_and_resumes_after_db_start() {
+    load_cut_and_resumed("mariadb", libc::SIGKILL);
 }
