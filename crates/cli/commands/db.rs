@@ -198,6 +198,12 @@ fn instance_dir(given: &Path) -> Result<PathBuf, UsageError> {
 fn start(args: &DbStartArgs) -> anyhow::Result<Outcome> {
     let data = instance_dir(&args.data)?;
     let mut instance = Instance::find(&data).map_err(managed_error)?;
+    // A server killed a moment ago may still be on its way out (PostgreSQL's postmaster waits
+    // for its sessions to end): wait for it to answer or to be gone.
+    let until = Instant::now() + std::time::Duration::from_secs(30);
+    while instance.is_running() && spindle_db::open(&instance.url()).is_err() && Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
     if instance.is_running() {
         eprintln!("spindle: {} is already running, on port {}", data.display(), instance.state.port);
     } else {
