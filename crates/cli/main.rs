@@ -15,6 +15,8 @@ mod output;
 mod plan;
 mod profiles;
 mod progress;
+#[cfg(test)]
+mod readme_tests;
 mod secrets;
 mod selection;
 mod store;
