@@ -72,25 +72,31 @@ pub(crate) enum Found {
     Empty,
 }
 
-/// Identifies the file without changing it.
+/// Identifies the file without changing it. The application id, the version and the tables
+/// are read in one statement, so from one snapshot: another spindle creating the store at the
+/// same moment is seen before its first step or after it, never halfway (which would look
+/// like another program's database).
 pub(crate) fn inspect(conn: &Connection, path: &Path) -> Result<Found, StoreError> {
-    let pragma = |name: &str| conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
-    let app = match pragma("application_id") {
-        Ok(id) => id,
+    let identity = conn.query_row(
+        "SELECT (SELECT application_id FROM pragma_application_id), \
+                (SELECT user_version FROM pragma_user_version), \
+                (SELECT count(*) FROM sqlite_master)",
+        [],
+        |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)),
+    );
+    let (app, version, tables) = match identity {
+        Ok(found) => found,
         Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::NotADatabase => {
             return Err(StoreError::NotAStore { path: path.into(), what: "not an SQLite database".into() });
         }
         Err(source) => return Err(StoreError::Sqlite { path: path.into(), source }),
     };
-    let sql = |source| StoreError::Sqlite { path: path.into(), source };
-    let version = pragma("user_version").map_err(sql)?;
     if app == APPLICATION_ID {
         if version > SCHEMA_VERSION {
             return Err(StoreError::Newer { path: path.into(), found: version, known: SCHEMA_VERSION });
         }
         return Ok(Found::Store(version));
     }
-    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(sql)?;
     if app == 0 && tables == 0 && version == 0 {
         return Ok(Found::Empty);
     }
