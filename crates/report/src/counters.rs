@@ -1,7 +1,8 @@
 //! The counters section of the text report: each counter's average, minimum and maximum, as
 //! perfmon's report view shows them, and the devices' I/O rate beside spindle's own.
 
-use spindle_model::RunRecord;
+use spindle_model::units::format_size;
+use spindle_model::{RunKind, RunRecord};
 use std::fmt::Write;
 
 pub(crate) fn counters(out: &mut String, r: &RunRecord) {
@@ -34,19 +35,83 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
             devices.push(dev.to_string());
         }
     }
-    if !devices.is_empty() && r.summary.iops > 0.0 {
+    // Only I/O runs issue I/Os to set beside the device's; a database run counts calls.
+    if !devices.is_empty() && r.summary.iops > 0.0 && r.kind == RunKind::Io {
+        let ratio = device_iops / r.summary.iops;
+        let why = device_rate_hint(ratio, r).map(|h| format!(": {h}")).unwrap_or_default();
         let _ = writeln!(
             out,
-            "  device I/Os/sec ({}): {:.2} against spindle's {:.2} ({:.1}%)",
+            "  device I/Os/sec ({}): {:.2} against spindle's {:.2} ({:.1}%{why})",
             devices.join(", "),
             device_iops,
             r.summary.iops,
-            100.0 * device_iops / r.summary.iops
+            100.0 * ratio
         );
     }
+}
+
+/// Why the device counted more or fewer I/Os than spindle issued, when it was not about the
+/// same (within 5%): the likeliest reason the run's own settings point to.
+fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
+    let workloads: Vec<&serde_json::Value> =
+        r.spec["targets"].as_array().map(|t| t.iter().map(|t| &t["workload"]).collect()).unwrap_or_default();
+    let buffered = workloads.iter().any(|w| w["buffered"] == true);
+    let largest_block = workloads
+        .iter()
+        .flat_map(|w| w["mix"].as_array().into_iter().flatten())
+        .filter_map(|m| m["block"].as_u64())
+        .max();
+    let largest_request = r.environment.devices.iter().filter_map(|d| d.max_sectors_kb).min().map(|kb| kb * 1024);
+    if ratio > 1.05 {
+        if let (Some(block), Some(request)) = (largest_block, largest_request)
+            && block > request
+        {
+            return Some(format!(
+                "the kernel splits each {} I/O into requests of at most {}, the device's largest",
+                format_size(block),
+                format_size(request)
+            ));
+        }
+        return Some(if buffered {
+            "buffered writes reach the device when the kernel has them written back, with the file system's journal"
+                .into()
+        } else {
+            "other I/O shared the device: other processes, or the file system's journal and metadata".into()
+        });
+    }
+    if ratio < 0.95 {
+        return Some(if buffered {
+            "the page cache served or held back the rest".into()
+        } else {
+            "the device's queue merged adjacent I/Os into larger requests".into()
+        });
+    }
+    None
 }
 
 /// Two decimals, or six for small values (`Avg. Disk sec/Read` is a fraction of a millisecond).
 fn value(v: f64) -> String {
     if v != 0.0 && v.abs() < 1.0 { format!("{v:.6}") } else { format!("{v:.2}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::device_rate_hint;
+    use spindle_model::fixtures::buffered_run;
+    use spindle_model::record::DeviceInfo;
+
+    #[test]
+    fn a_device_rate_far_from_spindles_says_why() {
+        let mut r = buffered_run(1000.0, 0.0, [1000.0, 8.192e6, 0.0, 0.0]);
+        assert_eq!(device_rate_hint(1.02, &r), None, "about the same: nothing to explain");
+        assert!(device_rate_hint(1.5, &r).unwrap().contains("written back"), "{:?}", device_rate_hint(1.5, &r));
+        assert!(device_rate_hint(0.4, &r).unwrap().contains("page cache"));
+        r.spec["targets"][0]["workload"]["buffered"] = false.into();
+        assert!(device_rate_hint(1.5, &r).unwrap().contains("other I/O shared the device"));
+        assert!(device_rate_hint(0.4, &r).unwrap().contains("merged"));
+        r.spec["targets"][0]["workload"]["mix"][0]["block"] = (1u64 << 20).into();
+        r.environment.devices = vec![DeviceInfo { max_sectors_kb: Some(512), ..DeviceInfo::default() }];
+        let hint = device_rate_hint(2.0, &r).unwrap();
+        assert!(hint.contains("splits each 1MiB I/O into requests of at most 512KiB"), "{hint}");
+    }
 }
