@@ -213,3 +213,62 @@ fn a_load_cut_by_postgres_shutting_down_keeps_its_rows_and_resumes_after_db_star
 fn a_load_cut_by_mariadb_being_killed_keeps_its_rows_and_resumes_after_db_start() {
     load_cut_and_resumed("mariadb", libc::SIGKILL);
 }
+
+#[test]
+fn postgres_restarted_under_hammer_run_loses_calls_not_the_run() {
+    if !postgres_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let store = dir.path().join("results.db");
+    let data = dir.path().join("data");
+    let (url, _) = managed_up("postgres", &xdg, &data);
+    let hammer = |args: &[&str]| {
+        let mut cmd = spindle_process();
+        cmd.env("SPINDLE_STORE", &store).env("XDG_DATA_HOME", &xdg).args(["hammer"]).args(args);
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        cmd
+    };
+    let load = hammer(&["load", "--db", &url, "--rows", "20K"]).output().unwrap();
+    assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
+    let before = commits(&url);
+    let run = hammer(&["run", "--db", &url, "--sessions", "4", "--duration", "15s", "--warmup", "0s", "--json"])
+        .spawn()
+        .unwrap();
+    // Once the sessions are making calls (thousands of commits, as the server publishes
+    // them), stop the server (its sessions are ended) and start it again.
+    let started = Instant::now();
+    while commits(&url) < before + 2000 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the sessions never made calls");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let db =
+        |action: &str| spindle().env("XDG_DATA_HOME", &xdg).args(["db", action, "--data"]).arg(&data).output().unwrap();
+    assert!(db("down").status.success());
+    assert!(db("start").status.success());
+    let out = run.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "calls failed, so exit 1: {stderr}");
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["status"], "complete", "{stderr}");
+    assert!(record["errors"]["connection"].as_u64().unwrap() > 0, "{}", record["errors"]);
+    // The sessions connected again: calls were made in the last seconds of the run.
+    let series = record["timeseries"].as_array().unwrap();
+    let last = &series[series.len() - 2];
+    assert!(last["read_ios"].as_u64().unwrap() + last["write_ios"].as_u64().unwrap() > 0, "{last}");
+    assert_eq!(runs_in(&store).len(), 2, "the load and the run are saved");
+    let down = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "down", "--all", "--remove"]).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+}
+
+/// Transactions committed in the database at `url`, as the server has published them.
+fn commits(url: &str) -> u64 {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let Ok((client, conn)) = tokio_postgres::connect(url, tokio_postgres::NoTls).await else { return 0 };
+        tokio::spawn(conn);
+        let sql = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
+        client.query_one(sql, &[]).await.map_or(0, |r| r.get::<_, i64>(0) as u64)
+    })
+}
