@@ -125,9 +125,10 @@ fn direction(d: &Value, old_kib: bool, micro: bool) -> ForeignStats {
     if ios == 0 {
         return ForeignStats::default();
     }
+    // Byte counts beyond 2^64 are no disk's: left out rather than wrapped.
     let bytes = match d["io_kbytes"].as_u64() {
-        Some(k) => Some(k * 1024),
-        None => d["io_bytes"].as_u64().map(|b| if old_kib { b * 1024 } else { b }),
+        Some(k) => k.checked_mul(1024),
+        None => d["io_bytes"].as_u64().and_then(|b| if old_kib { b.checked_mul(1024) } else { Some(b) }),
     };
     let scale = if micro { 1000.0 } else { 1.0 };
     let lat = if micro { &d["lat"] } else { &d["lat_ns"] };

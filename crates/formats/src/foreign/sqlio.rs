@@ -100,7 +100,8 @@ impl Run {
             return Err(at_line(start, "this run has no IOs/sec and MBs/sec lines (the file is cut short?)"));
         };
         let mut notes = Vec::new();
-        let block = self.block_kb.map(|kb| kb * 1024);
+        // Sizes no disk has (beyond 2^64 bytes) are left out rather than wrapped.
+        let block = self.block_kb.and_then(|kb| kb.checked_mul(1024));
         let secs = self.seconds;
         let ios = secs.map(|s| (iops * s).round() as u64);
         if ios.is_some() {
@@ -141,7 +142,7 @@ impl Run {
             command_line: (!self.command.is_empty()).then(|| self.command.join("; ")),
             duration_s: secs,
             target: self.file,
-            target_size: self.size_mb.map(|mb| mb * 1_048_576),
+            target_size: self.size_mb.and_then(|mb| mb.checked_mul(1_048_576)),
             block_size: block,
             threads: self.threads,
             // Without the "multiple I/Os" line each thread has one I/O outstanding.
