@@ -85,7 +85,9 @@ fn run_of(span: Node<'_, '_>, settings: Option<Node<'_, '_>>) -> Result<ForeignR
     for thread in children(span, "Thread") {
         let id = count(thread, "Id").unwrap_or(0) as u32;
         for target in children(thread, "Target") {
-            let add = |into: &mut Option<u64>, v: Option<u64>| *into = Some(into.unwrap_or(0) + v.unwrap_or(0));
+            // Counts past 2^64 (a garbled file) stop at the top rather than wrap.
+            let add =
+                |into: &mut Option<u64>, v: Option<u64>| *into = Some(into.unwrap_or(0).saturating_add(v.unwrap_or(0)));
             add(&mut read.ios, count(target, "ReadCount"));
             add(&mut read.bytes, count(target, "ReadBytes"));
             add(&mut write.ios, count(target, "WriteCount"));
@@ -115,8 +117,8 @@ fn run_of(span: Node<'_, '_>, settings: Option<Node<'_, '_>>) -> Result<ForeignR
         s.bytes_per_sec = rate(s.bytes);
     }
     let mut total = ForeignStats {
-        ios: Some(read.ios.unwrap_or(0) + write.ios.unwrap_or(0)),
-        bytes: Some(read.bytes.unwrap_or(0) + write.bytes.unwrap_or(0)),
+        ios: Some(read.ios.unwrap_or(0).saturating_add(write.ios.unwrap_or(0))),
+        bytes: Some(read.bytes.unwrap_or(0).saturating_add(write.bytes.unwrap_or(0))),
         ..ForeignStats::default()
     };
     total.iops = rate(total.ios);

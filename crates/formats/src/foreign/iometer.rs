@@ -130,7 +130,8 @@ fn row(n: usize, st: &mut State, fields: &[&str]) -> Result<Option<ForeignRun>, 
         latency_max_ns: num(max).map(ms_to_ns),
         ..ForeignStats::default()
     };
-    let total_ios = read_ios.zip(write_ios).map(|(r, w)| r + w);
+    // Counts past 2^64 (a garbled row) are left out rather than wrapped.
+    let total_ios = read_ios.zip(write_ios).and_then(|(r, w)| r.checked_add(w));
     let total = ForeignStats {
         bytes: num("Bytes Read").zip(num("Bytes Written")).map(|(r, w)| (r + w) as u64),
         ..stats(
