@@ -5,7 +5,7 @@
 
 use crate::engine::{BufferPool, OpKind};
 use crate::rng::Rng;
-use crate::verify::check::check_read;
+use crate::verify::check::{Verdicts, check_read};
 use crate::verify::map::{GenerationMap, Release};
 use crate::verify::stamp::{Stamp, stamp_block};
 use spindle_model::verify::VerifySummary;
@@ -66,13 +66,14 @@ pub struct Verifying<'a> {
     target: &'a Path,
     /// The generation of the write in each slot.
     generations: Vec<u64>,
+    verdicts: Verdicts,
     pub summary: VerifySummary,
 }
 
 impl<'a> Verifying<'a> {
     pub fn new(map: &'a GenerationMap, run: u64, target: &'a Path, slots: usize) -> Verifying<'a> {
         let summary = VerifySummary { id: format!("{run:016x}"), ..VerifySummary::default() };
-        Verifying { map, run, target, generations: vec![0; slots], summary }
+        Verifying { map, run, target, generations: vec![0; slots], verdicts: Verdicts::default(), summary }
     }
 }
 
@@ -98,7 +99,16 @@ impl Payload for Verifying<'_> {
                 let map = self.map;
                 let (block, expected, first) =
                     (&data[..done.len as usize], |at| map.expected(at), |at| map.first_report(at));
-                check_read(block, done.offset, self.run, self.target, expected, first, &mut self.summary);
+                check_read(
+                    block,
+                    done.offset,
+                    self.run,
+                    self.target,
+                    expected,
+                    first,
+                    &mut self.verdicts,
+                    &mut self.summary,
+                );
                 Release::Read
             }
             (OpKind::Read, false) | (OpKind::Flush, _) => Release::Read,

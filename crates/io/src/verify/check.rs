@@ -67,9 +67,15 @@ fn judge(sector: &[u8], offset: u64, run: u64, expected: Expected) -> Verdict {
     Verdict::Faulty(faulty)
 }
 
+/// The verdicts of one read's sectors, kept by the caller between reads so checking a read
+/// allocates nothing.
+#[derive(Default)]
+pub struct Verdicts(Vec<(Expected, Verdict)>);
+
 /// Checks the sectors of `block`, read from `offset` of `target`, against `expected` (what the
 /// run's map says each offset should hold), and adds what it finds to `summary`; a faulty
 /// sector counts once, the first time `first_report` hears of it.
+#[allow(clippy::too_many_arguments)]
 pub fn check_read(
     block: &[u8],
     offset: u64,
@@ -77,10 +83,11 @@ pub fn check_read(
     target: &Path,
     expected: impl Fn(u64) -> Expected,
     mut first_report: impl FnMut(u64) -> bool,
+    scratch: &mut Verdicts,
     summary: &mut VerifySummary,
 ) {
-    let sectors = block.len() / SECTOR;
-    let mut verdicts: Vec<(Expected, Verdict)> = Vec::with_capacity(sectors);
+    let verdicts = &mut scratch.0;
+    verdicts.clear();
     for (i, sector) in block.chunks_exact(SECTOR).enumerate() {
         let at = offset + (i * SECTOR) as u64;
         let e = expected(at);
@@ -153,7 +160,7 @@ mod tests {
 
     fn check(block: &[u8], offset: u64, expected: impl Fn(u64) -> Expected) -> VerifySummary {
         let mut summary = VerifySummary::default();
-        check_read(block, offset, RUN, Path::new("t"), expected, |_| true, &mut summary);
+        check_read(block, offset, RUN, Path::new("t"), expected, |_| true, &mut Verdicts::default(), &mut summary);
         summary
     }
 
@@ -173,6 +180,7 @@ mod tests {
                 Path::new("t"),
                 |_| Expected::Written(3),
                 |at| reported.insert(at),
+                &mut Verdicts::default(),
                 &mut summary,
             );
         }
