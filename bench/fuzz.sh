@@ -19,6 +19,7 @@ seeds() {
         counter_log) ls "$testdata"/*DataCollector* "$testdata"/*iostat* "$testdata"/*.icf 2>/dev/null ;;
         foreign) ls "$testdata"/sqlio* "$testdata"/DiskSpd* "$testdata"/diskspd* "$testdata"/*fio* "$testdata"/quarch* 2>/dev/null ;;
         procfs) ls "$testdata"/diskstats* ../crates/counters/testdata/* 2>/dev/null ;;
+        durability_log) ls ../crates/io/testdata/durability.log ;;
         *) ;;
     esac
 }

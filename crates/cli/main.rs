@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         args::Command::Report(r) => commands::report::run(&r),
         args::Command::Import(i) => commands::import::run(&i),
         args::Command::Verify(v) => commands::verify::run(&v),
+        args::Command::Durability(d) => commands::durability::run(&d),
         args::Command::Completions(c) => commands::shell::completions(&c),
         args::Command::Man => commands::shell::man(),
     };

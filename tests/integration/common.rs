@@ -62,7 +62,7 @@ pub fn uring_works(dir: &Path) -> bool {
 }
 
 /// A loop device over a sparse file, detached on drop.
-pub struct Loop(pub String, PathBuf);
+pub struct Loop(pub String, pub PathBuf);
 
 impl Loop {
     pub fn attach(sector_size: u32) -> Option<Loop> {

@@ -6,6 +6,7 @@ mod compare;
 mod counters;
 mod db_interrupts;
 mod db_managed;
+mod durability;
 mod hammer;
 mod hammer_mysql;
 mod hammer_postgres;

@@ -375,8 +375,13 @@ fn prepare_targets(
             direct: same_path().any(|t| !t.workload.buffered),
         };
         let shown = target.path.display().to_string();
-        let result =
-            spindle_io::target::prepare(target, &options, &mut |done, total| display.fill(&shown, done, total), stop);
+        let result = spindle_io::target::prepare(
+            &target.path,
+            target.size,
+            &options,
+            &mut |done, total| display.fill(&shown, done, total),
+            stop,
+        );
         display.finish_line();
         match result {
             Ok(p) => {

@@ -5,6 +5,7 @@ pub mod batch;
 pub mod characterize;
 pub mod compare;
 pub mod db;
+pub mod durability;
 pub mod hammer;
 pub mod import;
 pub mod io;

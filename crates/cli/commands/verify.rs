@@ -7,14 +7,15 @@ use crate::{Outcome, output};
 use spindle_io::verify::scan::{self, ScanError};
 use spindle_model::units::format_size;
 
+/// A run's verification id as `--id` gives it: hex, as reports print it.
+pub fn parse_id(text: &str) -> Result<u64, UsageError> {
+    u64::from_str_radix(text.trim().trim_start_matches("0x"), 16)
+        .map_err(|_| UsageError::flag("--id", text, "not a run id (16 hex digits, as the run printed it)"))
+}
+
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let shown = args.target.display().to_string();
-    let id = match &args.id {
-        None => None,
-        Some(text) => Some(u64::from_str_radix(text.trim().trim_start_matches("0x"), 16).map_err(|_| {
-            UsageError::flag("--id", text, "not a verification id (16 hex digits, from the run's report)")
-        })?),
-    };
+    let id = args.id.as_deref().map(parse_id).transpose()?;
     let meta = std::fs::metadata(&args.target).map_err(|e| UsageError::flag("--target", &shown, e))?;
     if meta.is_dir() {
         return Err(UsageError::flag("--target", &shown, "a directory; give the file the run wrote").into());

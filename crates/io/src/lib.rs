@@ -3,6 +3,7 @@
 //! their statistics and the collector merges them into a run record at the end.
 
 pub mod collect;
+pub mod durability;
 pub mod engine;
 pub mod live;
 pub mod pattern;

@@ -136,7 +136,7 @@ pub fn run_job(
 }
 
 /// An id no other run shares, stamped into every sector a verified run writes.
-fn new_verify_id() -> u64 {
+pub fn new_verify_id() -> u64 {
     let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     crate::rng::Rng::new(nanos ^ u64::from(std::process::id()) << 32).next_u64()
 }

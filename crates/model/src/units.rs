@@ -56,6 +56,19 @@ pub fn parse_duration_ns(text: &str) -> Result<u64, UnitError> {
     Ok(ns.round() as u64)
 }
 
+/// A count with thousands separated (1,234,567).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Formats a byte count the way it would be typed: `8KiB`, `1MiB`, `512B`, `1536B`.
 pub fn format_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 4] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];

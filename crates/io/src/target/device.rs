@@ -24,7 +24,7 @@ pub fn check(path: &Path, writes: bool, allow_destroy: bool, asked: u64) -> Resu
 }
 
 /// The device's size in bytes (BLKGETSIZE64).
-fn size(path: &Path) -> Result<u64, TargetError> {
+pub(super) fn size(path: &Path) -> Result<u64, TargetError> {
     let file = std::fs::File::open(path).map_err(|e| TargetError::io("cannot open", path, e))?;
     let mut bytes: u64 = 0;
     // SAFETY: BLKGETSIZE64 writes one u64 through the pointer.

@@ -13,7 +13,6 @@ mod tests;
 pub use error::TargetError;
 
 use error::Bytes;
-use spindle_model::spec::TargetSpec;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
@@ -69,28 +68,29 @@ impl PreparedTarget {
     }
 }
 
-/// Makes `target` ready: creates and fills a test file, reuses a spindle test file of the
-/// same size, or checks an existing file or device against `options`. `progress` is told
+/// Makes the target at `path` ready for I/O over its first `size` bytes: creates and fills a
+/// test file, reuses a spindle test file of the same size, or checks an existing file or
+/// device against `options` (a device with `size` 0 is used whole). `progress` is told
 /// (bytes done, bytes total) while a file is filled; `stop` (Ctrl-C) ends a fill early.
 pub fn prepare(
-    target: &TargetSpec,
+    path: &Path,
+    size: u64,
     options: &PrepareOptions,
     progress: &mut dyn FnMut(u64, u64),
     stop: &AtomicBool,
 ) -> Result<PreparedTarget, TargetError> {
-    let path = target.path.as_path();
     let ready = |size, kind, warnings| PreparedTarget { path: path.to_path_buf(), size, kind, warnings };
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let warnings = create(path, target.size, options.direct, progress, stop)?;
-            return Ok(ready(target.size, TargetKind::CreatedTestFile, warnings));
+            let warnings = create(path, size, options.direct, progress, stop)?;
+            return Ok(ready(size, TargetKind::CreatedTestFile, warnings));
         }
         Err(e) => return Err(TargetError::io("cannot inspect", path, e)),
     };
     let kind = meta.file_type();
     if kind.is_block_device() {
-        let size = device::check(path, options.writes, options.allow_destroy, target.size)?;
+        let size = device::check(path, options.writes, options.allow_destroy, size)?;
         return Ok(ready(size, TargetKind::BlockDevice, Vec::new()));
     }
     if !kind.is_file() {
@@ -98,41 +98,47 @@ pub fn prepare(
         return Err(TargetError::NotAFile { path: path.to_path_buf(), what });
     }
     match marker::mark_of(path) {
-        Some(Mark::Complete(marked)) if marked == target.size && meta.len() == target.size => {
+        Some(Mark::Complete(marked)) if marked == size && meta.len() == size => {
             drop_cache(path);
-            Ok(ready(target.size, TargetKind::ReusedTestFile, Vec::new()))
+            Ok(ready(size, TargetKind::ReusedTestFile, Vec::new()))
         }
         // Ours, but another size, or left half-filled by a run that was killed: it is a
         // scratch file, so make it again.
         Some(mark) => {
             std::fs::remove_file(path).map_err(|e| TargetError::io("cannot replace", path, e))?;
-            let mut warnings = create(path, target.size, options.direct, progress, stop)?;
+            let mut warnings = create(path, size, options.direct, progress, stop)?;
             if mark == Mark::Unfinished {
                 warnings.push(format!(
                     "{} was a test file a killed run left half-filled: it was made again",
                     path.display()
                 ));
             }
-            Ok(ready(target.size, TargetKind::CreatedTestFile, warnings))
+            Ok(ready(size, TargetKind::CreatedTestFile, warnings))
         }
         None => {
             if options.writes && !options.force {
                 return Err(TargetError::Foreign { path: path.to_path_buf() });
             }
-            if meta.len() < target.size {
+            if meta.len() < size {
                 return Err(TargetError::TooSmall {
                     path: path.to_path_buf(),
                     have: Bytes(meta.len()),
-                    want: Bytes(target.size),
+                    want: Bytes(size),
                 });
             }
-            if let Some(first) = first_hole(path, target.size)? {
+            if let Some(first) = first_hole(path, size)? {
                 return Err(TargetError::Holes { path: path.to_path_buf(), first });
             }
             drop_cache(path);
-            Ok(ready(target.size, TargetKind::ExistingFile, Vec::new()))
+            Ok(ready(size, TargetKind::ExistingFile, Vec::new()))
         }
     }
+}
+
+/// Bytes the target at `path` holds: a file's length, a device's size.
+pub fn size_of(path: &Path) -> Result<u64, TargetError> {
+    let meta = std::fs::metadata(path).map_err(|e| TargetError::io("cannot inspect", path, e))?;
+    if meta.file_type().is_block_device() { device::size(path) } else { Ok(meta.len()) }
 }
 
 /// Where the first hole (an unwritten extent) of `path` lies within its first `size` bytes,

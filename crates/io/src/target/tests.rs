@@ -1,5 +1,5 @@
 use super::*;
-use spindle_model::spec::{MixEntry, Workload};
+use spindle_model::spec::{MixEntry, TargetSpec, Workload};
 use std::sync::atomic::Ordering;
 
 /// A scratch directory on the project's own filesystem: /tmp may be a tmpfs without user
@@ -29,7 +29,7 @@ fn options(writes: bool) -> PrepareOptions {
 }
 
 fn prepare_quietly(target: &TargetSpec, o: &PrepareOptions) -> Result<PreparedTarget, TargetError> {
-    prepare(target, o, &mut |_, _| {}, &AtomicBool::new(false))
+    prepare(&target.path, target.size, o, &mut |_, _| {}, &AtomicBool::new(false))
 }
 
 #[test]
@@ -38,13 +38,8 @@ fn creates_a_filled_incompressible_file_and_reports_progress() {
     let path = dir.path().join("t.dat");
     let size = (9 << 20) + 512;
     let mut seen = Vec::new();
-    let p = prepare(
-        &spec(&path, size),
-        &options(true),
-        &mut |done, total| seen.push((done, total)),
-        &AtomicBool::new(false),
-    )
-    .unwrap();
+    let p = prepare(&path, size, &options(true), &mut |done, total| seen.push((done, total)), &AtomicBool::new(false))
+        .unwrap();
     assert_eq!((p.kind, p.size), (TargetKind::CreatedTestFile, size));
     assert_eq!(seen.last(), Some(&(size, size)));
     let data = std::fs::read(&path).unwrap();
@@ -68,8 +63,7 @@ fn a_kept_test_file_of_the_same_size_is_reused_untouched() {
     first.finish(true).unwrap();
     let before = std::fs::read(&path).unwrap();
     let mut filled = false;
-    let again =
-        prepare(&spec(&path, 1 << 20), &options(true), &mut |_, _| filled = true, &AtomicBool::new(false)).unwrap();
+    let again = prepare(&path, 1 << 20, &options(true), &mut |_, _| filled = true, &AtomicBool::new(false)).unwrap();
     assert_eq!(again.kind, TargetKind::ReusedTestFile);
     assert!(!filled, "no refill");
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -106,8 +100,7 @@ fn an_interrupted_fill_leaves_no_file() {
     let dir = scratch();
     let path = dir.path().join("i.dat");
     let stop = AtomicBool::new(false);
-    let result =
-        prepare(&spec(&path, 64 << 20), &options(true), &mut |_, _| stop.store(true, Ordering::Relaxed), &stop);
+    let result = prepare(&path, 64 << 20, &options(true), &mut |_, _| stop.store(true, Ordering::Relaxed), &stop);
     assert!(matches!(result, Err(TargetError::Interrupted(ref p)) if p == &path));
     assert!(!path.exists());
 }

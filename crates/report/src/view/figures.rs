@@ -97,18 +97,7 @@ pub fn rate_text(v: f64) -> String {
     }
 }
 
-/// A count with thousands separated (1,234,567).
-pub(crate) fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(crate) use spindle_model::units::grouped;
 
 #[cfg(test)]
 mod tests {

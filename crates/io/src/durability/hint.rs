@@ -1,0 +1,86 @@
+//! What flush times say about a write cache. A flush that returns sooner than the device can
+//! put data on stable media means something in between answered it: a cache that survives
+//! power loss (a battery-backed controller, an SSD with power-loss protection) or one that does
+//! not. The times cannot tell which, so these are hints, and `durability verify` after a real
+//! power cut is the proof.
+
+use spindle_model::record::DeviceInfo;
+use spindle_model::units::format_latency_ns;
+
+/// A spinning disk needs at least part of a rotation to put a write on the platter.
+const SPINNING_DISK_FLOOR_NS: u64 = 1_000_000;
+/// An SSD that empties a volatile cache on a flush takes about this long at the least; one
+/// with power-loss protection (or a cache that ignores flushes) answers in microseconds.
+const VOLATILE_SSD_FLOOR_NS: u64 = 50_000;
+
+/// Hints about the cache under `info`, from the median flush time.
+pub fn cache_hints(info: &DeviceInfo, median_flush_ns: u64) -> Vec<String> {
+    let median = format_latency_ns(median_flush_ns as f64);
+    if matches!(info.filesystem.as_deref(), Some("tmpfs" | "ramfs")) {
+        return vec![format!(
+            "{} is in memory ({}): nothing on it survives a power cut, whatever a flush says",
+            info.target,
+            info.filesystem.as_deref().unwrap_or("")
+        )];
+    }
+    let mut hints = Vec::new();
+    let through = info.write_cache.as_deref() == Some("write through");
+    let device = info.device.as_deref().unwrap_or("the device");
+    if info.rotational == Some(true) && median_flush_ns < SPINNING_DISK_FLOOR_NS {
+        hints.push(format!(
+            "flushes take {median} (median), but {device} says it is a spinning disk, which needs milliseconds \
+             to put a write on the platter: a write cache answers them. That is safe only if the cache survives \
+             power loss (a battery-backed controller), or if the disk is virtual and its host keeps its word"
+        ));
+    } else if info.rotational != Some(true) && median_flush_ns < VOLATILE_SSD_FLOOR_NS {
+        hints.push(format!(
+            "flushes take {median} (median): {device} keeps nothing it must empty on a flush. That is safe \
+             only if its cache survives power loss (an SSD with power-loss protection, a battery-backed \
+             controller); a drive without that takes a millisecond or more"
+        ));
+    }
+    if through && !hints.is_empty() {
+        hints.push(format!(
+            "the kernel sends {device} no cache flushes (its write_cache is \"write through\"): right for a \
+             cache that survives power loss; if it does not, set /sys/block/{device}/queue/write_cache to \
+             \"write back\""
+        ));
+    }
+    hints
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(rotational: bool, cache: &str) -> DeviceInfo {
+        DeviceInfo {
+            target: "/dev/sdq".into(),
+            device: Some("sdq".into()),
+            rotational: Some(rotational),
+            write_cache: Some(cache.into()),
+            filesystem: None,
+            ..DeviceInfo::default()
+        }
+    }
+
+    #[test]
+    fn a_flush_faster_than_the_device_class_allows_is_a_hint_and_a_slow_one_is_not() {
+        let hdd = cache_hints(&device(true, "write back"), 200_000);
+        assert_eq!(hdd.len(), 1);
+        assert!(hdd[0].contains("200.00us") && hdd[0].contains("spinning disk"), "{hdd:?}");
+        assert!(cache_hints(&device(true, "write back"), 8_000_000).is_empty());
+        let ssd = cache_hints(&device(false, "write through"), 9_000);
+        assert_eq!(ssd.len(), 2, "{ssd:?}");
+        assert!(ssd[0].contains("power-loss protection") && ssd[1].contains("write through"), "{ssd:?}");
+        assert!(cache_hints(&device(false, "write back"), 1_500_000).is_empty());
+    }
+
+    #[test]
+    fn memory_never_survives_a_power_cut() {
+        let tmpfs = DeviceInfo { target: "/run/x".into(), filesystem: Some("tmpfs".into()), ..DeviceInfo::default() };
+        let hints = cache_hints(&tmpfs, 3_000);
+        assert_eq!(hints.len(), 1);
+        assert!(hints[0].contains("in memory (tmpfs)"), "{hints:?}");
+    }
+}
