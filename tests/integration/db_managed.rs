@@ -52,6 +52,27 @@ fn up_use_down(engine: &str, wal_file: &str) {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(rows.len(), 2);
+
+    // The instance speaks TLS with a certificate of its own: verified against it, the URL
+    // works; against another authority
+    // (the system's snakeoil certificate), the handshake refuses it, so TLS is really spoken.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let suffix = stderr.split("add ").nth(1).and_then(|s| s.split(" to the URL").next()).unwrap();
+    let tls_url = format!("{url}{suffix}");
+    let logtest = |url: &str| {
+        spindle()
+            .env("SPINDLE_STORE", &store)
+            .args(["logtest", "--db", url, "--rows", "100", "--batch", "10", "--settle", "0s", "--json"])
+            .output()
+            .unwrap()
+    };
+    let run = logtest(&tls_url);
+    assert!(run.status.success(), "{tls_url}: {}", String::from_utf8_lossy(&run.stderr));
+    let cert = data.join("server.crt");
+    let wrong = logtest(&tls_url.replace(cert.to_str().unwrap(), "/etc/ssl/certs/ssl-cert-snakeoil.pem"));
+    let err = String::from_utf8_lossy(&wrong.stderr);
+    assert_eq!(wrong.status.code(), Some(2), "{err}");
+    assert!(err.contains("not trusted") && !err.contains(&password), "{err}");
     // On an instance spindle manages, the scan is cold: the server is restarted first (and
     // the OS page cache dropped, which needs root).
     let ops = spindle()

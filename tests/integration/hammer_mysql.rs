@@ -79,3 +79,40 @@ fn mariadb_mistakes_are_named_without_the_password() {
         assert!(err.contains(needle) && !err.contains("hunter2"), "{err}");
     }
 }
+
+/// Whether the server offers TLS (`have_ssl`).
+fn offers_tls() -> bool {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let mut conn = mysql_async::Conn::new(mysql_async::Opts::from_url(ADMIN).unwrap()).await.unwrap();
+        let have: Option<(String, String)> = conn.query_first("SHOW VARIABLES LIKE 'have_ssl'").await.unwrap();
+        have.is_some_and(|(_, v)| v == "YES")
+    })
+}
+
+/// A server without TLS (this machine's MariaDB as Debian installs it): a URL that requires
+/// TLS is refused with the reason, and one that only prefers it falls back to plaintext.
+/// (A managed instance, which speaks TLS, is tested in db_managed.)
+#[test]
+fn mariadb_without_tls_refuses_required_and_falls_back_when_preferred() {
+    let Some(db) = TestDb::create(&MARIADB, "tls") else { return };
+    if offers_tls() {
+        spindle_testenv::unavailable("a MariaDB server without TLS", "this one has have_ssl = YES");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let logtest = |mode: &str| {
+        spindle_with_store(&store)
+            .args(["logtest", "--db", &format!("{}?ssl-mode={mode}", db.url())])
+            .args(["--rows", "100", "--batch", "10", "--settle", "0s"])
+            .output()
+            .unwrap()
+    };
+    let required = logtest("REQUIRED");
+    let err = String::from_utf8_lossy(&required.stderr);
+    assert_eq!(required.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not offer TLS") && err.contains("ssl-mode=REQUIRED"), "{err}");
+    let preferred = logtest("PREFERRED");
+    assert!(preferred.status.success(), "{}", String::from_utf8_lossy(&preferred.stderr));
+}

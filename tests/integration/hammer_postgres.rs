@@ -94,3 +94,67 @@ fn postgres_mistakes_are_named_without_the_password() {
         assert!(err.contains(needle) && !err.contains("hunter2"), "{err}");
     }
 }
+
+/// Whether the server's sessions of application `spindle` in `db` are encrypted: (sessions,
+/// all of them over TLS).
+fn spindle_sessions_over_tls(db: &str) -> (i64, bool) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(ADMIN, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        let row = client
+            .query_one(
+                "SELECT count(*), coalesce(bool_and(s.ssl), false) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+                 WHERE a.application_name = 'spindle' AND a.datname = $1",
+                &[&db],
+            )
+            .await
+            .unwrap();
+        (row.get(0), row.get(1))
+    })
+}
+
+#[test]
+fn postgres_sessions_speak_tls_when_the_url_asks_and_check_the_certificate() {
+    let Some(db) = TestDb::create(&POSTGRES, "tls") else { return };
+    // Debian's server runs with ssl = on and the snakeoil certificate (issued for localhost).
+    let snakeoil = "/etc/ssl/certs/ssl-cert-snakeoil.pem";
+    if !std::path::Path::new(snakeoil).exists() {
+        spindle_testenv::unavailable("PostgreSQL with TLS", "no /etc/ssl/certs/ssl-cert-snakeoil.pem");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let load = spindle_with_store(&store)
+        .args(["hammer", "load", "--db", &format!("{}?sslmode=require", db.url()), "--rows", "5K"])
+        .output()
+        .unwrap();
+    assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
+    // verify-ca: the chain is checked against the certificate itself; the name is not.
+    let url = format!("{}?sslmode=verify-ca&sslrootcert={snakeoil}", db.url());
+    let mut run = crate::common::spindle_process()
+        .env("SPINDLE_STORE", &store)
+        .args(["hammer", "run", "--db", &url, "--sessions", "2", "--duration", "3s", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Looked at while the sessions run (the run outlasts the wait: the server lists them first).
+    let (sessions, encrypted) = loop {
+        let (n, all) = spindle_sessions_over_tls(&db.name);
+        if n >= 2 {
+            break (n, all);
+        }
+        assert!(run.try_wait().unwrap().is_none(), "the run ended before its sessions were seen");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(encrypted, "{sessions} sessions, not all over TLS");
+    let out = run.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // verify-full: the snakeoil certificate names localhost, not 127.0.0.1.
+    let full = format!("{}?sslmode=verify-full&sslrootcert={snakeoil}", db.url());
+    let out = spindle_with_store(&store).args(["hammer", "run", "--db", &full, "--duration", "1s"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("another host name"), "{err}");
+}

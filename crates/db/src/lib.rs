@@ -19,10 +19,11 @@ pub mod postgres;
 mod precise;
 pub mod session;
 pub mod sqlite;
+mod tls;
 pub mod url;
 
 pub use conn::{Conn, EngineFiles, Param, open};
 pub use error::DbError;
 pub use file_stats::{FileIo, FileStats};
 pub use session::{AsyncSession, CallError, ConnectionRoom, Session};
-pub use url::{DbUrl, Engine, parse_url};
+pub use url::{DbUrl, Engine, TlsMode, parse_url};

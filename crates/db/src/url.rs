@@ -34,6 +34,64 @@ pub struct DbUrl {
     pub database: Option<String>,
     /// `connect_timeout=N` in the URL; `connect_timeout()` gives the one in force.
     pub connect_timeout: Option<std::time::Duration>,
+    /// `sslmode` / `ssl-mode`: whether the connection is encrypted and what is verified.
+    pub tls: TlsMode,
+    /// `sslrootcert` / `ssl-ca`: the PEM file of the certificate authority the server's
+    /// certificate must chain to [default: the public web roots].
+    pub tls_root: Option<PathBuf>,
+}
+
+/// Whether a connection speaks TLS, and what it checks of the server's certificate: libpq's
+/// `sslmode` values (MySQL's `ssl-mode` names map onto them). Unlike libpq, the default is
+/// plaintext: a figure measured over TLS carries its cost, so TLS is asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TlsMode {
+    /// Plaintext (`disable`, `allow`; MySQL `DISABLED`).
+    #[default]
+    Disable,
+    /// TLS when the server offers it, else plaintext (`prefer`; MySQL `PREFERRED`).
+    Prefer,
+    /// TLS or no connection; the certificate is not checked (`require`; MySQL `REQUIRED`).
+    Require,
+    /// TLS with a certificate that chains to a trusted authority (`verify-ca`; `VERIFY_CA`).
+    VerifyCa,
+    /// As `VerifyCa`, and issued for the host connected to (`verify-full`; `VERIFY_IDENTITY`).
+    VerifyFull,
+}
+
+impl TlsMode {
+    /// The libpq name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TlsMode::Disable => "disable",
+            TlsMode::Prefer => "prefer",
+            TlsMode::Require => "require",
+            TlsMode::VerifyCa => "verify-ca",
+            TlsMode::VerifyFull => "verify-full",
+        }
+    }
+
+    /// MySQL's name.
+    pub fn mysql_name(self) -> &'static str {
+        match self {
+            TlsMode::Disable => "DISABLED",
+            TlsMode::Prefer => "PREFERRED",
+            TlsMode::Require => "REQUIRED",
+            TlsMode::VerifyCa => "VERIFY_CA",
+            TlsMode::VerifyFull => "VERIFY_IDENTITY",
+        }
+    }
+
+    fn parse(value: &str) -> Option<TlsMode> {
+        Some(match value.to_ascii_lowercase().replace('_', "-").as_str() {
+            "disable" | "disabled" | "allow" => TlsMode::Disable,
+            "prefer" | "preferred" => TlsMode::Prefer,
+            "require" | "required" => TlsMode::Require,
+            "verify-ca" => TlsMode::VerifyCa,
+            "verify-full" | "verify-identity" => TlsMode::VerifyFull,
+            _ => return None,
+        })
+    }
 }
 
 impl fmt::Debug for DbUrl {
@@ -65,6 +123,12 @@ impl fmt::Display for DbUrl {
         }
         if let Some(db) = &self.database {
             write!(f, "/{db}")?;
+        }
+        // Said, so a record shows whether its figures carry TLS.
+        match (self.tls, self.engine) {
+            (TlsMode::Disable, _) => {}
+            (tls, Engine::MySql) => write!(f, "?ssl-mode={}", tls.mysql_name())?,
+            (tls, _) => write!(f, "?sslmode={}", tls.name())?,
         }
         Ok(())
     }
@@ -154,14 +218,12 @@ fn query_parameters(url: &mut DbUrl, query: &str) -> Result<(), String> {
         match key {
             // Never echoed: the value is a secret.
             "password" => url.password = Some(decode(value, "the password")?),
-            "sslmode" | "ssl-mode" | "ssl_mode" => match value.to_ascii_lowercase().as_str() {
-                "disable" | "disabled" | "allow" | "prefer" | "preferred" => {}
-                other => {
-                    return Err(format!(
-                        "{key}={other} asks for TLS, which spindle does not speak yet; it refuses rather than connect in plaintext (use {key}=disable on a network you trust)"
-                    ));
-                }
-            },
+            "sslmode" | "ssl-mode" | "ssl_mode" => {
+                url.tls = TlsMode::parse(value).ok_or_else(|| {
+                    format!("{key}={value} is not a mode: disable, prefer, require, verify-ca or verify-full")
+                })?;
+            }
+            "sslrootcert" | "ssl-ca" | "ssl_ca" => url.tls_root = Some(PathBuf::from(decode(value, "the CA file")?)),
             "connect_timeout" => {
                 let secs = value
                     .parse::<u64>()
@@ -173,7 +235,7 @@ fn query_parameters(url: &mut DbUrl, query: &str) -> Result<(), String> {
             "application_name" => {}
             other => {
                 return Err(format!(
-                    "unknown URL parameter '{other}'; spindle reads password, sslmode and connect_timeout"
+                    "unknown URL parameter '{other}'; spindle reads password, sslmode, sslrootcert and connect_timeout"
                 ));
             }
         }
@@ -211,6 +273,8 @@ impl DbUrl {
             port: None,
             database: None,
             connect_timeout: None,
+            tls: TlsMode::Disable,
+            tls_root: None,
         }
     }
 
@@ -261,9 +325,15 @@ mod tests {
         );
         assert!(!u.to_string().contains("SecretXYZ") && !format!("{u:?}").contains("SecretXYZ"));
         assert_eq!(parse_url("postgres://h/d").unwrap().connect_timeout(), DEFAULT_CONNECT_TIMEOUT);
+        let u = parse_url("postgres://u:SecretXYZ@h/d?sslmode=verify-ca&sslrootcert=/etc/ca.pem").unwrap();
+        assert_eq!((u.tls, u.tls_root.as_deref()), (TlsMode::VerifyCa, Some(std::path::Path::new("/etc/ca.pem"))));
+        assert_eq!(u.to_string(), "postgres://u:****@h/d?sslmode=verify-ca");
+        assert_eq!(parse_url("mysql://u@h/d?ssl-mode=VERIFY_IDENTITY").unwrap().tls, TlsMode::VerifyFull);
+        let m = parse_url("mysql://u@h/d?ssl-mode=REQUIRED").unwrap();
+        assert_eq!((m.tls, m.to_string().as_str()), (TlsMode::Require, "mysql://u@h/d?ssl-mode=REQUIRED"));
+        assert_eq!(parse_url("postgres://h/d?sslmode=prefer").unwrap().tls, TlsMode::Prefer);
         for (bad, says) in [
-            ("postgres://u:SecretXYZ@h/d?sslmode=require", "TLS"),
-            ("mysql://u@h/d?ssl-mode=REQUIRED", "TLS"),
+            ("postgres://u:SecretXYZ@h/d?sslmode=sometimes", "not a mode"),
             ("postgres://u:SecretXYZ@h/d?foo=1", "unknown URL parameter 'foo'"),
             ("postgres://u:Secret%zz@h/d", "the password has a '%'"),
             ("postgres://u@[::1/d", "closing ']'"),

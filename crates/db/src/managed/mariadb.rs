@@ -64,6 +64,8 @@ fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State)
              innodb_adaptive_flushing = OFF\n",
         );
     }
+    let tls = super::cert::make(&state.data, owner)?;
+    conf.push_str(&format!("ssl_cert = {}\nssl_key = {}\n", tls.cert.display(), tls.key.display()));
     let path = options(state);
     std::fs::write(&path, conf).map_err(|e| DbError::Io(path.clone(), e))?;
     let mut cmd = std::process::Command::new(install);

@@ -8,6 +8,7 @@
 //! An `Instance` an experiment starts is stopped when it is dropped (on errors and Ctrl-C too,
 //! since those unwind through the experiment); `db up` detaches its instance instead.
 
+mod cert;
 mod mariadb;
 mod postgres;
 mod process;
@@ -15,6 +16,7 @@ pub mod registry;
 mod state;
 mod system;
 
+pub use cert::cert_path;
 pub use state::State;
 pub use system::drop_os_cache;
 

@@ -56,6 +56,12 @@ fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, Db
     if spec.checkpoints == Checkpoints::PushedOut {
         conf.push_str("checkpoint_timeout = '1d'\nmax_wal_size = '100GB'\ncheckpoint_completion_target = 0.9\n");
     }
+    let tls = super::cert::make(data, owner)?;
+    conf.push_str(&format!(
+        "ssl = on\nssl_cert_file = '{}'\nssl_key_file = '{}'\n",
+        tls.cert.display(),
+        tls.key.display()
+    ));
     let conf_path = server_data.join("spindle.conf");
     std::fs::write(&conf_path, conf).map_err(|e| DbError::Io(conf_path.clone(), e))?;
     let main_conf = server_data.join("postgresql.conf");

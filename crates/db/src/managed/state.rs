@@ -51,6 +51,8 @@ impl State {
             port: Some(self.port),
             database: Some(self.database.clone()),
             connect_timeout: None,
+            tls: crate::TlsMode::Disable,
+            tls_root: None,
         }
     }
 

@@ -10,8 +10,8 @@ pub use conn::MySqlConn;
 pub use load::load;
 pub use session::{MySqlSession, free_connections, loaded_rows};
 
-use crate::{DbError, DbUrl};
-use mysql_async::{Conn, Opts, OptsBuilder};
+use crate::{DbError, DbUrl, TlsMode};
+use mysql_async::{Conn, Opts, OptsBuilder, SslOpts};
 
 /// Hammer's table: InnoDB clusters it on CardNo as the original's clustered key; CardNo is
 /// ASCII with binary collation (digits compare as bytes); Amount a bigint of 1/10000 units,
@@ -41,21 +41,46 @@ const CREATE_PROCEDURES: [&str; 4] = [
      END",
 ];
 
-fn opts(url: &DbUrl) -> Opts {
-    OptsBuilder::default()
+fn opts(url: &DbUrl, tls: bool) -> Opts {
+    let builder = OptsBuilder::default()
         .ip_or_hostname(url.host.clone().unwrap_or_else(|| "localhost".into()))
         .tcp_port(url.port.unwrap_or(3306))
         .user(url.user.clone())
         .pass(url.password.clone())
-        .db_name(url.database.clone())
-        .into()
+        .db_name(url.database.clone());
+    if !tls {
+        return builder.into();
+    }
+    // The URL's checks on mysql_async's own rustls; and no switch to the server's Unix socket,
+    // which would leave TLS behind.
+    let mut ssl = SslOpts::default()
+        .with_danger_accept_invalid_certs(matches!(url.tls, TlsMode::Prefer | TlsMode::Require))
+        .with_danger_skip_domain_validation(url.tls != TlsMode::VerifyFull);
+    if let Some(root) = &url.tls_root {
+        ssl = ssl.with_root_certs(vec![root.clone().into()]).with_disable_built_in_roots(true);
+    }
+    builder.prefer_socket(false).ssl_opts(ssl).into()
 }
 
 pub(crate) async fn connect(url: &DbUrl) -> Result<Conn, DbError> {
+    let tls = url.tls != TlsMode::Disable;
+    match connect_with(url, tls).await? {
+        // `prefer` falls back to plaintext only when the server offers no TLS.
+        Err(mysql_async::Error::Driver(mysql_async::DriverError::NoClientSslFlagFromServer))
+            if url.tls == TlsMode::Prefer =>
+        {
+            connect_with(url, false).await?.map_err(|e| connect_error(url, e))
+        }
+        other => other.map_err(|e| connect_error(url, e)),
+    }
+}
+
+/// One attempt: the driver's own outcome, or an error when the server never answered.
+async fn connect_with(url: &DbUrl, tls: bool) -> Result<Result<Conn, mysql_async::Error>, DbError> {
     // mysql_async waits as long as the server does; a server that never answers the
     // handshake (another engine on the port) is given up after the URL's timeout.
-    match tokio::time::timeout(url.connect_timeout(), Conn::new(opts(url))).await {
-        Ok(connected) => connected.map_err(|e| connect_error(url, e)),
+    match tokio::time::timeout(url.connect_timeout(), Conn::new(opts(url, tls))).await {
+        Ok(connected) => Ok(connected),
         Err(_) => Err(DbError::Connect {
             db: url.to_string(),
             cause: format!("no answer within {} s", url.connect_timeout().as_secs()),
@@ -75,6 +100,20 @@ fn connect_error(url: &DbUrl, e: mysql_async::Error) -> DbError {
                 1040 => "the server's max_connections is reached: use fewer --sessions, or raise it",
                 _ => "see the server's message",
             },
+        ),
+        mysql_async::Error::Driver(mysql_async::DriverError::NoClientSslFlagFromServer) => (
+            e.to_string(),
+            "the server does not offer TLS: configure ssl_cert and ssl_key on it, or use ssl-mode=PREFERRED or DISABLED",
+        ),
+        other if other.to_string().contains("not valid for name") => (
+            other.to_string(),
+            "the certificate was issued for another host name: connect by the name it names, or use \
+             ssl-mode=VERIFY_CA to check only its authority",
+        ),
+        other if other.to_string().contains("certificate") => (
+            other.to_string(),
+            "the server's certificate is not trusted: name its authority with ssl-ca=FILE, or use ssl-mode=REQUIRED \
+             to encrypt without checking it",
         ),
         other => (other.to_string(), "is the server running and reachable at that host and port?"),
     };

@@ -10,7 +10,8 @@ pub use conn::PgConn;
 pub use load::load;
 pub use session::{PgSession, free_connections, loaded_rows};
 
-use crate::{DbError, DbUrl};
+use crate::{DbError, DbUrl, TlsMode};
+use tokio_postgres::config::SslMode;
 use tokio_postgres::{Client, Config, NoTls};
 
 /// Hammer's table. `char(15)` as the original, collated "C": card numbers are digits, so byte
@@ -52,14 +53,20 @@ fn config(url: &DbUrl) -> Config {
     c
 }
 
-/// Connects, running the connection's I/O on the current runtime.
+/// Connects (over TLS when the URL asks), running the connection's I/O on the current
+/// runtime. The connection ends when the client is dropped or the server goes away; sessions
+/// see the latter as a closed client and reconnect.
 pub(crate) async fn connect(url: &DbUrl) -> Result<Client, DbError> {
-    let (client, connection) = config(url).connect(NoTls).await.map_err(|e| connect_error(url, e))?;
-    tokio::spawn(async move {
-        // The connection ends when the client is dropped or the server goes away; sessions
-        // see the latter as a closed client and reconnect.
-        let _ = connection.await;
-    });
+    let mut config = config(url);
+    if url.tls == TlsMode::Disable {
+        let (client, connection) = config.connect(NoTls).await.map_err(|e| connect_error(url, e))?;
+        tokio::spawn(connection);
+        return Ok(client);
+    }
+    config.ssl_mode(if url.tls == TlsMode::Prefer { SslMode::Prefer } else { SslMode::Require });
+    let tls = tokio_postgres_rustls::MakeRustlsConnect::new(crate::tls::client_config(url)?);
+    let (client, connection) = config.connect(tls).await.map_err(|e| connect_error(url, e))?;
+    tokio::spawn(connection);
     Ok(client)
 }
 
@@ -67,7 +74,16 @@ pub(crate) async fn connect(url: &DbUrl) -> Result<Client, DbError> {
 fn connect_error(url: &DbUrl, e: tokio_postgres::Error) -> DbError {
     let cause = match e.as_db_error() {
         Some(db) => db.message().to_string(),
-        None => e.to_string(),
+        // With its causes: "error performing TLS handshake" alone does not say what failed.
+        None => {
+            let mut text = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                text = format!("{text}: {s}");
+                source = s.source();
+            }
+            text
+        }
     };
     let hint = match e.code() {
         Some(c) if *c == tokio_postgres::error::SqlState::INVALID_PASSWORD => "check the user and password in --db",
@@ -79,6 +95,17 @@ fn connect_error(url: &DbUrl, e: tokio_postgres::Error) -> DbError {
         }
         Some(c) if *c == tokio_postgres::error::SqlState::TOO_MANY_CONNECTIONS => {
             "the server's max_connections is reached: use fewer --sessions, or raise it"
+        }
+        _ if cause.contains("does not support TLS") => {
+            "the server does not offer TLS: turn ssl on in its postgresql.conf, or use sslmode=prefer or disable"
+        }
+        _ if cause.contains("not valid for name") => {
+            "the certificate was issued for another host name: connect by the name it names, or use \
+             sslmode=verify-ca to check only its authority"
+        }
+        _ if cause.contains("certificate") => {
+            "the server's certificate is not trusted: name its authority with sslrootcert=FILE, or use \
+             sslmode=require to encrypt without checking it"
         }
         _ => "is the server running and reachable at that host and port?",
     };
