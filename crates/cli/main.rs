@@ -20,6 +20,7 @@ mod readme_tests;
 mod secrets;
 mod selection;
 mod store;
+mod style;
 mod suites;
 mod usage;
 
@@ -66,7 +67,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spindle: error: {}", error_text(&e));
+            eprintln!("spindle: {} {}", style::error("error:", style::Stream::Stderr), error_text(&e));
             ExitCode::from(2)
         }
     }

@@ -28,7 +28,17 @@ pub fn print(records: &[RunRecord], output: &OutputArgs) -> anyhow::Result<()> {
 /// Runs with their places in the store (ids, group, point), as saved.
 pub fn print_document(doc: &Document, output: &OutputArgs) -> anyhow::Result<()> {
     let Some(format) = output.format() else { return Ok(()) };
-    write_stdout(&format.exporter().export(doc)?)
+    let bytes = format.exporter().export(doc)?;
+    if format == spindle_report::Format::Text { write_report(&bytes) } else { write_stdout(&bytes) }
+}
+
+/// A text report to stdout: on a terminal, its verdicts coloured (`style`); anywhere else, as is.
+pub fn write_report(bytes: &[u8]) -> anyhow::Result<()> {
+    if crate::style::enabled(crate::style::Stream::Stdout) {
+        write_stdout(crate::style::verdicts(&String::from_utf8_lossy(bytes)).as_bytes())
+    } else {
+        write_stdout(bytes)
+    }
 }
 
 pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {

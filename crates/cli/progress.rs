@@ -68,6 +68,6 @@ pub fn note(quiet: bool, message: &str) {
 /// A warning, always shown (unless --quiet), on stderr.
 pub fn warn(quiet: bool, message: &str) {
     if !quiet {
-        eprintln!("spindle: warning: {message}");
+        eprintln!("spindle: {} {message}", crate::style::warning("warning:", crate::style::Stream::Stderr));
     }
 }

@@ -193,3 +193,40 @@ fn a_log_of_another_run_or_target_is_refused_naming_the_mismatch() {
     assert_eq!(std::fs::read(&a_log).unwrap(), before);
     assert!(!dir.path().join("c.dat").exists(), "nothing made for a refused run");
 }
+
+/// Colour as people expect it: the verdict in red when asked for (CLICOLOR_FORCE stands in for
+/// a terminal here), never under NO_COLOR, and never in what goes to a pipe otherwise.
+#[test]
+fn a_lost_write_is_red_when_colour_is_on_and_plain_otherwise() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (target, log) = (dir.path().join("c.dat"), dir.path().join("c.log"));
+    let out = spindle()
+        .args(["durability", "write", "--size", "1M", "--duration", "300ms", "--target"])
+        .arg(&target)
+        .args(["--log", path_str(&log)])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The storage "loses" everything: the file zeroed.
+    std::fs::write(&target, vec![0u8; 1 << 20]).unwrap();
+    let verify = |colour: &[(&str, &str)]| {
+        let mut cmd = spindle();
+        cmd.env_remove("NO_COLOR")
+            .args(["durability", "verify", "--target"])
+            .arg(&target)
+            .args(["--log", path_str(&log)]);
+        for (k, v) in colour {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    assert!(verify(&[("CLICOLOR_FORCE", "1")]).contains("\x1b[1;31mACKNOWLEDGED WRITES LOST\x1b[0m"));
+    for plain in [verify(&[]), verify(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")])] {
+        assert!(plain.contains("ACKNOWLEDGED WRITES LOST") && !plain.contains('\x1b'), "{plain}");
+    }
+    let err =
+        spindle().env_remove("NO_COLOR").env("CLICOLOR_FORCE", "1").args(["io", "--size", "lots"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&err.stderr).contains("\x1b[1;31merror:\x1b[0m"));
+}

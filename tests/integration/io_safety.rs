@@ -92,6 +92,41 @@ fn block_devices_need_allow_destroy_and_direct_io_names_the_sector_size() {
     assert!(Path::new(&dev.0).exists(), "a device is never removed");
 }
 
+/// Thin storage filling up during a run: a 64 MiB loop device whose backing file is sparse on
+/// a 16 MiB tmpfs, so its backing space runs out after 16 MiB of new writes, whatever the
+/// timing. The run stops there, its result is printed and saved, and it exits 1 naming the
+/// cause.
+#[test]
+fn a_disk_that_fills_up_during_a_run_ends_it_with_the_result_saved() {
+    let Some(fs) = Tmpfs::mount("16M") else { return };
+    let backing = fs.0.join("thin.img");
+    std::fs::File::create(&backing).unwrap().set_len(64 << 20).unwrap();
+    let out = Command::new("losetup").args(["--find", "--show"]).arg(&backing).output().unwrap();
+    if !out.status.success() {
+        spindle_testenv::unavailable("a loop device", String::from_utf8_lossy(&out.stderr).trim());
+        return;
+    }
+    let device = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let run = crate::common::spindle_with_store(&store)
+        .args(["io", "--engine", "sync", "--block", "64K", "--read", "0", "--random", "0", "--allow-destroy"])
+        .args(["--duration", "60s", "--json", "--target", &device])
+        .output()
+        .unwrap();
+    let _ = Command::new("losetup").args(["-d", &device]).status();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("ran out of space") && stderr.contains("saved as run"), "{stderr}");
+    let record: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let written = record["summary"]["bytes"].as_u64().unwrap();
+    assert!(written > 0 && written <= 16 << 20, "{written} bytes written before the space ran out");
+    assert!(record["errors"].to_string().contains("ENOSPC"), "{}", record["errors"]);
+    let runs = crate::common::spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&runs.stdout).unwrap();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "the run is in the store");
+}
+
 /// A path that is not UTF-8 is a path like any other: the run is measured, saved and its
 /// test file removed (it once panicked after measuring, losing the run).
 #[test]

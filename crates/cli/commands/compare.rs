@@ -62,14 +62,11 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let history: Vec<Vec<&RunRecord>> = history.iter().map(|g| g.iter().map(|r| &r.record).collect()).collect();
     let settings = Settings { selected_by: &selected_by, threshold_pct, history: &history };
     let comparison = spindle_analysis::compare::compare(&side(&a), &side(&b), &settings);
-    let bytes = if args.json {
-        let mut text = serde_json::to_string_pretty(&comparison)?;
-        text.push('\n');
-        text.into_bytes()
+    if args.json {
+        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&comparison)?).as_bytes())?;
     } else {
-        spindle_report::render_compare(&comparison, &a_items.join(" "), &b_items.join(" "))
-    };
-    output::write_stdout(&bytes)?;
+        output::write_report(&spindle_report::render_compare(&comparison, &a_items.join(" "), &b_items.join(" ")))?;
+    }
     Ok(Outcome::Success)
 }
 

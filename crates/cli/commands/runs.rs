@@ -101,10 +101,10 @@ fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
     let id = one_id("runs show", args.id.as_deref().unwrap_or_default())?;
     let Some(store) = store::open_existing(&args.store)? else { return Err(StoreError::NoSuchRun(id).into()) };
     let run = store.load(id)?;
-    let bytes = if args.json {
-        spindle_report::render_json(&run.record)
+    if args.json {
+        output::write_stdout(&spindle_report::render_json(&run.record))?;
     } else if args.csv {
-        spindle_report::render_csv(&document_of(vec![run]))
+        output::write_stdout(&spindle_report::render_csv(&document_of(vec![run])))?;
     } else {
         let mut head = format!("run {id}");
         if let Some(g) = run.summary.group {
@@ -118,9 +118,8 @@ fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
         }
         let mut bytes = format!("{head}\n").into_bytes();
         bytes.extend(spindle_report::render_text(std::slice::from_ref(&run.record)));
-        bytes
-    };
-    output::write_stdout(&bytes)?;
+        output::write_report(&bytes)?;
+    }
     Ok(Outcome::Success)
 }
 

@@ -56,7 +56,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
                 "the run did not end normally (killed, or the machine went down): its last writes were never acknowledged, and may be torn\n",
             );
         }
-        output::write_stdout(out.as_bytes())?;
+        output::write_report(out.as_bytes())?;
     }
     Ok(if summary.faulty_sectors() > 0 { Outcome::OperationsFailed } else { Outcome::Success })
 }

@@ -132,7 +132,11 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         ));
         text
     };
-    output::write_stdout(&bytes)?;
+    if args.json {
+        output::write_stdout(&bytes)?
+    } else {
+        output::write_report(&bytes)?
+    }
     Ok(done.outcome)
 }
 

@@ -160,7 +160,7 @@ fn print_text(shown: &str, log: &Acknowledged, r: &CheckReport) -> anyhow::Resul
             "the target holds none of the run's writes: everything was lost, or this is not the target the log is of\n",
         );
     }
-    output::write_stdout(out.as_bytes())
+    output::write_report(out.as_bytes())
 }
 
 fn print_json(args: &DurabilityVerifyArgs, log: &Acknowledged, r: &CheckReport) -> anyhow::Result<()> {

@@ -127,7 +127,7 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
         out.push_str(&format!("hint: {hint}\n"));
     }
     out.push_str(&format!("to check after a crash: {verify_cmd}\n"));
-    output::write_stdout(out.as_bytes())?;
+    output::write_report(out.as_bytes())?;
     // Ctrl-C is how a run without a duration ends; with one, it cuts the run short.
     Ok(if interrupt::requested() && duration.is_some() { Outcome::Interrupted } else { Outcome::Success })
 }
