@@ -26,6 +26,11 @@ pub enum RunError {
     Open { path: PathBuf, source: std::io::Error, hint: &'static str },
     #[error("cannot start the {engine} engine on {path}: {source}")]
     Engine { engine: &'static str, path: PathBuf, source: EngineError },
+    /// A bug, said as one: a run missing a worker's figures must not pass for a whole one.
+    #[error(
+        "a worker thread failed ({0}); the run's figures would be incomplete, so none are given (a bug: please report it)"
+    )]
+    WorkerPanicked(String),
 }
 
 /// What the progress display is shown once a second.
@@ -121,8 +126,21 @@ pub fn run_job(
 
         let t0 = gate.open();
         let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
-        let workers: Vec<WorkerResult> =
-            handles.into_iter().filter_map(|h| h.join().ok().and_then(Result::ok)).collect();
+        let workers: Vec<WorkerResult> = handles
+            .into_iter()
+            .filter_map(|h| match h.join() {
+                Ok(result) => result.ok(),
+                Err(panic) => {
+                    let why = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    failure.lock().expect("failure lock").get_or_insert(RunError::WorkerPanicked(why));
+                    None
+                }
+            })
+            .collect();
         (workers, measured_ns, cpu)
     });
     if let Some(e) = failure.into_inner().expect("failure lock") {
@@ -224,7 +242,11 @@ fn drive(
 ) -> Result<WorkerResult, RunError> {
     let setup = open_target(target, spec.engine);
     let (fd, buffers) = match setup {
-        Ok(fd) => (fd, BufferPool::new(plan.depth as usize, target.workload.largest_block() as usize)),
+        // Verified reads wait for their check in buffers of their own (Payload::DEFERS_READ_CHECKS).
+        Ok(fd) => {
+            let slots = plan.depth as usize * if verify.is_some() { 2 } else { 1 };
+            (fd, BufferPool::new(slots, target.workload.largest_block() as usize))
+        }
         Err(e) => {
             stop.store(true, Ordering::Relaxed);
             gate.arrive();
@@ -276,7 +298,7 @@ fn work<E: Engine>(
     match verify {
         None => worker::run(engine, buffers, plan, &mut Plain, timing, stop, live),
         Some((id, map)) => {
-            let mut payload = Verifying::new(map, id, path, plan.depth as usize);
+            let mut payload = Verifying::new(map, id, path, buffers.slots());
             let mut result = worker::run(engine, buffers, plan, &mut payload, timing, stop, live);
             result.verify = Some(payload.summary);
             result

@@ -2,7 +2,7 @@
 //! reconnects on its next call, and the run goes on.
 
 use super::{connect, sql_error};
-use crate::session::{AsyncSession, CallError, ConnectionRoom};
+use crate::session::{AsyncSession, Backoff, CallError, ConnectionRoom};
 use crate::{DbError, DbUrl};
 use mysql_async::prelude::Queryable;
 use mysql_async::{Conn, Statement};
@@ -12,6 +12,7 @@ pub struct MySqlSession {
     conn: Option<Conn>,
     get: Statement,
     update: Statement,
+    backoff: Backoff,
 }
 
 /// Rows loaded in the Hammer tables of the database at `url`.
@@ -55,15 +56,18 @@ impl MySqlSession {
         let mut conn = connect(url).await?;
         let get = conn.prep("CALL GetAccount(?)").await.map_err(|e| sql_error(url, e))?;
         let update = conn.prep("CALL UpdateAccount(?, ?)").await.map_err(|e| sql_error(url, e))?;
-        Ok(MySqlSession { url: url.clone(), conn: Some(conn), get, update })
+        Ok(MySqlSession { url: url.clone(), conn: Some(conn), get, update, backoff: Backoff::default() })
     }
 
-    /// After a call failed on a broken connection: connect again for the next call.
+    /// After a call failed on a broken connection: connect again for the next call, after
+    /// the backoff's wait (a fresh session starts with none).
     async fn reconnect(&mut self) {
+        self.backoff.wait().await;
         // Boxed: inline, the handshake's state would size every call's future, held by each
         // of thousands of sessions for the whole run.
-        if let Ok(fresh) = Box::pin(MySqlSession::connect(&self.url)).await {
-            *self = fresh;
+        match Box::pin(MySqlSession::connect(&self.url)).await {
+            Ok(fresh) => *self = fresh,
+            Err(_) => self.backoff.failed(),
         }
     }
 

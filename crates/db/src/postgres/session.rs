@@ -2,7 +2,7 @@
 //! connection drops reconnects on its next call, and the run goes on.
 
 use super::{connect, sql_error};
-use crate::session::{AsyncSession, CallError, ConnectionRoom};
+use crate::session::{AsyncSession, Backoff, CallError, ConnectionRoom};
 use crate::{DbError, DbUrl};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, Statement};
@@ -12,6 +12,7 @@ pub struct PgSession {
     client: Client,
     get: Statement,
     update: Statement,
+    backoff: Backoff,
 }
 
 /// Rows loaded in the Hammer tables of the database at `url`.
@@ -47,16 +48,19 @@ impl PgSession {
         let client = connect(url).await?;
         let get = client.prepare("SELECT * FROM getaccount($1)").await.map_err(|e| sql_error(url, e))?;
         let update = client.prepare("SELECT updateaccount($1, $2)").await.map_err(|e| sql_error(url, e))?;
-        Ok(PgSession { url: url.clone(), client, get, update })
+        Ok(PgSession { url: url.clone(), client, get, update, backoff: Backoff::default() })
     }
 
-    /// After a call failed on a closed connection: connect again for the next call.
+    /// After a call failed on a closed connection: connect again for the next call, after
+    /// the backoff's wait (a fresh session starts with none).
     async fn reconnect_if_closed(&mut self) {
         if self.client.is_closed() {
+            self.backoff.wait().await;
             // Boxed: inline, the handshake's state would size every call's future, held by
             // each of thousands of sessions for the whole run.
-            if let Ok(fresh) = Box::pin(PgSession::connect(&self.url)).await {
-                *self = fresh;
+            match Box::pin(PgSession::connect(&self.url)).await {
+                Ok(fresh) => *self = fresh,
+                Err(_) => self.backoff.failed(),
             }
         }
     }
