@@ -49,6 +49,14 @@ impl Display {
         let _ = std::io::stderr().flush();
     }
 
+    /// What is running, on the live line (the next tick or `finish_line` replaces it).
+    pub fn announce(&self, what: &str) {
+        if self.enabled {
+            eprint!("\r\x1b[2Kspindle: {what}");
+            let _ = std::io::stderr().flush();
+        }
+    }
+
     /// Ends the current progress line.
     pub fn finish_line(&self) {
         if self.enabled {

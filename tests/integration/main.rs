@@ -20,6 +20,7 @@ mod io_verify;
 mod largeops;
 mod logtest;
 mod placement;
+mod readme_quickstart;
 mod record_characterize;
 mod server_db;
 mod store_runs;

@@ -68,8 +68,10 @@ fn a_sweep_as_json_is_one_document_and_its_stored_group_shows_again() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no group 999"));
 }
 
+/// The 13 members of "Disk Benchmark testing using SQLIO"'s matrix, told in at most 40 lines
+/// (a line per run as it ends, then the summary), the detail kept for `-v` and `runs show`.
 #[test]
-fn the_sqlserver_suite_runs_seed_004s_matrix() {
+fn the_sqlserver_suite_runs_its_matrix_and_says_so_in_40_lines() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
     let out = spindle_with_store(&store)
@@ -80,6 +82,8 @@ fn the_sqlserver_suite_runs_seed_004s_matrix() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("suite sqlserver") && text.contains("random-256k-write-o200"), "{text}");
+    let said = text.lines().count() + String::from_utf8_lossy(&out.stderr).lines().count();
+    assert!(said <= 40, "{said} lines: {text}{}", String::from_utf8_lossy(&out.stderr));
     let list = spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
     let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(runs.as_array().unwrap().len(), 13);

@@ -272,11 +272,19 @@ fn run_jobs(
     let mut outcome = Outcome::Success;
     let total = jobs.len();
     for (i, BatchJob { job, point, repeat, labels: own_labels }) in jobs.into_iter().enumerate() {
-        if total > 1 {
+        // Many runs without -v: one line each, said when it ends (on a terminal, also on the
+        // live line while it runs); with -v, or for a single run, its full report.
+        let one_line_each = total > 1 && !(text && shown_as.verbose);
+        let head = (total > 1).then(|| {
             let at = point.as_deref().map(|p| {
                 format!(" ({p}{})", if repeat > 1 { format!(", {repeat_word} {repeat}") } else { String::new() })
             });
-            note(quiet, &format!("run {} of {total}{}", i + 1, at.unwrap_or_default()));
+            format!("run {} of {total}{}", i + 1, at.unwrap_or_default())
+        });
+        match &head {
+            Some(head) if one_line_each => display.announce(head),
+            Some(head) => note(quiet, head),
+            None => {}
         }
         let paths: Vec<&std::path::Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
         let environment = spindle_host::environment(&paths);
@@ -312,14 +320,22 @@ fn run_jobs(
             // `runs show` prints them.
             let shown = RunRecord { warnings: Vec::new(), ..record.clone() };
             output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&shown)))?;
-        } else if text {
+        }
+        // The store is named once; after that, the run's id is enough.
+        let saved = if i == 0 {
+            format!("saved as run {id} in {}", saver.path.display())
+        } else {
+            format!("saved as run {id}")
+        };
+        match &head {
             // Many runs: a line each as it ends; the table of all of them comes at the end.
-            note(quiet, &one_line(&record));
+            Some(head) if one_line_each && text => note(quiet, &format!("{head}: {}; {saved}", one_line(&record))),
+            Some(head) if one_line_each => note(quiet, &format!("{head}: {saved}")),
+            _ => note(quiet, &saved),
         }
         if let Some(finding) = &page_cache {
             warn(quiet, finding);
         }
-        note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
 
         let out_of_space = record.warnings.iter().any(|w| w.contains("out of space"));
         if out_of_space {

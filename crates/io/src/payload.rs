@@ -23,17 +23,16 @@ pub struct Done {
 }
 
 pub trait Payload {
-    /// Whether checks of completed reads wait until the next batch is submitted, so the device
-    /// works on it while the CPU checks; the worker then keeps a second buffer per slot of
-    /// depth, for the reads waiting to be checked.
-    const DEFERS_READ_CHECKS: bool = false;
     /// Takes `[offset, offset + len)` for one I/O; false when another I/O in flight holds
     /// part of it, and the worker picks another place.
     fn claim(&mut self, offset: u64, len: u32) -> bool;
     /// Fills a write's buffer (the slot is free) for `offset`.
     fn fill_write(&mut self, buf: &mut [u8], slot: u32, offset: u64, rng: &mut Rng);
-    /// A read or write completed (its slot is free again).
-    fn completed(&mut self, done: Done, buffers: &BufferPool);
+    /// A read or write completed; returns the buffer slot that is free now (its own, or a
+    /// spare standing in while its data waits to be checked).
+    fn completed(&mut self, done: Done, buffers: &BufferPool) -> u32;
+    /// The device has been handed its next batch: work kept for this moment is done now.
+    fn submitted(&mut self, buffers: &BufferPool);
 }
 
 /// Bytes between dedup-defeating stamps in a plain write: the smallest block arrays dedup on.
@@ -59,7 +58,12 @@ impl Payload for Plain {
     }
 
     #[inline(always)]
-    fn completed(&mut self, _done: Done, _buffers: &BufferPool) {}
+    fn completed(&mut self, done: Done, _buffers: &BufferPool) -> u32 {
+        done.slot
+    }
+
+    #[inline(always)]
+    fn submitted(&mut self, _buffers: &BufferPool) {}
 }
 
 /// Stamps every written sector with the run, its offset and its write's generation, and
@@ -71,21 +75,57 @@ pub struct Verifying<'a> {
     /// The generation of the write in each slot.
     generations: Vec<u64>,
     verdicts: Verdicts,
+    /// Reads completed since the last submission, checked once the device has its next batch
+    /// (a 4 KiB read's check, eight checksums of memory the device just wrote, costs about a
+    /// microsecond: done before resubmitting, it stretched every cycle of a disk-bound run).
+    unchecked: Vec<Done>,
+    /// Buffers beyond the depth, standing in for those of reads waiting to be checked.
+    spare: Vec<u32>,
     pub summary: VerifySummary,
 }
 
 impl<'a> Verifying<'a> {
-    pub fn new(map: &'a GenerationMap, run: u64, target: &'a Path, slots: usize) -> Verifying<'a> {
+    /// For a worker of `depth` whose pool has `slots` buffers (twice the depth: one spare for
+    /// each read that may wait for its check).
+    pub fn new(map: &'a GenerationMap, run: u64, target: &'a Path, depth: usize, slots: usize) -> Verifying<'a> {
         let summary = VerifySummary { id: format!("{run:016x}"), ..VerifySummary::default() };
-        Verifying { map, run, target, generations: vec![0; slots], verdicts: Verdicts::default(), summary }
+        Verifying {
+            map,
+            run,
+            target,
+            generations: vec![0; slots],
+            verdicts: Verdicts::default(),
+            unchecked: Vec::with_capacity(depth),
+            spare: (depth as u32..slots as u32).collect(),
+            summary,
+        }
+    }
+
+    /// Checks a completed read's sectors against the map, and lets go of its place.
+    fn check(&mut self, done: Done, buffers: &BufferPool) {
+        if done.ok {
+            // SAFETY: the read completed, so the kernel is done with the slot, and nothing
+            // reuses it until it is handed back as a spare below.
+            let data = unsafe { buffers.slot(done.slot) };
+            let map = self.map;
+            let (block, expected, first) =
+                (&data[..done.len as usize], |at| map.expected(at), |at| map.first_report(at));
+            check_read(
+                block,
+                done.offset,
+                self.run,
+                self.target,
+                expected,
+                first,
+                &mut self.verdicts,
+                &mut self.summary,
+            );
+        }
+        self.map.release(done.offset, done.len, Release::Read);
     }
 }
 
 impl Payload for Verifying<'_> {
-    // A 4 KiB read's check (eight checksums from memory the device just wrote) costs about a
-    // microsecond: done before resubmitting, it stretched every cycle of a disk-bound run.
-    const DEFERS_READ_CHECKS: bool = true;
-
     fn claim(&mut self, offset: u64, len: u32) -> bool {
         self.map.claim(offset, len)
     }
@@ -97,30 +137,25 @@ impl Payload for Verifying<'_> {
         stamp_block(buf, stamp);
     }
 
-    fn completed(&mut self, done: Done, buffers: &BufferPool) {
-        let release = match (done.kind, done.ok) {
-            (OpKind::Write, true) => Release::Written(self.generations[done.slot as usize]),
-            (OpKind::Write, false) => Release::Failed,
-            (OpKind::Read, true) => {
-                // SAFETY: the read completed, so the kernel is done with the slot.
-                let data = unsafe { buffers.slot(done.slot) };
-                let map = self.map;
-                let (block, expected, first) =
-                    (&data[..done.len as usize], |at| map.expected(at), |at| map.first_report(at));
-                check_read(
-                    block,
-                    done.offset,
-                    self.run,
-                    self.target,
-                    expected,
-                    first,
-                    &mut self.verdicts,
-                    &mut self.summary,
-                );
-                Release::Read
+    fn completed(&mut self, done: Done, _buffers: &BufferPool) -> u32 {
+        match (done.kind, done.ok) {
+            (OpKind::Read, _) => {
+                self.unchecked.push(done);
+                self.spare.pop().expect("a spare buffer for each read waiting for its check")
             }
-            (OpKind::Read, false) | (OpKind::Flush, _) => Release::Read,
-        };
-        self.map.release(done.offset, done.len, release);
+            (OpKind::Write, ok) => {
+                let release = if ok { Release::Written(self.generations[done.slot as usize]) } else { Release::Failed };
+                self.map.release(done.offset, done.len, release);
+                done.slot
+            }
+            (OpKind::Flush, _) => done.slot,
+        }
+    }
+
+    fn submitted(&mut self, buffers: &BufferPool) {
+        while let Some(done) = self.unchecked.pop() {
+            self.check(done, buffers);
+            self.spare.push(done.slot);
+        }
     }
 }

@@ -242,10 +242,15 @@ fn drive(
 ) -> Result<WorkerResult, RunError> {
     let setup = open_target(target, spec.engine);
     let (fd, buffers) = match setup {
-        // Verified reads wait for their check in buffers of their own (Payload::DEFERS_READ_CHECKS).
+        // A verified run's reads wait for their check in buffers of their own (`Verifying`).
         Ok(fd) => {
             let slots = plan.depth as usize * if verify.is_some() { 2 } else { 1 };
-            (fd, BufferPool::new(slots, target.workload.largest_block() as usize))
+            let mut pool = BufferPool::new(slots, target.workload.largest_block() as usize);
+            // Before the clock starts: random bytes in a deep pool of large blocks take
+            // milliseconds to make (tens in a debug build), which would count as a measured
+            // time without I/O.
+            pool.fill_random(&mut crate::rng::Rng::new(plan.seed.rotate_left(17)));
+            (fd, pool)
         }
         Err(e) => {
             stop.store(true, Ordering::Relaxed);
@@ -298,7 +303,7 @@ fn work<E: Engine>(
     match verify {
         None => worker::run(engine, buffers, plan, &mut Plain, timing, stop, live),
         Some((id, map)) => {
-            let mut payload = Verifying::new(map, id, path, buffers.slots());
+            let mut payload = Verifying::new(map, id, path, plan.depth as usize, buffers.slots());
             let mut result = worker::run(engine, buffers, plan, &mut payload, timing, stop, live);
             result.verify = Some(payload.summary);
             result

@@ -151,11 +151,7 @@ pub fn run<E: Engine, P: Payload>(
     live: &LiveCounters,
 ) -> WorkerResult {
     let depth = plan.depth.max(1) as usize;
-    let mut rng = Rng::new(plan.seed);
-    for slot in 0..buffers.slots() as u32 {
-        // SAFETY: nothing is in flight yet.
-        rng.fill(unsafe { buffers.slot_mut(slot) });
-    }
+    let rng = Rng::new(plan.seed);
     let pattern_len = plan.pattern.len().max(1);
     let threads_offset = plan.thread as u64 * 0x9e37_79b9;
     let mut s = State {
@@ -189,12 +185,10 @@ pub fn run<E: Engine, P: Payload>(
         warmup: (0, 0, 0),
     };
 
-    // Every buffer of the pool: `depth` of them in flight at most, the rest (a verified run's)
-    // holding reads waiting for their check.
-    let slots = buffers.slots().max(depth);
-    let mut free: Vec<u32> = (0..slots as u32).rev().collect();
-    let mut in_flight = vec![InFlight::IDLE; slots];
-    let mut unchecked: Vec<Done> = Vec::with_capacity(if P::DEFERS_READ_CHECKS { depth } else { 0 });
+    // `depth` buffers take turns in flight; a payload may keep more in its pool (spares for
+    // reads waiting to be checked), and any of them may be handed back by `completed`.
+    let mut free: Vec<u32> = (0..depth as u32).rev().collect();
+    let mut in_flight = vec![InFlight::IDLE; buffers.slots().max(depth)];
     let mut batch: Vec<IoRequest> = Vec::with_capacity(depth);
     let mut done: Vec<Completion> = Vec::with_capacity(depth * 2);
     let mut outstanding = 0usize;
@@ -229,8 +223,7 @@ pub fn run<E: Engine, P: Payload>(
                     flushing = true;
                 }
             } else {
-                let room = depth - outstanding;
-                fill_batch(&mut s, &mut free, room, &mut in_flight, &mut batch, buffers, payload, now);
+                fill_batch(&mut s, &mut free, &mut in_flight, &mut batch, buffers, payload, now);
             }
         }
         if !batch.is_empty() {
@@ -242,14 +235,10 @@ pub fn run<E: Engine, P: Payload>(
             outstanding += batch.len();
             batch.clear();
         }
-        // The device has its next batch: now the reads that came back are checked.
-        for d in unchecked.drain(..) {
-            payload.completed(d, buffers);
-            free.push(d.slot);
-        }
-        // Whether the device holds the worker: every slot in flight, or a flush waiting for
-        // the writes.
-        let blocked = s.flush_due() || outstanding >= depth;
+        // The device has its next batch: what the payload kept for this moment is done now.
+        payload.submitted(buffers);
+        // Whether the device holds the worker: no slot free, or a flush waiting for the writes.
+        let blocked = s.flush_due() || free.is_empty();
         // When the next rate-limited I/O could be issued: its intended start, unless blocked.
         let due = match plan.interval_ns {
             Some(_) if !stopping && !blocked => Some(s.next_intended_ns.min(timing.end_ns)),
@@ -287,20 +276,16 @@ pub fn run<E: Engine, P: Payload>(
             let io = in_flight[c.slot as usize];
             outstanding -= 1;
             complete(&mut s, io, c.result, now, timing, stop);
+            if io.kind != OpKind::Flush {
+                let ok = c.result >= 0 && c.result as u32 >= io.len;
+                let done = Done { kind: io.kind, slot: c.slot, offset: io.offset, len: io.len, ok };
+                free.push(payload.completed(done, buffers));
+            }
             if io.kind == OpKind::Flush {
                 free.push(c.slot);
                 flushing = false;
                 s.writes_since_flush = 0;
                 s.commit_start_ns = None;
-                continue;
-            }
-            let ok = c.result >= 0 && c.result as u32 >= io.len;
-            let d = Done { kind: io.kind, slot: c.slot, offset: io.offset, len: io.len, ok };
-            if P::DEFERS_READ_CHECKS && io.kind == OpKind::Read {
-                unchecked.push(d);
-            } else {
-                free.push(c.slot);
-                payload.completed(d, buffers);
             }
         }
         live.publish(
@@ -309,9 +294,7 @@ pub fn run<E: Engine, P: Payload>(
             s.warmup.2 + (s.result.read.sum() + s.result.write.sum()) as u64,
         );
     }
-    for d in unchecked.drain(..) {
-        payload.completed(d, buffers);
-    }
+    payload.submitted(buffers);
     if let Some(interval) = plan.interval_ns {
         s.result.behind_schedule = starts_between(s.next_intended_ns, interval, timing.measure_start_ns, window_end);
     }
@@ -334,13 +317,11 @@ pub fn run<E: Engine, P: Payload>(
     s.result
 }
 
-/// Queues up to `room` new I/Os into free slots (or as many as the rate allows by `now`).
+/// Queues new I/Os into every free slot (or as many as the rate allows by `now`).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn fill_batch<P: Payload>(
     s: &mut State<'_>,
     free: &mut Vec<u32>,
-    room: usize,
     in_flight: &mut [InFlight],
     batch: &mut Vec<IoRequest>,
     buffers: &BufferPool,
@@ -349,8 +330,7 @@ fn fill_batch<P: Payload>(
 ) {
     let pattern = s.plan.pattern;
     let pattern_len = pattern.len();
-    while batch.len() < room {
-        let Some(slot) = free.pop() else { break };
+    while let Some(slot) = free.pop() {
         if s.plan.interval_ns.is_some() && s.next_intended_ns > now {
             free.push(slot);
             break;

@@ -1,6 +1,7 @@
 //! The counters section of the text report: each counter's average, minimum and maximum, as
 //! perfmon's report view shows them, and the devices' I/O rate beside spindle's own.
 
+use crate::view::counter_text;
 use spindle_model::units::format_size;
 use spindle_model::{RunKind, RunRecord};
 use std::fmt::Write;
@@ -22,7 +23,14 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
         "max"
     );
     for c in &log.counters {
-        let _ = writeln!(out, "  {:<width$} {:>14} {:>14} {:>14}", c.path, value(c.avg), value(c.min), value(c.max));
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>14} {:>14} {:>14}",
+            c.path,
+            counter_text(c.avg),
+            counter_text(c.min),
+            counter_text(c.max)
+        );
     }
     // The device's count against spindle's own: far apart means other I/O shared the device,
     // or the page cache or a filesystem stood between them.
@@ -41,10 +49,10 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
         let why = device_rate_hint(ratio, r).map(|h| format!(": {h}")).unwrap_or_default();
         let _ = writeln!(
             out,
-            "  device I/Os/sec ({}): {:.2} against spindle's {:.2} ({:.1}%{why})",
+            "  device I/Os/sec ({}): {} against spindle's {} ({:.1}%{why})",
             devices.join(", "),
-            device_iops,
-            r.summary.iops,
+            crate::view::rate_text(device_iops),
+            crate::view::rate_text(r.summary.iops),
             100.0 * ratio
         );
     }
@@ -90,9 +98,6 @@ fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
 }
 
 /// Two decimals, or six for small values (`Avg. Disk sec/Read` is a fraction of a millisecond).
-fn value(v: f64) -> String {
-    if v != 0.0 && v.abs() < 1.0 { format!("{v:.6}") } else { format!("{v:.2}") }
-}
 
 #[cfg(test)]
 mod tests {

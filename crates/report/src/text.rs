@@ -316,7 +316,7 @@ mod tests {
             "failed I/Os: EIO: 3",
             "labels: raid=10",
             "counters (every 1 s, 3 samples)",
-            "device I/Os/sec (vda): 5500.00 against spindle's",
+            "device I/Os/sec (vda): 5,500 against spindle's",
             "all targets:",
             "behind schedule by 12 I/Os",
         ] {

@@ -51,6 +51,14 @@ impl BufferPool {
         unsafe { self.ptr.as_ptr().add(slot as usize * self.slot_size) }
     }
 
+    /// Every buffer filled with random bytes (incompressible data for the writes), before the
+    /// pool is handed to an engine: `&mut self` says nothing is in flight.
+    pub fn fill_random(&mut self, rng: &mut crate::rng::Rng) {
+        let len = self.slot_size * self.slots;
+        // SAFETY: the whole allocation, borrowed exclusively.
+        rng.fill(unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), len) });
+    }
+
     /// One slot's buffer, for filling before a write.
     ///
     /// # Safety

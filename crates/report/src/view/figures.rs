@@ -97,6 +97,18 @@ pub fn rate_text(v: f64) -> String {
     }
 }
 
+/// A counter's value, read at a glance whatever its scale: rates as `rate_text` gives them,
+/// and a value under 1 (a queue length, seconds per transfer) to three significant digits,
+/// never rounded away to 0.00.
+pub fn counter_text(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || v.abs() >= 1.0 {
+        return rate_text(v);
+    }
+    // Digits after the point that keep three significant ones: 0.665, 0.0000930.
+    let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    format!("{v:.decimals$}")
+}
+
 pub(crate) use spindle_model::units::grouped;
 
 #[cfg(test)]
@@ -113,5 +125,15 @@ mod tests {
         assert_eq!(rate_text(f64::NAN), "-");
         assert_eq!(Cell::count(1000).text, "1,000");
         assert_eq!(Cell::count(999).text, "999");
+    }
+
+    #[test]
+    fn counters_under_one_keep_three_significant_digits() {
+        assert_eq!(counter_text(0.664813), "0.665");
+        assert_eq!(counter_text(0.000093), "0.0000930");
+        assert_eq!(counter_text(-0.05), "-0.0500");
+        assert_eq!(counter_text(0.0), "0.00");
+        assert_eq!(counter_text(357267580.87), "357,267,581");
+        assert_eq!(counter_text(1.15), "1.15");
     }
 }

@@ -8,7 +8,7 @@ mod groups;
 mod kinds;
 mod runs;
 
-pub use figures::{Cell, latency_scale, rate_text};
+pub use figures::{Cell, counter_text, latency_scale, rate_text};
 
 use crate::document::Document;
 use serde::Serialize;

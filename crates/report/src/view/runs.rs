@@ -227,7 +227,7 @@ fn counter_charts(log: &spindle_model::counters::CounterLog) -> Vec<Chart> {
 
 fn counter_table(log: &spindle_model::counters::CounterLog) -> Table {
     let mut t = Table::new("Counters while it ran", &["counter", "average", "minimum", "maximum"]);
-    let num = |v: f64| Cell::number(super::rate_text(v), v);
+    let num = |v: f64| Cell::number(super::counter_text(v), v);
     for c in &log.counters {
         t.rows.push(vec![Cell::text(c.path.clone()), num(c.avg), num(c.min), num(c.max)]);
     }
