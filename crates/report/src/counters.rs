@@ -97,8 +97,6 @@ fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
     None
 }
 
-/// Two decimals, or six for small values (`Avg. Disk sec/Read` is a fraction of a millisecond).
-
 #[cfg(test)]
 mod tests {
     use super::device_rate_hint;
