@@ -394,7 +394,7 @@ fn device_lateness(intended: u64, device_busy_until: u64) -> u64 {
 fn place<P: Payload>(s: &mut State<'_>, access: Access, payload: &mut P) -> Option<u64> {
     for _ in 0..PLACE_TRIES {
         let offset = if access.random {
-            s.rng.below(access.positions) * access.len as u64
+            access.random_offset(&mut s.rng)
         } else {
             if s.sequential_cursor + access.len as u64 > s.plan.target_size {
                 s.sequential_cursor = 0;
