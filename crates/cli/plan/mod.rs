@@ -280,8 +280,8 @@ fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<
         targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();
     if buffer_bytes > machine.memory_bytes() / 4 {
         return Err(UsageError::request(format!(
-            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block",
-            format_size(buffer_bytes),
+            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block (in a spec file, its threads, depth, block or mix)",
+            format_bytes_approx(buffer_bytes),
             format_bytes_approx(machine.memory_bytes())
         )));
     }
@@ -318,7 +318,7 @@ fn check_verify(
             origin.clone(),
             format!(
                 "verification keeps 4 bytes per block of the target, {} here, more than a quarter of this machine's memory; verify a smaller --size or larger blocks",
-                format_size(map_bytes)
+                format_bytes_approx(map_bytes)
             ),
         ));
     }

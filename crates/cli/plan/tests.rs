@@ -130,3 +130,88 @@ fn spec_file_targets_take_their_own_profile_above_the_flags() {
     let err = plan(&["--spec", spec.to_str().unwrap()]).err().unwrap().to_string();
     assert!(err.contains("job.toml line 4 (profile) nope") && err.contains("unknown profile"), "{err}");
 }
+
+/// Hostile spec files: the two example specs, mutated 4,000 times (characters that mean
+/// something to TOML and to spindle's values put in at random places, spans deleted, lines
+/// doubled, values replaced by huge or negative numbers) and planned. No mutant panics, and
+/// every refusal is a usage error naming the file (and line) or the flag. The parser lives in the binary,
+/// out of `cargo fuzz`'s reach, so this deterministic mutation run stands in for a fuzz target.
+#[test]
+fn mutated_spec_files_are_planned_or_refused_never_a_panic() {
+    let seeds = [
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/data-and-log.toml")),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/tempdb-seed002.toml")),
+    ];
+    const PIECES: &[&str] = &[
+        "\"",
+        "[",
+        "]",
+        "[[target]]\n",
+        "=",
+        "\n",
+        ",",
+        ":",
+        "-",
+        "0",
+        "9",
+        "K",
+        "G",
+        "T",
+        "%",
+        "1e308",
+        "'",
+        "{",
+        "18446744073709551616",
+        "-1",
+        "nan",
+        "\u{ff}",
+        "\\",
+        "mix = \"8K:",
+        "profile = \"",
+        "path = \"\"\n",
+        "threads = 0\n",
+        "depth = 99999999999\n",
+        "size = \"0\"\n",
+        "block = \"7\"\n",
+        "rate = -5\n",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("job.toml");
+    let mut dice = spindle_model::rng::Rng::new(2026);
+    let (mut planned, mut refused) = (0, 0);
+    for round in 0..4_000 {
+        let mut text = seeds[round % seeds.len()].to_string();
+        for _ in 0..1 + dice.below(4) {
+            let at = text.floor_char_boundary(dice.below(text.len() as u64 + 1) as usize);
+            match dice.below(4) {
+                0 | 1 => text.insert_str(at, PIECES[dice.below(PIECES.len() as u64) as usize]),
+                2 => {
+                    let end = text.floor_char_boundary(at + dice.below(40) as usize);
+                    text.replace_range(at..end, "");
+                }
+                _ => {
+                    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+                    let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+                    let line = text[start..end].to_string();
+                    text.insert_str(start, &line);
+                }
+            }
+        }
+        std::fs::write(&spec, &text).unwrap();
+        let args = ["--spec", spec.to_str().unwrap()];
+        match std::panic::catch_unwind(|| plan(&args)) {
+            Ok(Ok(_)) => planned += 1,
+            Ok(Err(e)) => {
+                let message = e.to_string();
+                let named = message.contains("job.toml") || message.contains("--");
+                assert!(named, "round {round}: a refusal that names neither file nor flag: {message:?}\n{text}");
+                refused += 1;
+            }
+            Err(_) => panic!("round {round}: planning panicked on this spec file:\n{text}"),
+        }
+    }
+    assert!(
+        planned > 100 && refused > 1_000,
+        "the mutants should exercise both paths: {planned} planned, {refused} refused"
+    );
+}
