@@ -3,17 +3,20 @@
 # with fio (plain: fio's verify runs as a separate phase, not the same work) beside them. Also
 # counts the verified I/Os and faults of every --verify round: clean storage must show none.
 #
-#   bench/verify.sh [DIR] [SECONDS] [ROUNDS]      (defaults: ./bench-work 10 3)
+#   bench/verify.sh [DIR] [SECONDS] [ROUNDS] [AB_ROUNDS]   (defaults: ./bench-work 10 3 16)
 #
 # Cases: (m) a file in memory (/dev/shm, tmpfs: no device time, so the cost is all CPU),
 # io_uring, buffered, 4K random, half reads, depth 32; (d) a file on DIR's disk, io_uring,
 # direct, 4K random, half reads, depth 32. The null engine moves no data, so nothing read
-# back could be checked: --verify refuses it, and (m) is the floor instead.
+# back could be checked: --verify refuses it, and (m) is the floor instead. Then (p): the disk
+# case again as `spindle ab` (plain A, verified B, AB_ROUNDS balanced rounds, paired t-test), so
+# the disk's drift cancels and its verdict says whether the cost is measurable at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-./bench-work}
 secs=${2:-10}
 rounds=${3:-3}
+ab_rounds=${4:-16}
 
 command -v fio >/dev/null || { apt-get update -qq && apt-get install -y -qq fio >/dev/null; }
 cargo build --release --quiet
@@ -43,6 +46,22 @@ common="--block 4K --read 50 --random 100 --depth 32 --engine uring"
 fio_common="--ioengine=io_uring --rw=randrw --rwmixread=50 --bs=4k --iodepth=32 --randrepeat=0"
 run_case m-tmpfs-4k-qd32 "$shm/v.dat" 1G "$common --buffered" "$fio_common --registerfiles=1 --fixedbufs=1"
 run_case d-disk-4k-qd32 "$dir/spindle-verify.dat" 1G "$common" "$fio_common --direct=1 --registerfiles=1 --fixedbufs=1"
+
+# (p) written as workload files, the same settings as (d) but for the verify switch.
+for side in plain verify; do
+    {
+        echo 'engine = "uring"'
+        [ "$side" = verify ] && echo 'verify = true'
+        echo '[[target]]'
+        echo "path = \"$(realpath "$dir")/spindle-verify.dat\""
+        echo 'size = "1G"'
+        echo 'block = "4K"'
+        echo 'read = 50'
+        echo 'random = 100'
+        echo 'depth = 32'
+    } >"$out/$side.toml"
+done
+$spindle ab "$out/plain.toml" "$out/verify.toml" --rounds "$ab_rounds" --duration "${secs}s" --keep-file >"$out/ab.txt" || [ $? -eq 1 ]
 rm -f "$dir/spindle-verify.dat"
 
 python3 - "$out" "$rounds" <<'PY'
@@ -75,3 +94,6 @@ for case in cases:
     print(f"{case:18} {'verify/fio':16} {rows['verify'][0] / f[0]:10.3f} {rows['verify'][1] / f[1]:10.3f}")
 print(f"(medians of {rounds} alternating rounds; over all --verify rounds: {total_ios:,} verified I/Os, {total_faults} faulty sectors)")
 PY
+echo
+echo "(p) d-disk-4k-qd32 as spindle ab, A plain, B --verify, $ab_rounds rounds:"
+sed -n '/^metric/,$p' "$out/ab.txt"

@@ -97,7 +97,7 @@ fn text_summary_reads_like_sqlio() {
 #[test]
 fn example_specs_plan_and_run() {
     let dir = tempfile::tempdir().unwrap();
-    for example in ["data-and-log.toml", "tempdb-seed002.toml"] {
+    for example in ["data-and-log.toml", "tempdb.toml"] {
         let spec = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/").to_string() + example;
         let out = spindle()
             .current_dir(dir.path())

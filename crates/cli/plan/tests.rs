@@ -140,7 +140,7 @@ fn spec_file_targets_take_their_own_profile_above_the_flags() {
 fn mutated_spec_files_are_planned_or_refused_never_a_panic() {
     let seeds = [
         include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/data-and-log.toml")),
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/tempdb-seed002.toml")),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/specs/tempdb.toml")),
     ];
     const PIECES: &[&str] = &[
         "\"",

@@ -31,7 +31,8 @@ pub trait Payload {
     /// A read or write completed; returns the buffer slot that is free now (its own, or a
     /// spare standing in while its data waits to be checked).
     fn completed(&mut self, done: Done, buffers: &BufferPool) -> u32;
-    /// The device has been handed its next batch: work kept for this moment is done now.
+    /// The device holds its next batch (all but the I/O that goes with the engine's wait; see
+    /// `Handoff::handed`): work kept for this moment is done now, while the device works.
     fn submitted(&mut self, buffers: &BufferPool);
 }
 

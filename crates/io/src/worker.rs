@@ -3,7 +3,7 @@
 //! every completion into the thread's own histograms. Nothing here takes a lock; the only
 //! shared writes are relaxed stores to this worker's live counters.
 
-use crate::engine::{BufferPool, Completion, Engine, IoRequest, OpKind};
+use crate::engine::{BufferPool, Completion, Engine, Handoff, IoRequest, OpKind};
 use crate::live::LiveCounters;
 use crate::pattern::{Access, Pattern};
 use crate::payload::{Done, Payload};
@@ -235,8 +235,6 @@ pub fn run<E: Engine, P: Payload>(
             outstanding += batch.len();
             batch.clear();
         }
-        // The device has its next batch: what the payload kept for this moment is done now.
-        payload.submitted(buffers);
         // Whether the device holds the worker: no slot free, or a flush waiting for the writes.
         let blocked = s.flush_due() || free.is_empty();
         // When the next rate-limited I/O could be issued: its intended start, unless blocked.
@@ -256,14 +254,8 @@ pub fn run<E: Engine, P: Payload>(
         // the pacer's margin, poll, so the I/O is issued on time and completions are still
         // stamped as they arrive.
         let timeout = due.map(|at| pacer.wait_before(now, at));
-        let handing = |slots: &[u32]| {
-            let at = pacer.now();
-            for &slot in slots {
-                let io = &mut in_flight[slot as usize];
-                io.start_ns = at.saturating_sub(io.device_late_ns);
-            }
-        };
-        if let Err(e) = engine.reap(1, timeout, &mut done, handing) {
+        let handover = Handover { in_flight: &mut in_flight, pacer: &pacer, payload: &mut *payload, buffers };
+        if let Err(e) = engine.reap(1, timeout, &mut done, handover) {
             count_error(&mut s.result, &e.to_string());
             stop.store(true, Ordering::Relaxed);
             break;
@@ -301,7 +293,7 @@ pub fn run<E: Engine, P: Payload>(
     // Drain anything still in flight after an engine error, so buffers are not freed under the kernel.
     while outstanding > 0 {
         done.clear();
-        if engine.reap(outstanding, None, &mut done, |_| {}).is_err() {
+        if engine.reap(outstanding, None, &mut done, ()).is_err() {
             break;
         }
         outstanding = outstanding.saturating_sub(done.len());
@@ -315,6 +307,32 @@ pub fn run<E: Engine, P: Payload>(
         s.result.cpu = (end.0 - s.cpu_start.0, end.1 - s.cpu_start.1);
     }
     s.result
+}
+
+/// What the worker does as the engine hands its I/Os to the kernel: stamps each I/O's start at
+/// its own hand-off, and, once the device holds the batch, lets the payload do the work it kept
+/// for that moment (checking reads), so that work overlaps the device instead of delaying it.
+struct Handover<'a, P> {
+    in_flight: &'a mut [InFlight],
+    pacer: &'a Pacer,
+    payload: &'a mut P,
+    buffers: &'a BufferPool,
+}
+
+impl<P: Payload> Handoff for Handover<'_, P> {
+    #[inline(always)]
+    fn handing(&mut self, slots: &[u32]) {
+        let at = self.pacer.now();
+        for &slot in slots {
+            let io = &mut self.in_flight[slot as usize];
+            io.start_ns = at.saturating_sub(io.device_late_ns);
+        }
+    }
+
+    #[inline(always)]
+    fn handed(&mut self) {
+        self.payload.submitted(self.buffers);
+    }
 }
 
 /// Queues new I/Os into every free slot (or as many as the rate allows by `now`).

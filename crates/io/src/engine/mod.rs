@@ -58,16 +58,47 @@ pub trait Engine {
     /// passes is not an error (`out` then holds fewer than `min`, perhaps none): a rate-limited
     /// worker passes one when its next I/O falls due before the next completion may arrive.
     ///
-    /// An engine that hands queued I/Os to the kernel here calls `handing` with their slots
-    /// just before each hand-off, so the caller can stamp each I/O when it really starts
-    /// rather than when it was queued; engines that perform I/O in `submit` never call it.
+    /// The caller hears of the hand-off through `handoff` (see [`Handoff`]).
     fn reap(
         &mut self,
         min: usize,
         timeout: Option<Duration>,
         out: &mut Vec<Completion>,
-        handing: impl FnMut(&[u32]),
+        handoff: impl Handoff,
     ) -> Result<(), EngineError>;
+}
+
+/// What the caller of [`Engine::reap`] hears while the engine hands its queued I/Os over.
+pub trait Handoff {
+    /// `slots` go to the kernel next: an engine that hands queued I/Os over in `reap` calls
+    /// this just before each hand-off, so the caller can stamp each I/O when it really starts
+    /// rather than when it was queued; engines that perform I/O in `submit` never call it.
+    fn handing(&mut self, slots: &[u32]);
+
+    /// The device holds every queued I/O but those that go with the wait, which `reap` is about
+    /// to begin: CPU work the caller kept for this moment overlaps the device now instead of
+    /// delaying it. Called once per `reap`, before the wait.
+    fn handed(&mut self);
+}
+
+/// A caller that needs to hear nothing.
+impl Handoff for () {
+    #[inline(always)]
+    fn handing(&mut self, _slots: &[u32]) {}
+
+    #[inline(always)]
+    fn handed(&mut self) {}
+}
+
+/// A closure hears of each hand-off and nothing else.
+impl<F: FnMut(&[u32])> Handoff for F {
+    #[inline(always)]
+    fn handing(&mut self, slots: &[u32]) {
+        self(slots)
+    }
+
+    #[inline(always)]
+    fn handed(&mut self) {}
 }
 
 /// What an engine is opened on: one file descriptor (opened by the worker with the job's

@@ -1,7 +1,7 @@
 //! The null engine: every I/O completes at once without touching a device. It measures the
 //! tool's own ceiling (as fio's `ioengine=null` does) and makes scheduler tests deterministic.
 
-use super::{Completion, Engine, EngineError, IoRequest};
+use super::{Completion, Engine, EngineError, Handoff, IoRequest};
 use std::time::Duration;
 
 #[derive(Default)]
@@ -28,9 +28,10 @@ impl Engine for NullEngine {
         _min: usize,
         _timeout: Option<Duration>,
         out: &mut Vec<Completion>,
-        _handing: impl FnMut(&[u32]),
+        mut handoff: impl Handoff,
     ) -> Result<(), EngineError> {
         // Every I/O was performed in `submit`: nothing to hand over or wait for.
+        handoff.handed();
         out.append(&mut self.done);
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! The sync engine: pread/pwrite/fdatasync, one I/O at a time per thread, on any Unix.
 //! Concurrency comes from threads, so a plan gives it a depth of 1.
 
-use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, IoRequest, OpKind};
+use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, Handoff, IoRequest, OpKind};
 use std::os::fd::RawFd;
 use std::time::Duration;
 
@@ -45,9 +45,10 @@ impl Engine for SyncEngine<'_> {
         _min: usize,
         _timeout: Option<Duration>,
         out: &mut Vec<Completion>,
-        _handing: impl FnMut(&[u32]),
+        mut handoff: impl Handoff,
     ) -> Result<(), EngineError> {
         // Every I/O was performed in `submit`: nothing to hand over or wait for.
+        handoff.handed();
         out.append(&mut self.done);
         Ok(())
     }
@@ -67,13 +68,13 @@ mod tests {
         let mut engine = SyncEngine::new(EngineTarget { fd: file.as_raw_fd(), buffers: &pool, depth: 1 });
         let mut out = Vec::new();
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Read, offset: 4096, len: 4096 }]).unwrap();
-        engine.reap(1, None, &mut out, |_| {}).unwrap();
+        engine.reap(1, None, &mut out, ()).unwrap();
         assert_eq!(out, vec![Completion { slot: 0, result: 4096 }]);
         assert!(unsafe { pool.slot_mut(0) }.iter().all(|b| *b == 1));
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Read, offset: 8192, len: 4096 }]).unwrap();
         engine.submit(&[IoRequest { slot: 0, kind: OpKind::Flush, offset: 0, len: 0 }]).unwrap();
         out.clear();
-        engine.reap(1, None, &mut out, |_| {}).unwrap();
+        engine.reap(1, None, &mut out, ()).unwrap();
         assert_eq!(out[0].result, 0, "read at end of file returns 0 bytes");
         assert_eq!(out[1].result, 0, "fdatasync succeeds");
     }
