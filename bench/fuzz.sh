@@ -20,6 +20,7 @@ seeds() {
         foreign) ls "$testdata"/sqlio* "$testdata"/DiskSpd* "$testdata"/diskspd* "$testdata"/*fio* "$testdata"/quarch* 2>/dev/null ;;
         procfs) ls "$testdata"/diskstats* ../crates/counters/testdata/* 2>/dev/null ;;
         durability_log) ls ../crates/io/testdata/durability.log ;;
+        spec_file) ls ../examples/specs/*.toml ;;
         *) ;;
     esac
 }

@@ -26,3 +26,28 @@ impl Machine for ThisMachine {
         spindle_io::engine::uring::probe()
     }
 }
+
+/// A machine described rather than probed, so planning answers the same everywhere (unit tests,
+/// fuzzing): 4 CPUs, 8 GiB, every path on a 4096-byte-sector disk called `nvme9n1`, and
+/// io_uring present or not.
+pub struct Described {
+    pub uring: bool,
+}
+
+impl Machine for Described {
+    fn logical_block(&self, _path: &Path) -> Option<(String, u64)> {
+        Some(("nvme9n1".into(), 4096))
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        8 << 30
+    }
+
+    fn logical_cpus(&self) -> u32 {
+        4
+    }
+
+    fn uring_available(&self) -> Result<(), String> {
+        if self.uring { Ok(()) } else { Err("disabled by kernel.io_uring_disabled".into()) }
+    }
+}

@@ -95,9 +95,14 @@ pub fn repeats_of(text: &Option<String>) -> Result<u32, UsageError> {
 }
 
 pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageError> {
+    let file = args.spec.as_deref().map(SpecFile::load).transpose()?;
+    plan_with_file(args, file, machine)
+}
+
+/// [`plan_io`] with the spec file (if any) already read.
+pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Machine) -> Result<IoPlan, UsageError> {
     let sweep = args.sweep.as_deref().map(sweep::parse_sweep).transpose()?;
     let repeats = repeats_of(&args.repeat)?;
-    let file = args.spec.as_deref().map(SpecFile::load).transpose()?;
     // A profile given as a flag sits just under the flags: `--profile X --depth 32` changes
     // only the depth.
     let flags = match &args.profile {

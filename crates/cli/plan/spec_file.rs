@@ -64,8 +64,12 @@ impl SpecFile {
                 format_args!("the spec file is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
             )
         })?;
-        let spec: RawSpec =
-            toml::from_str(&text).map_err(|e| UsageError::file(path, format_args!("spec file: {e}")))?;
+        SpecFile::parse(path, &text)
+    }
+
+    /// The spec file `path` holding `text`.
+    pub fn parse(path: &Path, text: &str) -> Result<SpecFile, UsageError> {
+        let spec: RawSpec = toml::from_str(text).map_err(|e| UsageError::file(path, format_args!("spec file: {e}")))?;
         let line_starts = std::iter::once(0)
             .chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
             .collect();

@@ -1,30 +1,10 @@
 use super::*;
 use crate::args::{Cli, Command};
+use crate::machine::Described;
 use clap::Parser;
 
-/// A machine with 4 CPUs, 8 GiB, a 4096-byte-sector disk called `nvme9n1`, and io_uring
-/// present or not.
-struct Pinned {
-    uring: bool,
-}
-
-impl Machine for Pinned {
-    fn logical_block(&self, _path: &Path) -> Option<(String, u64)> {
-        Some(("nvme9n1".into(), 4096))
-    }
-    fn memory_bytes(&self) -> u64 {
-        8 << 30
-    }
-    fn logical_cpus(&self) -> u32 {
-        4
-    }
-    fn uring_available(&self) -> Result<(), String> {
-        if self.uring { Ok(()) } else { Err("disabled by kernel.io_uring_disabled".into()) }
-    }
-}
-
 fn plan(args: &[&str]) -> Result<IoPlan, UsageError> {
-    plan_on(args, &Pinned { uring: true })
+    plan_on(args, &Described { uring: true })
 }
 
 fn plan_on(args: &[&str], machine: &dyn Machine) -> Result<IoPlan, UsageError> {
@@ -101,7 +81,7 @@ fn values_out_of_range_name_the_flag() {
 
 #[test]
 fn without_io_uring_the_plan_falls_back_to_sync_and_says_so() {
-    let p = plan_on(&["--target", "t.dat", "--depth", "8"], &Pinned { uring: false }).unwrap();
+    let p = plan_on(&["--target", "t.dat", "--depth", "8"], &Described { uring: false }).unwrap();
     assert_eq!(p.jobs[0].job.engine, EngineKind::Sync);
     assert_eq!(p.jobs[0].job.targets[0].workload.depth, 1);
     assert!(

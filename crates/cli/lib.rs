@@ -1,0 +1,112 @@
+//! spindle: measure storage the way databases use it.
+//!
+//! The command line lives in this library so the fuzz targets (fuzz/) reach the parsers it
+//! holds (workload files, mixes) through [`fuzzing`]; the binary (main.rs) only calls
+//! [`main`]. `main` stays thin: parse, run the subcommand, map the outcome to an exit code
+//! (0 success, 1 ran but operations failed, 2 usage or fatal error, 130 interrupted).
+
+mod args;
+mod commands;
+mod database;
+pub mod fuzzing;
+mod input_file;
+mod interrupt;
+mod machine;
+mod measure;
+mod origin;
+mod output;
+mod plan;
+mod profiles;
+mod progress;
+#[cfg(test)]
+mod readme_tests;
+mod secrets;
+mod selection;
+mod store;
+mod style;
+mod suites;
+mod usage;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// How a command ended, when it did not fail outright.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// The run completed, but some operations failed.
+    OperationsFailed,
+    /// Stopped early (Ctrl-C or out of space); partial results were printed.
+    Interrupted,
+}
+
+/// The whole command line: what the binary runs.
+pub fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    secrets::hide_from_process_list();
+    let result = match cli.command {
+        args::Command::Io(io) => commands::io::run(&io),
+        args::Command::Profiles(p) => commands::profiles::run(&p),
+        args::Command::Suite(s) => commands::suite::run(&s),
+        args::Command::Runs(r) => commands::runs::run(&r),
+        args::Command::Compare(c) => commands::compare::run(&c),
+        args::Command::Ab(a) => commands::ab::run(&a),
+        args::Command::Record(r) => commands::record::run(&r),
+        args::Command::Characterize(c) => commands::characterize::run(&c),
+        args::Command::Hammer(h) => commands::hammer::run(&h),
+        args::Command::Logtest(l) => commands::logtest::run(&l),
+        args::Command::Db(d) => commands::db::run(&d),
+        args::Command::Placement(p) => commands::placement::run(&p),
+        args::Command::Largeops(l) => commands::largeops::run(&l),
+        args::Command::Report(r) => commands::report::run(&r),
+        args::Command::Import(i) => commands::import::run(&i),
+        args::Command::Verify(v) => commands::verify::run(&v),
+        args::Command::Durability(d) => commands::durability::run(&d),
+        args::Command::Completions(c) => commands::shell::completions(&c),
+        args::Command::Man => commands::shell::man(),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::OperationsFailed) => ExitCode::from(1),
+        Ok(Outcome::Interrupted) => ExitCode::from(130),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("spindle: {} {}", style::error("error:", style::Stream::Stderr), error_text(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The error and its causes, each said once: a cause whose words its error already quotes
+/// (an OS or SQLite error inside a store error) is not said again.
+pub(crate) fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&said);
+        }
+    }
+    text
+}
+
+/// `spindle io --json | head` must not report an error when head exits.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn each_cause_is_said_once() {
+        let os = std::io::Error::from_raw_os_error(17);
+        let store = spindle_store::StoreError::Directory { dir: "/x".into(), source: os };
+        let e = anyhow::Error::from(store).context("cannot save");
+        let text = super::error_text(&e);
+        assert_eq!(text.matches("File exists").count(), 1, "{text}");
+        assert!(text.starts_with("cannot save: cannot create the store's directory /x"), "{text}");
+    }
+}
