@@ -49,4 +49,17 @@ mod tests {
         assert_eq!(plan_sweep("depth=1,4"), Ok(()));
         assert!(plan_sweep("depth=").unwrap_err().contains("--sweep"));
     }
+
+    /// Found by the spec_file target: refusals of what a file's targets add up to (buffer
+    /// memory, one file listed twice) named no file, though the values to change were in it.
+    #[test]
+    fn refusals_of_what_the_targets_add_up_to_name_the_file() {
+        for (body, why) in [
+            ("[[target]]\npath = \"a.dat\"\nblock = \"8M\"\nthreads = 4\ndepth = 155\n", "I/O buffers"),
+            ("[[target]]\npath = \"a.dat\"\n[[target]]\npath = \"a.dat\"\n", "listed twice"),
+        ] {
+            let refused = plan_spec(body).unwrap_err();
+            assert!(refused.contains(why) && refused.contains(SPEC_NAME), "{refused}");
+        }
+    }
 }

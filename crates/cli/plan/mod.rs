@@ -205,16 +205,21 @@ pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Ma
             };
             let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
             if let Some(earlier) = seen.insert(file_identity(&target.path), target.path.clone()) {
+                let within = file.as_ref().map(|f| format!(" in {}", f.path.display())).unwrap_or_default();
                 let how = if earlier == target.path {
-                    format!("target {} is listed twice", target.path.display())
+                    format!("target {} is listed twice{within}", target.path.display())
                 } else {
-                    format!("targets {} and {} are one file, listed twice", earlier.display(), target.path.display())
+                    format!(
+                        "targets {} and {} are one file, listed twice{within}",
+                        earlier.display(),
+                        target.path.display()
+                    )
                 };
                 return Err(UsageError::request(how));
             }
             targets.push(target);
         }
-        check_buffer_memory(&targets, machine)?;
+        check_buffer_memory(&targets, file.as_ref().map(|f| f.path.as_path()), machine)?;
         point_targets.push(targets);
     }
     warnings.dedup();
@@ -280,12 +285,21 @@ fn file_identity(path: &std::path::Path) -> FileIdentity {
     }
 }
 
-fn check_buffer_memory(targets: &[TargetSpec], machine: &dyn Machine) -> Result<(), UsageError> {
+/// The targets' I/O buffers must fit in a quarter of memory; `spec` is the spec file the
+/// targets came from, named in the refusal since the values to lower may be there.
+fn check_buffer_memory(targets: &[TargetSpec], spec: Option<&Path>, machine: &dyn Machine) -> Result<(), UsageError> {
     let buffer_bytes: u64 =
         targets.iter().map(|t| t.workload.threads as u64 * t.workload.depth as u64 * t.workload.largest_block()).sum();
     if buffer_bytes > machine.memory_bytes() / 4 {
+        let lower = match spec {
+            Some(path) => format!(
+                "lower threads, depth or block (or mix) in {}, or give --threads, --depth or --block",
+                path.display()
+            ),
+            None => "lower --threads, --depth or --block".to_string(),
+        };
         return Err(UsageError::request(format!(
-            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); lower --threads, --depth or --block (in a spec file, its threads, depth, block or mix)",
+            "threads x depth x block needs {} of I/O buffers, more than a quarter of this machine's memory ({}); {lower}",
             format_bytes_approx(buffer_bytes),
             format_bytes_approx(machine.memory_bytes())
         )));
