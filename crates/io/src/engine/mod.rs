@@ -90,17 +90,6 @@ impl Handoff for () {
     fn handed(&mut self) {}
 }
 
-/// A closure hears of each hand-off and nothing else.
-impl<F: FnMut(&[u32])> Handoff for F {
-    #[inline(always)]
-    fn handing(&mut self, slots: &[u32]) {
-        self(slots)
-    }
-
-    #[inline(always)]
-    fn handed(&mut self) {}
-}
-
 /// What an engine is opened on: one file descriptor (opened by the worker with the job's
 /// direct/write-through flags) and the worker's buffers, `depth` slots deep.
 pub struct EngineTarget<'a> {
