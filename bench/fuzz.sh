@@ -6,6 +6,9 @@
 #
 #   bench/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
+# One block, read whole before it runs: bash reads a script as it goes, so editing this file
+# during a long run would otherwise change what the rest of the run does.
+{
 cd "$(dirname "$0")/../fuzz"
 secs=${1:-60}
 shift || true
@@ -41,3 +44,5 @@ for target in "${targets[@]}"; do
     printf '%-12s %14s %10s %8s  %s\n' "$target" "${execs:-?}" "${rate:-?}" "$(ls "$corpus" | wc -l)" "$finding"
     [ "$status" -eq 0 ] && rm -f "$log"
 done
+exit
+}
