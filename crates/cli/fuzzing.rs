@@ -14,24 +14,28 @@ pub const SPEC_NAME: &str = "fuzz.toml";
 /// Plans `text` as `spindle io --spec fuzz.toml` would.
 pub fn plan_spec(text: &str) -> Result<(), String> {
     let file = SpecFile::parse(Path::new(SPEC_NAME), text).map_err(|e| e.to_string())?;
-    plan_with_file(&PlanInput::default(), Some(file), &Described { uring: true }).map(drop).map_err(|e| e.to_string())
+    plan(&PlanInput::default(), Some(file))
 }
 
 /// Plans `spindle io --target fuzz.dat --mix TEXT`.
 pub fn plan_mix(text: &str) -> Result<(), String> {
     let mut input = flag_input();
     input.set("mix", Setting::flag("--mix", &Some(text.to_string())));
-    plan_with_file(&input, None, &Described { uring: true }).map(drop).map_err(|e| e.to_string())
+    plan(&input, None)
 }
 
 /// Plans `spindle io --target fuzz.dat --sweep TEXT`.
 pub fn plan_sweep(text: &str) -> Result<(), String> {
-    let input = PlanInput { sweep: Some(text.to_string()), ..flag_input() };
-    plan_with_file(&input, None, &Described { uring: true }).map(drop).map_err(|e| e.to_string())
+    plan(&PlanInput { sweep: Some(text.to_string()), ..flag_input() }, None)
 }
 
 fn flag_input() -> PlanInput {
     PlanInput { targets: vec![PathBuf::from("fuzz.dat")], ..PlanInput::default() }
+}
+
+/// Plans on the described machine; the refusal's words, if any.
+fn plan(input: &PlanInput, file: Option<SpecFile>) -> Result<(), String> {
+    plan_with_file(input, file, &Described { uring: true }).map(drop).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ pub trait Payload {
     fn completed(&mut self, done: Done, buffers: &BufferPool) -> u32;
     /// The device holds its next batch (all but the I/O that goes with the engine's wait; see
     /// `Handoff::handed`): work kept for this moment is done now, while the device works.
-    fn submitted(&mut self, buffers: &BufferPool);
+    fn handed_over(&mut self, buffers: &BufferPool);
 }
 
 /// Bytes between dedup-defeating stamps in a plain write: the smallest block arrays dedup on.
@@ -64,7 +64,7 @@ impl Payload for Plain {
     }
 
     #[inline(always)]
-    fn submitted(&mut self, _buffers: &BufferPool) {}
+    fn handed_over(&mut self, _buffers: &BufferPool) {}
 }
 
 /// Stamps every written sector with the run, its offset and its write's generation, and
@@ -153,7 +153,7 @@ impl Payload for Verifying<'_> {
         }
     }
 
-    fn submitted(&mut self, buffers: &BufferPool) {
+    fn handed_over(&mut self, buffers: &BufferPool) {
         while let Some(done) = self.unchecked.pop() {
             self.check(done, buffers);
             self.spare.push(done.slot);
@@ -207,7 +207,7 @@ mod tests {
                 in_flight.push((slot, next));
                 next += 1;
             }
-            payload.submitted(&buffers);
+            payload.handed_over(&buffers);
             if in_flight.is_empty() {
                 break;
             }

@@ -30,7 +30,8 @@ impl Engine for NullEngine {
         out: &mut Vec<Completion>,
         mut handoff: impl Handoff,
     ) -> Result<(), EngineError> {
-        // Every I/O was performed in `submit`: nothing to hand over or wait for.
+        // Every I/O was performed in `submit`, so the caller's kept work may run now; nothing is
+        // left to hand over or wait for.
         handoff.handed();
         out.append(&mut self.done);
         Ok(())

@@ -82,7 +82,7 @@ impl<'a> UringEngine<'a> {
     /// keeps the device streaming, and still costs less CPU per I/O than fio, which also enters
     /// the kernel separately to reap.
     ///
-    /// Each I/O is announced to `handing` just before its enter. The device completes in waves
+    /// Each I/O is announced to `Handoff::handing` just before its enter. The device completes in waves
     /// (~16 at a time at depth 32 on this VM), so a batch is that long: stamped with the batch's
     /// start, its I/Os read 55 us (mean; p99 150 us) slower than they were (2026-11-23).
     fn submit_singly(&mut self, handoff: &mut impl Handoff) -> Result<(), EngineError> {
