@@ -3,9 +3,10 @@
 //! granules before it is issued, so no two I/Os overlap: a read finds exactly the last
 //! completed write, and writes to one place complete in the order they were numbered.
 
+use super::cells::Cells;
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An I/O is in flight on the granule.
 const BUSY: u32 = 1 << 31;
@@ -34,7 +35,7 @@ impl Expected {
 
 pub struct GenerationMap {
     granule: u64,
-    cells: Vec<AtomicU32>,
+    cells: Cells,
     next: AtomicU64,
     /// Sectors already reported faulty, so a sector read again (by any thread) is one fault,
     /// not one per read. Touched only when a fault is found.
@@ -47,7 +48,7 @@ impl GenerationMap {
         let cells = size.div_ceil(granule.max(1)) as usize;
         GenerationMap {
             granule: granule.max(1),
-            cells: (0..cells).map(|_| AtomicU32::new(0)).collect(),
+            cells: Cells::zeroed(cells),
             next: AtomicU64::new(1),
             reported: Mutex::new(HashSet::new()),
         }

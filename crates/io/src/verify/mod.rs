@@ -3,6 +3,7 @@
 //! against the generation map of what the run last wrote there; whole files checked after the
 //! run, from the stamps alone.
 
+mod cells;
 pub mod check;
 pub mod map;
 pub mod scan;
