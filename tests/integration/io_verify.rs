@@ -61,7 +61,7 @@ fn a_clean_run_is_clean_and_damage_put_into_the_kept_file_is_found() {
     // one block's data copied over another (a misdirected write).
     let mut bytes = std::fs::read(&target).unwrap();
     let stamped: Vec<usize> =
-        (0..bytes.len() / 4096).map(|b| b * 4096).filter(|&at| &bytes[at + 8..at + 16] == b"SPNDLVF1").collect();
+        (0..bytes.len() / 4096).map(|b| b * 4096).filter(|&at| &bytes[at + 8..at + 16] == b"SPNDLVF2").collect();
     assert!(stamped.len() > 3, "the run wrote blocks");
     let (flip, tear, over, from) = (stamped[0], stamped[1], stamped[2], stamped[3]);
     bytes[flip + 700] ^= 0x40;

@@ -22,7 +22,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     }
     let usage = |e: ScanError| -> anyhow::Error {
         match e {
-            ScanError::NotVerified(_) => {
+            ScanError::NotVerified(_) | ScanError::EarlierFormat(_) => {
                 UsageError::flag("--target", &shown, e.to_string().split_once(": ").map_or("", |(_, why)| why)).into()
             }
             other => other.into(),

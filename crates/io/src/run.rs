@@ -303,7 +303,7 @@ fn work<E: Engine>(
     match verify {
         None => worker::run(engine, buffers, plan, &mut Plain, timing, stop, live),
         Some((id, map)) => {
-            let mut payload = Verifying::new(map, id, path, plan.depth as usize, buffers.slots());
+            let mut payload = Verifying::new(map, id, path, plan.depth as usize, buffers);
             let mut result = worker::run(engine, buffers, plan, &mut payload, timing, stop, live);
             result.verify = Some(payload.summary);
             result

@@ -286,7 +286,7 @@ pub fn run<E: Engine, P: Payload>(
             s.warmup.2 + (s.result.read.sum() + s.result.write.sum()) as u64,
         );
     }
-    payload.handed_over(buffers);
+    while payload.idle(buffers) {}
     if let Some(interval) = plan.interval_ns {
         s.result.behind_schedule = starts_between(s.next_intended_ns, interval, timing.measure_start_ns, window_end);
     }
@@ -330,8 +330,13 @@ impl<P: Payload> Handoff for Handover<'_, P> {
     }
 
     #[inline(always)]
-    fn handed(&mut self) {
-        self.payload.handed_over(self.buffers);
+    fn keeps_work(&self) -> bool {
+        self.payload.keeps_work()
+    }
+
+    #[inline(always)]
+    fn idle(&mut self) -> bool {
+        self.payload.idle(self.buffers)
     }
 }
 

@@ -33,7 +33,7 @@ impl Header {
 
     /// The header line, newline included. The target comes last, so it may hold spaces.
     pub fn line(&self) -> String {
-        format!("{MAGIC} v1 run={:016x} block={} size={} target={}\n", self.run, self.block, self.size, self.target)
+        format!("{MAGIC} v2 run={:016x} block={} size={} target={}\n", self.run, self.block, self.size, self.target)
     }
 
     fn parse(line: &str) -> Result<Header, LogError> {
@@ -41,7 +41,9 @@ impl Header {
         let rest = line
             .strip_prefix(MAGIC)
             .ok_or_else(|| bad("not a durability log (it does not start with \"spindle-durability\")"))?;
-        let rest = rest.strip_prefix(" v1 ").ok_or_else(|| bad("a version of the log this spindle does not read"))?;
+        // Version 2 came with the second stamp format (`verify::stamp`): a version 1 log's
+        // target holds stamps this spindle cannot check, so its writes would all read as lost.
+        let rest = rest.strip_prefix(" v2 ").ok_or_else(|| bad("a version of the log this spindle does not read (written by an earlier spindle, whose stamps it no longer checks)"))?;
         let (fields, target) = rest.split_once(" target=").ok_or_else(|| bad("no target"))?;
         let mut run = None;
         let mut block = None;

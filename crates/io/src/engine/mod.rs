@@ -75,10 +75,18 @@ pub trait Handoff {
     /// rather than when it was queued; engines that perform I/O in `submit` never call it.
     fn handing(&mut self, slots: &[u32]);
 
-    /// The device holds every queued I/O but those that go with the wait, which `reap` is about
-    /// to begin: CPU work the caller kept for this moment overlaps the device now instead of
-    /// delaying it. Called once per `reap`, before the wait.
-    fn handed(&mut self);
+    /// Whether the caller keeps CPU work for [`Handoff::idle`] moments now. When it does, an
+    /// engine that waits hands every I/O over before it waits (one more system call per reap),
+    /// so that the work is done while the device holds them all.
+    fn keeps_work(&self) -> bool;
+
+    /// The device holds every queued I/O and no completion is waiting to be reaped: the
+    /// caller does one piece of the work it kept for such a moment, and says whether it did
+    /// any (false: nothing is kept). Engines call it until it returns false or a completion
+    /// arrives, so the work fills time the thread would spend waiting instead of holding up
+    /// the completions behind it; an engine that performs I/O in `submit` calls it until it
+    /// returns false.
+    fn idle(&mut self) -> bool;
 }
 
 /// A caller that needs to hear nothing.
@@ -87,7 +95,14 @@ impl Handoff for () {
     fn handing(&mut self, _slots: &[u32]) {}
 
     #[inline(always)]
-    fn handed(&mut self) {}
+    fn keeps_work(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn idle(&mut self) -> bool {
+        false
+    }
 }
 
 /// What an engine is opened on: one file descriptor (opened by the worker with the job's

@@ -49,7 +49,7 @@ impl Engine for SyncEngine<'_> {
     ) -> Result<(), EngineError> {
         // Every I/O was performed in `submit`, so the caller's kept work may run now; nothing is
         // left to hand over or wait for.
-        handoff.handed();
+        while handoff.idle() {}
         out.append(&mut self.done);
         Ok(())
     }

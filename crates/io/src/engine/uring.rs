@@ -85,8 +85,8 @@ impl<'a> UringEngine<'a> {
     /// Each I/O is announced to `Handoff::handing` just before its enter. The device completes in waves
     /// (~16 at a time at depth 32 on this VM), so a batch is that long: stamped with the batch's
     /// start, its I/Os read 55 us (mean; p99 150 us) slower than they were (2026-11-23).
-    fn submit_singly(&mut self, handoff: &mut impl Handoff) -> Result<(), EngineError> {
-        while self.queued.len() > 1 {
+    fn submit_singly(&mut self, handoff: &mut impl Handoff, keep: usize) -> Result<(), EngineError> {
+        while self.queued.len() > keep {
             handoff.handing(&self.queued[..1]);
             // SAFETY: submits one SQE already in the ring; no argument is passed.
             let entered = unsafe { self.ring.submitter().enter::<libc::sigset_t>(1, 0, 0, None) };
@@ -134,6 +134,13 @@ impl<'a> UringEngine<'a> {
                 Err(source) => return Err(EngineError::Os { op: "io_uring_enter", source }),
             }
         }
+    }
+
+    /// Whether a completion waits to be reaped: posted, or pending as the task work that posts
+    /// it (IORING_SQ_TASKRUN; deferred task work posts nothing until the wait).
+    #[inline(always)]
+    fn completion_waiting(&mut self) -> bool {
+        self.ring.submission().taskrun() || !self.ring.completion().is_empty()
     }
 
     /// Drops from `queued` the slots whose SQEs the kernel has consumed (the front of the queue).
@@ -186,9 +193,15 @@ impl Engine for UringEngine<'_> {
     ) -> Result<(), EngineError> {
         let start = out.len();
         out.append(&mut self.ready);
-        self.submit_singly(&mut handoff)?;
-        // Before the last I/O is stamped: it alone waits for the caller's work.
-        handoff.handed();
+        if handoff.keeps_work() {
+            // Every I/O handed over singly, then the kept work a piece at a time while no
+            // completion waits, then the wait: one more enter per reap, but the work delays
+            // neither an I/O's hand-off nor, beyond the piece under way, a completion.
+            self.submit_singly(&mut handoff, 0)?;
+            while !self.completion_waiting() && handoff.idle() {}
+        } else {
+            self.submit_singly(&mut handoff, 1)?;
+        }
         if !self.queued.is_empty() {
             handoff.handing(&self.queued);
         }
@@ -208,10 +221,10 @@ fn retryable(e: &io::Error) -> bool {
 fn build_ring(entries: u32) -> Result<IoUring, EngineError> {
     let configs: [fn(&mut io_uring::Builder); 3] = [
         |b| {
-            b.setup_single_issuer().setup_defer_taskrun().setup_coop_taskrun();
+            b.setup_single_issuer().setup_defer_taskrun().setup_coop_taskrun().setup_taskrun_flag();
         },
         |b| {
-            b.setup_coop_taskrun();
+            b.setup_coop_taskrun().setup_taskrun_flag();
         },
         |_| {},
     ];

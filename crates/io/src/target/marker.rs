@@ -4,7 +4,9 @@
 //! a killed run left half-made is known for spindle's own and made again, never mistaken for
 //! a good one nor for the user's.
 //! The verification mark says a run under `--verify` wrote the file: its id, set before the
-//! first write, and the bytes it wrote, added when it ends; `spindle verify` reads it.
+//! first write, and the bytes it wrote, added when it ends; `spindle verify` reads it. Its
+//! version is the stamps' (`verify::stamp`): a file stamped by an earlier format is known as
+//! such rather than checked against the wrong one.
 
 use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
@@ -82,8 +84,8 @@ pub struct VerifyMark {
 /// Marks `path` as written by a run under `--verify`.
 pub fn set_verified(path: &Path, mark: VerifyMark) -> std::io::Result<()> {
     let value = match mark.written {
-        Some(w) => format!("v1 id={:016x} written={w}", mark.id),
-        None => format!("v1 id={:016x}", mark.id),
+        Some(w) => format!("v2 id={:016x} written={w}", mark.id),
+        None => format!("v2 id={:016x}", mark.id),
     };
     set_attr(path, VERIFIED, &value)
 }
@@ -93,8 +95,14 @@ pub fn verified(path: &Path) -> Option<VerifyMark> {
     parse_verified(&get_attr(path, VERIFIED)?)
 }
 
+/// Whether a run of an earlier spindle wrote `path` under `--verify`, with stamps of the first
+/// format (one hash over the whole sector), which this version does not check.
+pub fn verified_by_earlier_format(path: &Path) -> bool {
+    get_attr(path, VERIFIED).is_some_and(|v| v.starts_with("v1 "))
+}
+
 fn parse_verified(value: &str) -> Option<VerifyMark> {
-    let mut words = value.strip_prefix("v1 ")?.split(' ');
+    let mut words = value.strip_prefix("v2 ")?.split(' ');
     let id = u64::from_str_radix(words.next()?.strip_prefix("id=")?, 16).ok()?;
     let written = match words.next() {
         Some(w) => Some(w.strip_prefix("written=")?.parse().ok()?),
@@ -117,9 +125,10 @@ mod tests {
     #[test]
     fn the_verification_mark_round_trips() {
         use super::{VerifyMark, parse_verified};
-        assert_eq!(parse_verified("v1 id=00000000000000ff"), Some(VerifyMark { id: 255, written: None }));
-        assert_eq!(parse_verified("v1 id=ff written=4096"), Some(VerifyMark { id: 255, written: Some(4096) }));
-        assert_eq!(parse_verified("v1 id=zz"), None);
-        assert_eq!(parse_verified("v1 id=ff read=1"), None);
+        assert_eq!(parse_verified("v2 id=00000000000000ff"), Some(VerifyMark { id: 255, written: None }));
+        assert_eq!(parse_verified("v2 id=ff written=4096"), Some(VerifyMark { id: 255, written: Some(4096) }));
+        assert_eq!(parse_verified("v2 id=zz"), None);
+        assert_eq!(parse_verified("v2 id=ff read=1"), None);
+        assert_eq!(parse_verified("v1 id=ff written=4096"), None, "stamps of the first format");
     }
 }

@@ -30,8 +30,7 @@ fn fault(kind: FindingKind) -> Fault {
     Fault { kind, expected: None, found: None, meant_for: None }
 }
 
-fn judge(sector: &[u8], offset: u64, run: u64, expected: Expected) -> Verdict {
-    let found = stamp::read(sector, run);
+fn judge(found: Sector, offset: u64, run: u64, expected: Expected) -> Verdict {
     let written = match expected {
         Expected::Unknown => return Verdict::Unchecked,
         Expected::Written(g) => u64::from(g),
@@ -68,9 +67,20 @@ fn judge(sector: &[u8], offset: u64, run: u64, expected: Expected) -> Verdict {
 }
 
 /// The verdicts of one read's sectors, kept by the caller between reads so checking a read
-/// allocates nothing.
+/// allocates nothing; also each sector's body hash, which a writer reusing the buffer stamps
+/// with (see `stamp::stamp_block_with_bodies`).
 #[derive(Default)]
-pub struct Verdicts(Vec<(Expected, Verdict)>);
+pub struct Verdicts {
+    verdicts: Vec<(Expected, Verdict)>,
+    bodies: Vec<u64>,
+}
+
+impl Verdicts {
+    /// The body hash of each sector of the last read checked.
+    pub fn bodies(&self) -> &[u64] {
+        &self.bodies
+    }
+}
 
 /// Checks the sectors of `block`, read from `offset` of `target`, against `expected` (what the
 /// run's map says each offset should hold), and adds what it finds to `summary`; a faulty
@@ -86,12 +96,15 @@ pub fn check_read(
     scratch: &mut Verdicts,
     summary: &mut VerifySummary,
 ) {
-    let verdicts = &mut scratch.0;
+    let Verdicts { verdicts, bodies } = scratch;
     verdicts.clear();
+    bodies.clear();
     for (i, sector) in block.chunks_exact(SECTOR).enumerate() {
         let at = offset + (i * SECTOR) as u64;
         let e = expected(at);
-        verdicts.push((e, judge(sector, at, run, e)));
+        let body = stamp::body_hash(sector);
+        bodies.push(body);
+        verdicts.push((e, judge(stamp::read_with_body(sector, run, body), at, run, e)));
     }
     // A write some of whose sectors are there and some not was torn, not lost.
     for i in 0..verdicts.len() {

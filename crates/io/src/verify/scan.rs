@@ -24,6 +24,10 @@ pub enum ScanError {
         "{0}: not written under --verify (it has no verification mark); write it with `spindle io --verify --keep-file`, or give the run's id with --id"
     )]
     NotVerified(PathBuf),
+    #[error(
+        "{0}: written under --verify by an earlier spindle, whose stamps this version no longer reads; write it again with `spindle io --verify --keep-file`"
+    )]
+    EarlierFormat(PathBuf),
     #[error("{0}: {1}")]
     Io(PathBuf, std::io::Error),
 }
@@ -45,6 +49,9 @@ pub struct ScanReport {
 
 /// The id and written bytes of the run that wrote `path`: `id` when given, else its mark.
 pub fn run_of(path: &Path, id: Option<u64>) -> Result<marker::VerifyMark, ScanError> {
+    if marker::verified_by_earlier_format(path) {
+        return Err(ScanError::EarlierFormat(path.to_path_buf()));
+    }
     let mark = marker::verified(path);
     match (id, mark) {
         (Some(id), Some(m)) if m.id == id => Ok(m),
@@ -323,5 +330,26 @@ mod tests {
         std::fs::write(&path, [0u8; 4096]).unwrap();
         assert!(matches!(run_of(&path, None), Err(ScanError::NotVerified(_))));
         assert_eq!(run_of(&path, Some(5)).unwrap(), marker::VerifyMark { id: 5, written: None });
+    }
+
+    /// A file an earlier spindle stamped (its mark says version 1) holds stamps this version
+    /// cannot check: every sector would read as lost, so the file is refused, even with --id.
+    #[test]
+    fn a_file_stamped_in_the_earlier_format_is_refused() {
+        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let path = dir.path().join("older");
+        std::fs::write(&path, [0u8; 4096]).unwrap();
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        let value = "v1 id=00000000000000ff written=4096";
+        // SAFETY: valid NUL-terminated strings and a buffer of the given length.
+        let rc = unsafe {
+            libc::setxattr(c.as_ptr(), c"user.spindle.verify".as_ptr(), value.as_ptr().cast(), value.len(), 0)
+        };
+        if rc != 0 {
+            spindle_testenv::unavailable("user xattrs", std::io::Error::last_os_error());
+            return;
+        }
+        assert!(matches!(run_of(&path, None), Err(ScanError::EarlierFormat(_))));
+        assert!(matches!(run_of(&path, Some(255)), Err(ScanError::EarlierFormat(_))));
     }
 }

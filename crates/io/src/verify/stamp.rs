@@ -3,11 +3,16 @@
 //! whole sector. A sector read back says by itself whether it is intact, where it belongs and
 //! which write it came from; sector-sized stamps tell a torn write (some sectors new, some
 //! old) from a corrupt one, whatever the device's atomic write size.
+//!
+//! The checksum is the header's hash seeded with the body's: stamping changes only the header,
+//! so a writer that knows its buffer's body hashes (from checking what was last read into it)
+//! stamps a 4 KiB write by hashing 8 x 48 bytes instead of all 4 KiB.
 
 /// Bytes each stamp covers: the smallest sector any device has.
 pub const SECTOR: usize = 512;
 
-const MAGIC: u64 = u64::from_le_bytes(*b"SPNDLVF1");
+// Version 2: the checksum seeds the header's hash with the body's (version 1 hashed both at once).
+const MAGIC: u64 = u64::from_le_bytes(*b"SPNDLVF2");
 // Field offsets: checksum, magic, run, offset, generation, write start, write length; the
 // rest of the sector is the buffer's random bytes, which defeat compression and dedup.
 const CHECKSUM: usize = 0;
@@ -17,6 +22,8 @@ const OFFSET: usize = 24;
 const GENERATION: usize = 32;
 const WRITE_START: usize = 40;
 const WRITE_LEN: usize = 48;
+/// Where the header ends and the body (the buffer's own bytes) begins.
+const BODY: usize = 56;
 
 /// What one sector of a verified write says about itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,30 +59,55 @@ fn put(sector: &mut [u8], at: usize, value: u64) {
     sector[at..at + 8].copy_from_slice(&value.to_le_bytes());
 }
 
-fn checksum(sector: &[u8]) -> u64 {
-    twox_hash::XxHash3_64::oneshot(&sector[MAGIC_AT..SECTOR])
+/// The hash of a sector's body: everything after the header, which stamping leaves alone.
+pub fn body_hash(sector: &[u8]) -> u64 {
+    twox_hash::XxHash3_64::oneshot(&sector[BODY..SECTOR])
+}
+
+fn checksum(sector: &[u8], body: u64) -> u64 {
+    twox_hash::XxHash3_64::oneshot_with_seed(body, &sector[MAGIC_AT..BODY])
 }
 
 /// Stamps every sector of `block` (a whole write meant for `stamp.write_start`); each sector
 /// gets its own offset.
 pub fn stamp_block(block: &mut [u8], stamp: Stamp) {
     for (i, sector) in block.chunks_exact_mut(SECTOR).enumerate() {
-        put(sector, MAGIC_AT, MAGIC);
-        put(sector, RUN, stamp.run);
-        put(sector, OFFSET, stamp.write_start + (i * SECTOR) as u64);
-        put(sector, GENERATION, stamp.generation);
-        put(sector, WRITE_START, stamp.write_start);
-        put(sector, WRITE_LEN, u64::from(stamp.write_len));
-        let sum = checksum(sector);
-        put(sector, CHECKSUM, sum);
+        let body = body_hash(sector);
+        stamp_sector(sector, i, stamp, body);
     }
+}
+
+/// [`stamp_block`] for a writer that knows the body hash of each of `block`'s sectors.
+pub fn stamp_block_with_bodies(block: &mut [u8], stamp: Stamp, bodies: &[u64]) {
+    debug_assert_eq!(bodies.len(), block.len() / SECTOR);
+    for (i, (sector, &body)) in block.chunks_exact_mut(SECTOR).zip(bodies).enumerate() {
+        stamp_sector(sector, i, stamp, body);
+    }
+}
+
+/// Stamps the `i`th sector of a write whose body hashes to `body`.
+#[inline(always)]
+fn stamp_sector(sector: &mut [u8], i: usize, stamp: Stamp, body: u64) {
+    put(sector, MAGIC_AT, MAGIC);
+    put(sector, RUN, stamp.run);
+    put(sector, OFFSET, stamp.write_start + (i * SECTOR) as u64);
+    put(sector, GENERATION, stamp.generation);
+    put(sector, WRITE_START, stamp.write_start);
+    put(sector, WRITE_LEN, u64::from(stamp.write_len));
+    let sum = checksum(sector, body);
+    put(sector, CHECKSUM, sum);
 }
 
 /// Reads one sector's stamp; `run` is the id the caller expects, so a damaged stamp of that
 /// run is told from bytes that were never a stamp even when the damage hit the magic.
 pub fn read(sector: &[u8], run: u64) -> Sector {
+    read_with_body(sector, run, body_hash(sector))
+}
+
+/// [`read`] for a caller that has hashed the sector's body (`body_hash`) itself.
+pub fn read_with_body(sector: &[u8], run: u64, body: u64) -> Sector {
     let magic = get(sector, MAGIC_AT) == MAGIC;
-    if get(sector, CHECKSUM) != checksum(sector) {
+    if get(sector, CHECKSUM) != checksum(sector, body) {
         let found = get(sector, RUN);
         return if magic || found == run { Sector::Damaged { run: found } } else { Sector::Unstamped };
     }
