@@ -1,8 +1,9 @@
 //! The io_uring engine (Linux): one ring per worker thread, the target registered as fixed file
 //! 0 and the buffer pool registered once, so the kernel neither looks up the file nor pins pages
 //! per I/O. `submit` only writes SQEs; `reap` hands them to the kernel and waits, finishing with
-//! one `io_uring_enter` that both submits and waits (with a timeout when the worker has an I/O
-//! falling due: the EXT_ARG timespec, kernel 5.11+).
+//! one `io_uring_enter` that both submits the last and waits, or, when the caller keeps work for
+//! idle moments, one that only waits (either with a timeout when the worker has an I/O falling
+//! due: the EXT_ARG timespec, kernel 5.11+).
 
 use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, Handoff, IoRequest, OpKind};
 use io_uring::{IoUring, Probe, opcode, squeue, types};
@@ -75,8 +76,8 @@ impl<'a> UringEngine<'a> {
         entry.user_data(r.slot as u64)
     }
 
-    /// Submits every queued SQE but the last, one `io_uring_enter` each, as fio does by default
-    /// (`iodepth_batch_submit=1`); the last goes with the wait. Measured on a virtio disk, one
+    /// Submits every queued SQE but the last `keep`, one `io_uring_enter` each, as fio does by
+    /// default (`iodepth_batch_submit=1`); those kept go with the wait. Measured on a virtio disk, one
     /// 32-deep batch per enter cost a third of the IOPS: the device receives I/Os in bursts,
     /// completes them in bursts, and every I/O waits for its burst. Handing them over singly
     /// keeps the device streaming, and still costs less CPU per I/O than fio, which also enters

@@ -7,7 +7,7 @@ use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicU32;
 
-/// A huge page on x86-64 and most arm64 kernels; maps this large or larger are rounded up to
+/// A huge page on x86-64 and most arm64 kernels; maps of half one or more are rounded up to
 /// whole huge pages so the kernel can back them with some.
 const HUGE_PAGE: usize = 2 << 20;
 
