@@ -3,20 +3,23 @@
 # with fio (plain: fio's verify runs as a separate phase, not the same work) beside them. Also
 # counts the verified I/Os and faults of every --verify round: clean storage must show none.
 #
-#   bench/verify.sh [DIR] [SECONDS] [ROUNDS] [AB_ROUNDS]   (defaults: ./bench-work 10 3 16)
+#   bench/verify.sh [DIR] [SECONDS] [ROUNDS] [AB_ROUNDS] [AB_DEPTHS]
+#   (defaults: ./bench-work 10 3 16 "32 4")
 #
 # Cases: (m) a file in memory (/dev/shm, tmpfs: no device time, so the cost is all CPU),
 # io_uring, buffered, 4K random, half reads, depth 32; (d) a file on DIR's disk, io_uring,
 # direct, 4K random, half reads, depth 32. The null engine moves no data, so nothing read
 # back could be checked: --verify refuses it, and (m) is the floor instead. Then (p): the disk
-# case again as `spindle ab` (plain A, verified B, AB_ROUNDS balanced rounds, paired t-test), so
-# the disk's drift cancels and its verdict says whether the cost is measurable at all.
+# case again as `spindle ab` (plain A, verified B, AB_ROUNDS balanced rounds, paired t-test) at
+# each of AB_DEPTHS, so the disk's drift cancels and its verdict says whether the cost is
+# measurable at all: at depth 32 one thread's CPU may be the limit, at depth 4 the device is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-./bench-work}
 secs=${2:-10}
 rounds=${3:-3}
 ab_rounds=${4:-16}
+ab_depths=${5:-32 4}
 
 command -v fio >/dev/null || { apt-get update -qq && apt-get install -y -qq fio >/dev/null; }
 cargo build --release --quiet
@@ -47,21 +50,24 @@ fio_common="--ioengine=io_uring --rw=randrw --rwmixread=50 --bs=4k --iodepth=32 
 run_case m-tmpfs-4k-qd32 "$shm/v.dat" 1G "$common --buffered" "$fio_common --registerfiles=1 --fixedbufs=1"
 run_case d-disk-4k-qd32 "$dir/spindle-verify.dat" 1G "$common" "$fio_common --direct=1 --registerfiles=1 --fixedbufs=1"
 
-# (p) written as workload files, the same settings as (d) but for the verify switch.
-for side in plain verify; do
-    {
-        echo 'engine = "uring"'
-        [ "$side" = verify ] && echo 'verify = true'
-        echo '[[target]]'
-        echo "path = \"$(realpath "$dir")/spindle-verify.dat\""
-        echo 'size = "1G"'
-        echo 'block = "4K"'
-        echo 'read = 50'
-        echo 'random = 100'
-        echo 'depth = 32'
-    } >"$out/$side.toml"
+# (p) written as workload files, the same settings as (d) but for the verify switch and depth.
+for depth in $ab_depths; do
+    for side in plain verify; do
+        {
+            echo 'engine = "uring"'
+            [ "$side" = verify ] && echo 'verify = true'
+            echo '[[target]]'
+            echo "path = \"$(realpath "$dir")/spindle-verify.dat\""
+            echo 'size = "1G"'
+            echo 'block = "4K"'
+            echo 'read = 50'
+            echo 'random = 100'
+            echo "depth = $depth"
+        } >"$out/$side.toml"
+    done
+    $spindle ab "$out/plain.toml" "$out/verify.toml" --rounds "$ab_rounds" --duration "${secs}s" --keep-file \
+        >"$out/ab.qd$depth.txt" || [ $? -eq 1 ]
 done
-$spindle ab "$out/plain.toml" "$out/verify.toml" --rounds "$ab_rounds" --duration "${secs}s" --keep-file >"$out/ab.txt" || [ $? -eq 1 ]
 rm -f "$dir/spindle-verify.dat"
 
 python3 - "$out" "$rounds" <<'PY'
@@ -94,6 +100,9 @@ for case in cases:
     print(f"{case:18} {'verify/fio':16} {rows['verify'][0] / f[0]:10.3f} {rows['verify'][1] / f[1]:10.3f}")
 print(f"(medians of {rounds} alternating rounds; over all --verify rounds: {total_ios:,} verified I/Os, {total_faults} faulty sectors)")
 PY
-echo
-echo "(p) d-disk-4k-qd32 as spindle ab, A plain, B --verify, $ab_rounds rounds:"
-sed -n '/^metric/,$p' "$out/ab.txt"
+for depth in $ab_depths; do
+    echo
+    echo "(p) disk, 4K random, half reads, depth $depth, as spindle ab, A plain, B --verify, $ab_rounds rounds:"
+    sed -n '/^metric/,/^$/p' "$out/ab.qd$depth.txt"
+    grep -E '^(A outperforms|B outperforms|Inconclusive|A and B are equivalent)' "$out/ab.qd$depth.txt" || true
+done
