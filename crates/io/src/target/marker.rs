@@ -90,15 +90,24 @@ pub fn set_verified(path: &Path, mark: VerifyMark) -> std::io::Result<()> {
     set_attr(path, VERIFIED, &value)
 }
 
-/// The verification mark on `path`, if a run under `--verify` wrote it.
-pub fn verified(path: &Path) -> Option<VerifyMark> {
-    parse_verified(&get_attr(path, VERIFIED)?)
+/// What a file's verification mark says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verified {
+    /// No run under `--verify` wrote it (or its mark is not one spindle reads).
+    No,
+    By(VerifyMark),
+    /// A run of an earlier spindle wrote it, with stamps of the first format (one hash over
+    /// the whole sector), which this version does not check.
+    ByEarlierFormat,
 }
 
-/// Whether a run of an earlier spindle wrote `path` under `--verify`, with stamps of the first
-/// format (one hash over the whole sector), which this version does not check.
-pub fn verified_by_earlier_format(path: &Path) -> bool {
-    get_attr(path, VERIFIED).is_some_and(|v| v.starts_with("v1 "))
+/// The verification mark on `path`, read once.
+pub fn verified(path: &Path) -> Verified {
+    match get_attr(path, VERIFIED) {
+        Some(v) if v.starts_with("v1 ") => Verified::ByEarlierFormat,
+        Some(v) => parse_verified(&v).map_or(Verified::No, Verified::By),
+        None => Verified::No,
+    }
 }
 
 fn parse_verified(value: &str) -> Option<VerifyMark> {

@@ -49,10 +49,11 @@ pub struct ScanReport {
 
 /// The id and written bytes of the run that wrote `path`: `id` when given, else its mark.
 pub fn run_of(path: &Path, id: Option<u64>) -> Result<marker::VerifyMark, ScanError> {
-    if marker::verified_by_earlier_format(path) {
-        return Err(ScanError::EarlierFormat(path.to_path_buf()));
-    }
-    let mark = marker::verified(path);
+    let mark = match marker::verified(path) {
+        marker::Verified::ByEarlierFormat => return Err(ScanError::EarlierFormat(path.to_path_buf())),
+        marker::Verified::By(mark) => Some(mark),
+        marker::Verified::No => None,
+    };
     match (id, mark) {
         (Some(id), Some(m)) if m.id == id => Ok(m),
         (Some(id), _) => Ok(marker::VerifyMark { id, written: None }),
