@@ -23,6 +23,12 @@ pub struct Done {
 }
 
 pub trait Payload {
+    /// Whether [`Payload::anticipate`] does anything: the worker looks ahead only for a
+    /// payload that uses it, so the plain loop computes nothing it would throw away.
+    const ANTICIPATES: bool;
+    /// An I/O will probably claim a place starting at `offset` soon: a hint, to start bringing
+    /// what the claim reads into the cache.
+    fn anticipate(&self, offset: u64);
     /// Takes `[offset, offset + len)` for one I/O; false when another I/O in flight holds
     /// part of it, and the worker picks another place.
     fn claim(&mut self, offset: u64, len: u32) -> bool;
@@ -45,6 +51,11 @@ const DEDUP_STRIDE: usize = 4096;
 pub struct Plain;
 
 impl Payload for Plain {
+    const ANTICIPATES: bool = false;
+
+    #[inline(always)]
+    fn anticipate(&self, _offset: u64) {}
+
     #[inline(always)]
     fn claim(&mut self, _offset: u64, _len: u32) -> bool {
         true
@@ -161,6 +172,13 @@ impl<'a> Verifying<'a> {
 }
 
 impl Payload for Verifying<'_> {
+    const ANTICIPATES: bool = true;
+
+    #[inline(always)]
+    fn anticipate(&self, offset: u64) {
+        self.map.prefetch(offset);
+    }
+
     fn claim(&mut self, offset: u64, len: u32) -> bool {
         self.map.claim(offset, len)
     }
