@@ -222,6 +222,34 @@ mod tests {
     }
 
     #[test]
+    fn threads_sharing_a_map_never_hold_one_granule_at_once() {
+        let map = GenerationMap::new(16 * 4096, 4096);
+        let holders: Vec<AtomicU64> = (0..16).map(|_| AtomicU64::new(0)).collect();
+        std::thread::scope(|scope| {
+            for seed in 0..2 {
+                let (map, holders) = (&map, &holders);
+                scope.spawn(move || {
+                    let mut rng = spindle_model::rng::Rng::new(seed);
+                    for _ in 0..200_000 {
+                        let (first, n) = (rng.below(15), 1 + rng.below(2));
+                        if !map.claim(first * 4096, n as u32 * 4096) {
+                            continue;
+                        }
+                        for h in &holders[first as usize..][..n as usize] {
+                            assert_eq!(h.fetch_add(1, Ordering::SeqCst), 0, "two claims hold a granule");
+                        }
+                        for h in &holders[first as usize..][..n as usize] {
+                            h.fetch_sub(1, Ordering::SeqCst);
+                        }
+                        map.release(first * 4096, n as u32 * 4096, Release::Read);
+                    }
+                });
+            }
+        });
+        assert!((0..16).all(|i| map.claim(i * 4096, 4096)), "every claim was let go");
+    }
+
+    #[test]
     fn generations_skip_the_values_the_map_reserves() {
         let map = GenerationMap::new(4096, 4096);
         map.next.store(u64::from(UNKNOWN), Ordering::Relaxed);
