@@ -419,7 +419,9 @@ fn anticipate_places<P: Payload>(s: &State<'_>, payload: &P) {
     let pattern = s.plan.pattern;
     let mut index = s.pattern_index;
     for _ in 0..LOOK_AHEAD.min(s.plan.depth as usize) {
-        payload.anticipate(draw_place(pattern.get(index), &mut rng, &mut cursor, s.plan.target_size));
+        let offset;
+        (offset, cursor) = draw_place(pattern.get(index), &mut rng, cursor, s.plan.target_size);
+        payload.anticipate(offset);
         index += 1;
         if index == pattern.len() {
             index = 0;
@@ -442,7 +444,8 @@ fn device_lateness(intended: u64, device_busy_until: u64) -> u64 {
 #[inline(always)]
 fn place<P: Payload>(s: &mut State<'_>, access: Access, payload: &mut P) -> Option<u64> {
     for _ in 0..PLACE_TRIES {
-        let offset = draw_place(access, &mut s.rng, &mut s.sequential_cursor, s.plan.target_size);
+        let offset;
+        (offset, s.sequential_cursor) = draw_place(access, &mut s.rng, s.sequential_cursor, s.plan.target_size);
         if payload.claim(offset, access.len) {
             return Some(offset);
         }
@@ -450,19 +453,17 @@ fn place<P: Payload>(s: &mut State<'_>, access: Access, payload: &mut P) -> Opti
     None
 }
 
-/// The next place for `access`: a random one from `rng`, or the sequential `cursor`'s, which
-/// wraps at the target's end.
+/// The next place for `access` and the sequential cursor after it: a random place from `rng`,
+/// or the cursor's, which wraps at the target's end. (The cursor goes by value: taken by
+/// reference, the plain loop on the null engine ran 2% slower.)
 #[inline(always)]
-fn draw_place(access: Access, rng: &mut Rng, cursor: &mut u64, target_size: u64) -> u64 {
-    if !access.random {
-        if *cursor + access.len as u64 > target_size {
-            *cursor = 0;
-        }
-        let at = *cursor;
-        *cursor += access.len as u64;
-        return at;
+fn draw_place(access: Access, rng: &mut Rng, cursor: u64, target_size: u64) -> (u64, u64) {
+    if access.random {
+        (access.random_offset(rng), cursor)
+    } else {
+        let at = if cursor + access.len as u64 > target_size { 0 } else { cursor };
+        (at, at + access.len as u64)
     }
-    access.random_offset(rng)
 }
 
 #[inline(always)]
