@@ -13,6 +13,9 @@
 # case again as `spindle ab` (plain A, verified B, AB_ROUNDS balanced rounds, paired t-test) at
 # each of AB_DEPTHS, so the disk's drift cancels and its verdict says whether the cost is
 # measurable at all: at depth 32 one thread's CPU may be the limit, at depth 4 the device is.
+# Then (t): depth 32 again with the device made the limit, as real storage usually is: the
+# kernel's block throttle (cgroup v1 blkio or v2 io.max, as root) caps the runs' reads and
+# writes on DIR's disk at THROTTLE_IOPS each (default 25000), so one thread's CPU has room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-./bench-work}
@@ -27,7 +30,8 @@ spindle=./target/release/spindle
 mkdir -p "$dir"
 shm=$(mktemp -d /dev/shm/spindle-verify.XXXXXX)
 out=$(mktemp -d)
-trap 'rm -rf "$shm" "$out"' EXIT
+cgroup=""
+trap 'rm -rf "$shm" "$out"; [ -z "$cgroup" ] || rmdir "$cgroup" 2>/dev/null || true' EXIT
 export SPINDLE_STORE=$dir/bench-results.db
 
 run_case() { # name, file, size, spindle args, fio args
@@ -68,6 +72,36 @@ for depth in $ab_depths; do
     $spindle ab "$out/plain.toml" "$out/verify.toml" --rounds "$ab_rounds" --duration "${secs}s" --keep-file \
         >"$out/ab.qd$depth.txt" || [ $? -eq 1 ]
 done
+
+# (t) the block throttle limits a whole disk: the one under DIR, or the disk of its partition.
+throttle=${THROTTLE_IOPS:-25000}
+disk=$(findmnt -no MAJ:MIN -T "$dir" | tr -d ' ')
+parent=$(lsblk -no PKNAME "/dev/block/$disk" 2>/dev/null | head -1 || true)
+[ -z "$parent" ] || disk=$(cat "/sys/class/block/$parent/dev")
+throttled_group() { # prints the cgroup made, or fails
+    local group
+    if [ -d /sys/fs/cgroup/blkio ]; then
+        group=/sys/fs/cgroup/blkio/spindle-verify-bench.$$
+        mkdir "$group" && echo "$group" &&
+            echo "$disk $throttle" >"$group/blkio.throttle.read_iops_device" &&
+            echo "$disk $throttle" >"$group/blkio.throttle.write_iops_device"
+    elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+        echo +io >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+        group=/sys/fs/cgroup/spindle-verify-bench.$$
+        mkdir "$group" && echo "$group" && echo "$disk riops=$throttle wiops=$throttle" >"$group/io.max"
+    else
+        return 1
+    fi
+}
+if [ "$(id -u)" -eq 0 ] && [ -n "$disk" ]; then
+    cgroup=$(throttled_group) || { echo "bench/verify.sh: could not throttle $disk; (t) skipped" >&2; rmdir "$cgroup" 2>/dev/null || true; cgroup=""; }
+fi
+if [ -n "$cgroup" ]; then
+    sed -i "s/^depth = .*/depth = 32/" "$out/plain.toml" "$out/verify.toml"
+    sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cgroup" \
+        $spindle ab "$out/plain.toml" "$out/verify.toml" --rounds "$ab_rounds" --duration "${secs}s" --keep-file \
+        >"$out/ab.throttled.txt" || [ $? -eq 1 ]
+fi
 rm -f "$dir/spindle-verify.dat"
 
 python3 - "$out" "$rounds" <<'PY'
@@ -106,3 +140,11 @@ for depth in $ab_depths; do
     sed -n '/^metric/,/^$/p' "$out/ab.qd$depth.txt"
     grep -E '^(A outperforms|B outperforms|Inconclusive|A and B are equivalent)' "$out/ab.qd$depth.txt" || true
 done
+echo
+if [ -n "$cgroup" ]; then
+    echo "(t) disk, 4K random, half reads, depth 32, reads and writes each throttled to $throttle IOPS on $disk, as spindle ab, $ab_rounds rounds:"
+    sed -n '/^metric/,/^$/p' "$out/ab.throttled.txt"
+    grep -E '^(A outperforms|B outperforms|Inconclusive|A and B are equivalent)' "$out/ab.throttled.txt" || true
+else
+    echo "(t) skipped: the block throttle needs root and cgroup v1 blkio or v2 io"
+fi
