@@ -85,11 +85,8 @@ impl GenerationMap {
 
     #[inline(always)]
     fn cells(&self, offset: u64, len: u32) -> std::ops::Range<usize> {
-        let end = offset + u64::from(len);
-        let last = match self.granule_shift {
-            Some(shift) => (end >> shift) as usize + usize::from(end & (self.granule - 1) != 0),
-            None => end.div_ceil(self.granule) as usize,
-        };
+        // The cell after the last byte's: `index` of the end rounded up to a granule.
+        let last = self.index(offset + u64::from(len) + self.granule - 1);
         self.index(offset)..last.min(self.cells.len())
     }
 
