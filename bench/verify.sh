@@ -134,17 +134,20 @@ for case in cases:
     print(f"{case:18} {'verify/fio':16} {rows['verify'][0] / f[0]:10.3f} {rows['verify'][1] / f[1]:10.3f}")
 print(f"(medians of {rounds} alternating rounds; over all --verify rounds: {total_ios:,} verified I/Os, {total_faults} faulty sectors)")
 PY
-for depth in $ab_depths; do
+show_ab() { # title, spindle ab output: its table and verdict
     echo
-    echo "(p) disk, 4K random, half reads, depth $depth, as spindle ab, A plain, B --verify, $ab_rounds rounds:"
-    sed -n '/^metric/,/^$/p' "$out/ab.qd$depth.txt"
-    grep -E '^(A outperforms|B outperforms|Inconclusive|A and B are equivalent)' "$out/ab.qd$depth.txt" || true
+    echo "$1"
+    sed -n '/^metric/,/^$/p' "$2"
+    grep -E '^(A outperforms|B outperforms|Inconclusive|A and B are equivalent)' "$2" || true
+}
+for depth in $ab_depths; do
+    show_ab "(p) disk, 4K random, half reads, depth $depth, as spindle ab, A plain, B --verify, $ab_rounds rounds:" \
+        "$out/ab.qd$depth.txt"
 done
-echo
 if [ -n "$cgroup" ]; then
-    echo "(t) disk, 4K random, half reads, depth 32, reads and writes each throttled to $throttle IOPS on $disk, as spindle ab, $ab_rounds rounds:"
-    sed -n '/^metric/,/^$/p' "$out/ab.throttled.txt"
-    grep -E '^(A outperforms|B outperforms|Inconclusive|A and B are equivalent)' "$out/ab.throttled.txt" || true
+    show_ab "(t) disk, 4K random, half reads, depth 32, reads and writes each throttled to $throttle IOPS on $disk, as spindle ab, $ab_rounds rounds:" \
+        "$out/ab.throttled.txt"
 else
+    echo
     echo "(t) skipped: the block throttle needs root and cgroup v1 blkio or v2 io"
 fi
