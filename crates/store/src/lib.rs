@@ -42,8 +42,8 @@ impl Store {
             Found::Empty => 0,
         };
         schema::migrate(&mut conn, from, path)?;
-        // WAL lets `runs list` read while a run saves; set once the file is known to be ours.
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(|source| sqlite(path, source))?;
+        // Set once the file is known to be ours.
+        use_wal(&conn, path)?;
         Ok(Store { conn, path: path.into() })
     }
 
@@ -85,12 +85,37 @@ fn create_private(path: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// How long a spindle waits for another that holds the store (saving, or creating it).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
 fn connect(path: &Path, flags: OpenFlags) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(path, flags).map_err(|source| sqlite(path, source))?;
     // Another spindle may be saving at the same moment (parallel runs, several hosts later).
-    conn.busy_timeout(Duration::from_secs(10)).map_err(|source| sqlite(path, source))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|source| sqlite(path, source))?;
     conn.pragma_update(None, "foreign_keys", "ON").map_err(|source| sqlite(path, source))?;
     Ok(conn)
+}
+
+/// Puts the store in WAL mode, which lets `runs list` read while a run saves. The switch needs
+/// the store's write lock, and when another connection holds it (another spindle creating the
+/// same store, or switching it too) SQLite answers "database is locked" at once instead of
+/// waiting: the pragma already holds a read lock, and waiting with it could deadlock. So the
+/// switch is tried again, holding nothing between tries, for as long as any other wait on the
+/// store.
+fn use_wal(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            done => return done.map_err(|source| sqlite(path, source)),
+        }
+    }
 }
 
 fn sqlite(path: &Path, source: rusqlite::Error) -> StoreError {

@@ -55,6 +55,31 @@ fn reopening_keeps_runs_and_a_missing_store_has_none() {
     assert_eq!(store.count(&Filter::default()).unwrap(), 1);
 }
 
+/// Switching a store to WAL needs its write lock, and SQLite answers "database is locked" at
+/// once, whatever the busy timeout, when another connection holds that lock then: several
+/// spindles creating one store meet that (one migrating or switching while the others switch).
+/// Here a store left in the rollback journal is held by a writer for 300 ms: opening it waits
+/// for the writer instead of failing.
+#[test]
+fn opening_waits_for_a_writer_to_switch_the_store_to_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.db");
+    Store::open(&path).unwrap().save(&io_run(&[5.0], 1_000, &[]), &Placement::default()).unwrap();
+    let writer = rusqlite::Connection::open(&path).unwrap();
+    writer.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let opening = std::thread::spawn({
+        let path = path.clone();
+        move || Store::open(&path).map(|s| s.count(&Filter::default()))
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    writer.execute_batch("COMMIT").unwrap();
+    assert_eq!(opening.join().unwrap().unwrap().unwrap(), 1);
+    let mode: String =
+        rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+}
+
 #[test]
 fn foreign_and_newer_files_are_refused_untouched() {
     let dir = tempfile::tempdir().unwrap();
