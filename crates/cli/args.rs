@@ -242,6 +242,10 @@ pub struct LargeOpsArgs {
     #[arg(long, value_name = "DURATION")]
     pub settle: Option<String>,
     /// Keep the table at the end.
+    /// Run the four operations N times, each time on a table made anew; `spindle compare`
+    /// then compares each operation with the same operation only [default: 1].
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<String>,
     #[arg(long)]
     pub keep: bool,
     #[command(flatten)]
@@ -273,7 +277,8 @@ pub struct PlacementArgs {
     /// Rows: Hammer's table [default: 1M], or the log test's inserts per run [default: 20000].
     #[arg(long)]
     pub rows: Option<String>,
-    /// Hammer's concurrent sessions [default: 8].
+    /// Hammer's concurrent sessions, or several (`8,32,128`): one paired comparison per count,
+    /// the table loaded once per layout [default: 8].
     #[arg(long, value_name = "N")]
     pub sessions: Option<String>,
     /// Percent of Hammer's calls that are GetAccount [default: 50].

@@ -17,7 +17,12 @@ pub fn url_of(text: &str) -> Result<DbUrl, UsageError> {
             ),
         ));
     }
-    Ok(with_password_from_env(url, &|name| std::env::var(name).ok()))
+    Ok(password_from_env(url))
+}
+
+/// A server URL without a password takes it from the environment (see below).
+pub fn password_from_env(url: DbUrl) -> DbUrl {
+    with_password_from_env(url, &|name| std::env::var(name).ok())
 }
 
 /// A server URL without a password takes the one in `PGPASSWORD` (PostgreSQL) or `MYSQL_PWD`

@@ -7,12 +7,12 @@
 
 mod args;
 mod commands;
+mod console;
 mod database;
 pub mod fuzzing;
 mod input_file;
 mod interrupt;
 mod machine;
-mod measure;
 mod origin;
 mod output;
 mod plan;
@@ -20,6 +20,7 @@ mod profiles;
 mod progress;
 #[cfg(test)]
 mod readme_tests;
+mod runner;
 mod secrets;
 mod selection;
 mod store;
@@ -30,15 +31,7 @@ mod usage;
 use clap::Parser;
 use std::process::ExitCode;
 
-/// How a command ended, when it did not fail outright.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Success,
-    /// The run completed, but some operations failed.
-    OperationsFailed,
-    /// Stopped early (Ctrl-C or out of space); partial results were printed.
-    Interrupted,
-}
+pub use spindle_runner::Outcome;
 
 /// The whole command line: what the binary runs.
 pub fn main() -> ExitCode {
@@ -77,21 +70,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The error and its causes, each said once: a cause whose words its error already quotes
-/// (an OS or SQLite error inside a store error) is not said again.
-pub(crate) fn error_text(e: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in e.chain() {
-        let said = cause.to_string();
-        if !text.contains(&said) {
-            if !text.is_empty() {
-                text.push_str(": ");
-            }
-            text.push_str(&said);
-        }
-    }
-    text
-}
+pub(crate) use spindle_runner::saver::error_text;
 
 /// `spindle io --json | head` must not report an error when head exits.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -33,15 +33,15 @@ impl Display {
         let _ = std::io::stderr().flush();
     }
 
-    /// A bar for filling a test file.
-    pub fn fill(&self, path: &str, done: u64, total: u64) {
+    /// A bar for something filled or loaded (`creating t.dat`, `loading ...`).
+    pub fn fill(&self, what: &str, done: u64, total: u64) {
         if !self.enabled || total == 0 {
             return;
         }
         let width = 30;
         let filled = (done as u128 * width as u128 / total as u128) as usize;
         eprint!(
-            "\r\x1b[2Kcreating {path} [{}{}] {:>3}%",
+            "\r\x1b[2K{what} [{}{}] {:>3}%",
             "#".repeat(filled),
             " ".repeat(width - filled),
             done as u128 * 100 / total as u128

@@ -1,6 +1,7 @@
 //! Integration tests: they drive the real `spindle` binary on temp directories.
 
 mod ab;
+mod ab_database;
 mod common;
 mod compare;
 mod counters;

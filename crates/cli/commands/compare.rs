@@ -61,17 +61,62 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     };
     let history: Vec<Vec<&RunRecord>> = history.iter().map(|g| g.iter().map(|r| &r.record).collect()).collect();
     let settings = Settings { selected_by: &selected_by, threshold_pct, history: &history };
-    let comparison = spindle_analysis::compare::compare(&side(&a), &side(&b), &settings);
+    let (a_name, b_name) = (a_items.join(" "), b_items.join(" "));
+    let parts = parts_of(&a, &b);
+    if let [(None, a, b)] = parts.as_slice() {
+        let comparison = spindle_analysis::compare::compare(a, b, &settings);
+        if args.json {
+            output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&comparison)?).as_bytes())?;
+        } else {
+            output::write_report(&spindle_report::render_compare(&comparison, &a_name, &b_name))?;
+        }
+        return Ok(Outcome::Success);
+    }
+    // Large operations: each operation compared with the same operation only.
+    let mut json = serde_json::Map::new();
+    let mut text = Vec::new();
+    for (part, a, b) in &parts {
+        let part = part.as_deref().unwrap_or("other");
+        if a.is_empty() || b.is_empty() {
+            let (has, lacks) = if a.is_empty() { (&b_name, &a_name) } else { (&a_name, &b_name) };
+            text.extend(format!("\n{part}: only in {has}, not in {lacks}; not compared\n").into_bytes());
+            continue;
+        }
+        let comparison = spindle_analysis::compare::compare(a, b, &settings);
+        text.extend(format!("\n{part}:\n").into_bytes());
+        text.extend(spindle_report::render_compare(&comparison, &a_name, &b_name));
+        json.insert(part.to_string(), serde_json::to_value(&comparison)?);
+    }
     if args.json {
-        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&comparison)?).as_bytes())?;
+        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json)?).as_bytes())?;
     } else {
-        output::write_report(&spindle_report::render_compare(&comparison, &a_items.join(" "), &b_items.join(" ")))?;
+        output::write_report(&text)?;
     }
     Ok(Outcome::Success)
 }
 
-fn side(runs: &[StoredRun]) -> Vec<(i64, &RunRecord)> {
-    runs.iter().map(|r| (r.summary.id, &r.record)).collect()
+/// A and B by part: one part for most runs; a large operation's runs by operation (a scan is
+/// compared with a scan, never with a load), in the order the operations run.
+type Part<'r> = (Option<String>, Vec<(i64, &'r RunRecord)>, Vec<(i64, &'r RunRecord)>);
+
+fn parts_of<'r>(a: &'r [StoredRun], b: &'r [StoredRun]) -> Vec<Part<'r>> {
+    let part = |r: &RunRecord| r.large_op.as_ref().map(|op| op.operation.clone());
+    let mut parts: Vec<Part<'r>> = Vec::new();
+    for (side, runs) in [(0, a), (1, b)] {
+        for r in runs {
+            let key = part(&r.record);
+            let i = match parts.iter().position(|p| p.0 == key) {
+                Some(i) => i,
+                None => {
+                    parts.push((key, Vec::new(), Vec::new()));
+                    parts.len() - 1
+                }
+            };
+            let sided = if side == 0 { &mut parts[i].1 } else { &mut parts[i].2 };
+            sided.push((r.summary.id, &r.record));
+        }
+    }
+    parts
 }
 
 /// `--threshold PERCENT`: above 0, below 100.

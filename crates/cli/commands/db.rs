@@ -43,6 +43,14 @@ pub fn engine_of(text: &str) -> Result<ManagedEngine, UsageError> {
     ManagedEngine::parse(text).ok_or_else(|| UsageError::flag("--engine", text, "spindle manages postgres and mariadb"))
 }
 
+/// [`managed_error`] for an error of any kind: a database layer's is looked at, others pass.
+pub fn managed_anyhow(e: anyhow::Error) -> anyhow::Error {
+    match e.downcast::<spindle_db::DbError>() {
+        Ok(db) => managed_error(db),
+        Err(e) => e,
+    }
+}
+
 /// A setup mistake of the user's (a directory not empty, a port in use, a missing package)
 /// is a usage error; anything else stays as it is.
 pub fn managed_error(e: spindle_db::DbError) -> anyhow::Error {
@@ -68,6 +76,7 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
         memory,
         checkpoints: if args.defer_checkpoints { Checkpoints::PushedOut } else { Checkpoints::Normal },
         registry: registry_path()?,
+        settings: Vec::new(),
     };
     let start = Instant::now();
     // Ctrl-C while the instance is made lets it finish, then takes it down again.

@@ -1,11 +1,12 @@
-//! `spindle io`: plan (one job, repeats or a sweep), run the batch, print what belongs to the
-//! whole batch (the sweep's curve and knee, the repeats' spread).
+//! `spindle io`: plan (one job, repeats or a sweep), run the series, print what belongs to the
+//! whole series (the sweep's curve and knee, the repeats' spread).
 
 use crate::args::IoArgs;
-use crate::commands::batch::{Batch, BatchJob, run_batch};
+use crate::console::{Console, Shown};
 use crate::machine::ThisMachine;
 use crate::progress::warn;
-use crate::{Outcome, output, plan};
+use crate::runner::{self, IoStep};
+use crate::{Outcome, output, plan, store};
 use spindle_model::RunRecord;
 use spindle_store::GroupKind;
 
@@ -22,37 +23,34 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     };
     let sweep = plan.sweep;
     let repeats = plan.repeats;
-    let jobs = plan
+    let steps = plan
         .jobs
         .into_iter()
-        .map(|p| BatchJob {
+        .map(|p| IoStep {
             job: p.job,
             point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point_name(i))),
             repeat: p.repeat,
-            labels: Default::default(),
         })
         .collect();
-    let batch = Batch {
-        jobs,
-        group,
-        labels,
-        warnings: plan.warnings,
-        output: &args.output,
-        store: &args.store,
-        sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
-        print_runs: true,
-    };
-    let done = run_batch(batch)?;
+    let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Line);
+    let mut runner = runner::new(&console, &args.store, labels, interval)?;
+    let (runs, outcome) = runner::io_series(&mut runner, steps, &plan.warnings, group)?;
+    let group = runner.groups.first().and_then(|g| g.id);
 
     // A sweep's JSON is one document with its curve; everything else prints its records.
     let sweep_json = sweep.is_some() && args.output.json;
-    let text = !sweep_json && !done.print_machine_readable(&args.output)? && !args.output.quiet;
+    let records: Vec<RunRecord> = runs.iter().map(|f| f.record.clone()).collect();
+    let machine_readable = !sweep_json && (args.output.json || args.output.csv);
+    if machine_readable {
+        output::print_document(&runner.saver.document(&records), &args.output)?;
+    }
+    let text = !sweep_json && !machine_readable && !args.output.quiet;
     // A sweep of single runs says everything in its curve; the table of runs is for repeats
     // (whose spread it shows) and for the ids of a sweep's repeated points.
     let curve_says_it_all = sweep.is_some() && repeats <= 1;
-    if text && done.runs.len() > 1 && !curve_says_it_all {
-        let rows: Vec<(String, &RunRecord)> = done
-            .runs
+    if text && runs.len() > 1 && !curve_says_it_all {
+        let rows: Vec<(String, &RunRecord)> = runs
             .iter()
             .map(|f| (f.point.clone().map_or(f.id.to_string(), |p| format!("{} {p}", f.id)), &f.record))
             .collect();
@@ -62,13 +60,13 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         let points: Vec<(String, Vec<&RunRecord>)> = (0..sweep.points.len())
             .map(|i| {
                 let name = sweep.point_name(i);
-                let runs = done.runs.iter().filter(|f| f.point.as_deref() == Some(&name)).map(|f| &f.record).collect();
+                let runs = runs.iter().filter(|f| f.point.as_deref() == Some(&name)).map(|f| &f.record).collect();
                 (sweep.points[i].text.clone(), runs)
             })
             .collect();
         let curve = spindle_analysis::curve::curve(&points);
         let knee = spindle_analysis::curve::knee(&curve);
-        if let (Some(group), Some(store)) = (done.group, &done.store) {
+        if let (Some(group), Some(store)) = (group, runner.saver.store()) {
             let summary = serde_json::json!({
                 "param": sweep.param.name(),
                 "curve": curve,
@@ -80,9 +78,8 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             output::write_stdout(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
         }
         if sweep_json {
-            let records: Vec<RunRecord> = done.runs.iter().map(|f| f.record.clone()).collect();
             let doc = spindle_report::SweepDocument {
-                group: done.group,
+                group,
                 param: sweep.param.name(),
                 runs: &records,
                 curve: &curve,
@@ -91,5 +88,5 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             output::write_stdout(&spindle_report::render_sweep_json(&doc))?;
         }
     }
-    Ok(done.outcome)
+    Ok(outcome)
 }

@@ -1,7 +1,7 @@
-//! One module per subcommand (and `batch`, the job runner that measuring commands share).
+//! One module per subcommand; the measuring ones parse, plan and hand over to the runner
+//! (`spindle_runner`, through crate::runner).
 
 pub mod ab;
-pub mod batch;
 pub mod characterize;
 pub mod compare;
 pub mod db;

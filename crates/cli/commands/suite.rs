@@ -2,14 +2,15 @@
 //! member saved as a run of one group, and a summary table at the end.
 
 use crate::args::SuiteArgs;
-use crate::commands::batch::{Batch, BatchJob, run_batch};
+use crate::console::{Console, Shown};
 use crate::machine::ThisMachine;
 use crate::origin::{Origin, Setting};
 use crate::plan::{self, PlanInput};
 use crate::progress::warn;
+use crate::runner::{self, IoStep};
 use crate::suites::{self, Member, Suite};
 use crate::usage::UsageError;
-use crate::{Outcome, output};
+use crate::{Outcome, output, store};
 use spindle_model::RunRecord;
 use spindle_store::GroupKind;
 
@@ -45,40 +46,32 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     for w in &warnings {
         warn(args.output.quiet, w);
     }
-    let mut jobs = Vec::new();
+    let mut steps = Vec::new();
     for repeat in 1..=repeats {
         for (name, job) in &planned {
             if let Some(job) = job {
-                jobs.push(BatchJob {
-                    job: job.clone(),
-                    point: Some(name.to_string()),
-                    repeat,
-                    labels: Default::default(),
-                });
+                steps.push(IoStep { job: job.clone(), point: Some(name.to_string()), repeat });
             }
         }
     }
     let group = Some((GroupKind::Suite, format!("suite {}", suite.engine)));
-    let batch = Batch {
-        jobs,
-        group,
-        labels,
-        warnings,
-        output: &args.output,
-        store: &args.store,
-        sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
-        print_runs: true,
-    };
-    let done = run_batch(batch)?;
+    let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Line);
+    let mut runner = runner::new(&console, &args.store, labels, interval)?;
+    let (runs, outcome) = runner::io_series(&mut runner, steps, &warnings, group)?;
+    let group = runner.groups.first().and_then(|g| g.id);
 
-    if !done.print_machine_readable(&args.output)? && !args.output.quiet {
+    if args.output.json || args.output.csv {
+        let records: Vec<RunRecord> = runs.iter().map(|f| f.record.clone()).collect();
+        output::print_document(&runner.saver.document(&records), &args.output)?;
+    } else if !args.output.quiet {
         let rows: Vec<(String, &RunRecord)> =
-            done.runs.iter().map(|f| (format!("{} {}", f.id, f.point.as_deref().unwrap_or("")), &f.record)).collect();
-        let mut table = format!("\nsuite {} (group {})", suite.engine, done.group.unwrap_or(0)).into_bytes();
+            runs.iter().map(|f| (format!("{} {}", f.id, f.point.as_deref().unwrap_or("")), &f.record)).collect();
+        let mut table = format!("\nsuite {} (group {})", suite.engine, group.unwrap_or(0)).into_bytes();
         table.extend(spindle_report::render_overview(&rows));
         output::write_stdout(&table)?;
     }
-    Ok(done.outcome)
+    Ok(outcome)
 }
 
 /// What one member asks the planner for: its profile, the suite's changes to it (named as

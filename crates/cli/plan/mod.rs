@@ -3,6 +3,7 @@
 //! where the user made it.
 
 mod counts;
+mod database;
 mod input;
 mod layer;
 mod spec_file;
@@ -15,6 +16,7 @@ mod values;
 use crate::origin::{Origin, Setting};
 use crate::usage::UsageError;
 pub use counts::{row_list_of, rows_of};
+pub use database::{DatabaseSide, DbTarget, DbWorkload, MAX_CUSTOMERS, MAX_SESSIONS, plan_database};
 pub use input::PlanInput;
 use layer::Layer;
 pub use spec_file::SpecFile;
@@ -136,6 +138,12 @@ pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Ma
             None => Layer::default(),
         };
         let base = flags.over(&defaults);
+        if file.spec.database.is_some() {
+            return Err(UsageError::file(
+                &file.path,
+                "this file runs a [database] workload: run it with spindle ab (two such files against each other)",
+            ));
+        }
         if file.spec.target.is_empty() {
             return Err(UsageError::file(&file.path, "the spec file has no [[target]] table"));
         }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// A value as written: a string (`"8K"`), a number or a boolean.
-type Raw = Spanned<toml::Value>;
+pub(super) type Raw = Spanned<toml::Value>;
 
 /// Workload keys, shared by `[defaults]` and each `[[target]]`.
 #[derive(Debug, Default, Deserialize)]
@@ -42,6 +42,8 @@ pub struct RawSpec {
     pub verify: Option<Raw>,
     /// Workload settings every target starts from.
     pub defaults: Option<RawTarget>,
+    /// A database workload instead of targets (`spindle ab`).
+    pub database: Option<super::database::RawDatabase>,
     #[serde(default)]
     pub target: Vec<RawTarget>,
 }

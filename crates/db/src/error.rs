@@ -31,4 +31,7 @@ pub enum DbError {
     Server { db: String, cause: String },
     #[error("{what}: {why}")]
     Managed { what: String, why: String },
+    /// A database the workload cannot be run on as named (an SQLite URL without a file).
+    #[error("{db}: {why}")]
+    Unusable { db: String, why: String },
 }

@@ -1,30 +1,31 @@
 //! `spindle ab A.toml B.toml`: an A/B experiment. Two workloads run alternately in balanced
-//! rounds (see `rounds`), every run saved in one group with its side and round as labels, then
-//! compared round by round (a paired test), so drift of the host that a round's two runs share
-//! cancels. Comparing two groups run one after the other cannot do that: measured here, two
-//! `--repeat 3` groups of one configuration run back to back came out 11.8% apart at p = 0.031.
+//! rounds, every run saved with its side and round as labels, then compared round by round (a
+//! paired test), so drift of the host that a round's two runs share cancels. Comparing two
+//! groups run one after the other cannot do that: measured here, two `--repeat 3` groups of
+//! one configuration run back to back came out 11.8% apart at p = 0.031.
 //!
-//! A side is a workload file today; the experiment's order, pairing and comparison do not
-//! depend on what a side runs, so a side can later be a Hammer or log-test workload.
+//! A side is a workload file of I/O targets, or of a `[database]` workload (Hammer, the log
+//! test, the large operations) on a database or on an instance spindle starts with the file's
+//! settings; both sides must measure the same thing. The experiment itself (order, pairing, a
+//! comparison per point and part: the scan with the scan) is the runner's (`experiment::ab`);
+//! this command plans the two sides and prints the verdicts.
 
-pub(crate) mod rounds;
+mod sides;
 
 use crate::args::AbArgs;
-use crate::commands::batch::{Batch, BatchJob, Finished, run_batch};
 use crate::commands::compare::threshold_of;
-use crate::machine::ThisMachine;
-use crate::origin::Setting;
-use crate::plan::{self, PlanInput};
+use crate::console::{Console, Shown};
 use crate::progress::{note, warn};
 use crate::usage::UsageError;
-use crate::{Outcome, output};
-use rounds::Side;
-use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL, compare_rounds, spec_differences};
+use crate::{Outcome, output, plan, runner, store};
+use sides::Planned;
+use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
 use spindle_model::RunRecord;
-use spindle_model::spec::JobSpec;
-use spindle_store::GroupKind;
-use std::collections::BTreeMap;
-use std::path::Path;
+use spindle_runner::experiment::ab::{self, AbPlan, Compared};
+use spindle_runner::experiment::rounds::{self, Side};
+use spindle_runner::experiment::{Finished, Runner};
+use spindle_runner::workload::Workload;
+use spindle_runner::workload::io::{Files, IoJob};
 
 /// Rounds unless --rounds says otherwise.
 const DEFAULT_ROUNDS: u32 = 5;
@@ -40,20 +41,12 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
             return Err(UsageError::flag("--label", key, "spindle ab sets this label on every run itself").into());
         }
     }
-    let (job_a, warnings_a) = plan_side(args, &args.a)?;
-    let (job_b, warnings_b) = plan_side(args, &args.b)?;
-    let mut warnings = warnings_a;
-    for w in warnings_b {
-        if !warnings.contains(&w) {
-            warnings.push(w);
-        }
-    }
-    for w in &warnings {
+    let planned = sides::plan(args)?;
+    for w in planned.warnings() {
         warn(args.quiet, w);
     }
-    let differences = differences(&job_a, &job_b);
     if !args.quiet {
-        eprintln!("{differences}");
+        eprintln!("{}", planned.differences());
     }
 
     let first = if random_bit() { Side::A } else { Side::B };
@@ -66,15 +59,6 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
             rounds::order_text(&order)
         ),
     );
-    let jobs = order
-        .iter()
-        .map(|&(side, round)| BatchJob {
-            job: if side == Side::A { job_a.clone() } else { job_b.clone() },
-            point: Some(side.label().to_string()),
-            repeat: round,
-            labels: BTreeMap::from([(SIDE_LABEL.into(), side.label().into()), (ROUND_LABEL.into(), round.to_string())]),
-        })
-        .collect();
     let out = crate::args::OutputArgs {
         json: args.json,
         csv: false,
@@ -82,54 +66,42 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         verbose: false,
         labels: args.labels.clone(),
     };
-    let group_name = format!("ab {} {}", args.a.display(), args.b.display());
-    let batch = Batch {
-        jobs,
-        group: Some((GroupKind::Ab, group_name)),
-        labels,
-        warnings,
-        output: &out,
-        store: &args.store,
-        sample_interval: plan::interval_of("--sample-interval", &args.sampler.sample_interval)?,
-        print_runs: false,
+    let (a_name, b_name) = (args.a.display().to_string(), args.b.display().to_string());
+    let mut console = Console::new(&out, store::path(&args.store)?, Shown::Saved);
+    console.repeat_word = "round";
+    let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+    let mut runner = runner::new(&console, &args.store, labels, interval)?;
+    let plan = AbPlan {
+        rounds,
+        first,
+        points: planned.points(),
+        threshold_pct,
+        name: format!("ab {a_name} {b_name}"),
+        names: [a_name.clone(), b_name.clone()],
+        side_labels: Default::default(),
     };
-    let done = run_batch(batch)?;
-
-    let sided: Vec<(Side, u32, &Finished)> =
-        done.runs.iter().zip(&order).map(|(f, &(side, round))| (side, round, f)).collect();
-    let ids: Vec<(i64, &RunRecord)> = done.runs.iter().map(|f| (f.id, &f.record)).collect();
-    let comparison = compare_rounds(&ids, threshold_pct);
-    if let (Some(group), Some(store)) = (done.group, &done.store) {
-        let summary = serde_json::json!({
-            "a": args.a.display().to_string(),
-            "b": args.b.display().to_string(),
-            "order": rounds::order_text(&order),
-            "comparison": comparison,
-        });
-        store.set_group_summary(group, &summary)?;
-    }
-    let complete = comparison.a_runs.len();
-    if complete < sided.len().div_ceil(2) {
+    let compared = match planned {
+        Planned::Io { a, b, warnings } => {
+            runner.files = Files::for_jobs(vec![a.clone(), b.clone()]);
+            let (mut a, mut b) = (IoJob::new(a, warnings.clone()), IoJob::new(b, warnings));
+            ab::run(&mut runner, [&mut a, &mut b], &plan)?
+        }
+        Planned::Database { a, b } => {
+            let (mut a, mut b): (Box<dyn Workload>, Box<dyn Workload>) = (a.into_workload(), b.into_workload());
+            ab::run(&mut runner, [&mut *a, &mut *b], &plan).map_err(crate::commands::db::managed_anyhow)?
+        }
+    };
+    let complete = compared.first().map_or(0, |c| c.comparison.a_runs.len());
+    if complete < rounds as usize {
         note(args.quiet, &format!("{complete} complete rounds of {rounds} are compared"));
     }
     let bytes = if args.json {
-        let mut text = serde_json::to_string_pretty(&comparison)?;
-        text.push('\n');
-        text.into_bytes()
+        comparisons_json(&compared)?
     } else if args.quiet {
         Vec::new()
     } else {
-        let rows: Vec<(String, &RunRecord)> = sided
-            .iter()
-            .map(|(side, round, f)| (format!("{} {} round {round}", f.id, side.label().to_uppercase()), &f.record))
-            .collect();
-        let mut text = spindle_report::render_overview(&rows);
-        text.extend(format!("\ngroup {}\n", done.group.unwrap_or(0)).into_bytes());
-        text.extend(spindle_report::render_compare(
-            &comparison,
-            &args.a.display().to_string(),
-            &args.b.display().to_string(),
-        ));
+        let mut text = spindle_report::render_overview(&overview_rows(&runner));
+        text.extend(comparisons_text(&runner, &compared, &a_name, &b_name));
         text
     };
     if args.json {
@@ -137,7 +109,50 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
     } else {
         output::write_report(&bytes)?
     }
-    Ok(done.outcome)
+    Ok(runner.outcome)
+}
+
+/// A comparison's key among several: its point and part (`sessions=8`, `scan`).
+pub(crate) fn key(c: &Compared) -> String {
+    [c.point.as_deref(), c.part.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ")
+}
+
+/// One comparison as `spindle compare --json` prints it; several as an object by key.
+pub(crate) fn comparisons_json(compared: &[Compared]) -> anyhow::Result<Vec<u8>> {
+    let json = match compared {
+        [only] => serde_json::to_value(&only.comparison)?,
+        many => serde_json::Value::Object(
+            many.iter().map(|c| Ok((key(c), serde_json::to_value(&c.comparison)?))).collect::<anyhow::Result<_>>()?,
+        ),
+    };
+    Ok(format!("{}\n", serde_json::to_string_pretty(&json)?).into_bytes())
+}
+
+/// Each run in a row: its id, point and part, side and round.
+pub(crate) fn overview_rows<'r>(runner: &'r Runner<'_>) -> Vec<(String, &'r RunRecord)> {
+    runner
+        .runs
+        .iter()
+        .map(|f: &Finished| {
+            let side = f.record.labels.get(SIDE_LABEL).map_or("", String::as_str).to_uppercase();
+            let at: Vec<&str> = [f.part.as_deref()].into_iter().flatten().collect();
+            let at = if at.is_empty() { String::new() } else { format!("{} ", at.join(" ")) };
+            (format!("{} {at}{side} round {}", f.id, f.repeat), &f.record)
+        })
+        .collect()
+}
+
+/// Each comparison under its key, with the group it was saved in.
+pub(crate) fn comparisons_text(runner: &Runner<'_>, compared: &[Compared], a: &str, b: &str) -> Vec<u8> {
+    let mut text = Vec::new();
+    for c in compared {
+        let key = key(c);
+        let group = runner.groups[c.group].id.unwrap_or(0);
+        let head = if key.is_empty() { format!("\ngroup {group}\n") } else { format!("\n{key} (group {group}):\n") };
+        text.extend(head.into_bytes());
+        text.extend(spindle_report::render_compare(&c.comparison, a, b));
+    }
+    text
 }
 
 /// `--rounds N`: pairs need two rounds at least.
@@ -156,32 +171,6 @@ pub(crate) fn rounds_of(text: &Option<String>, default: u32) -> Result<u32, Usag
         return Err(UsageError::flag("--rounds", t, format_args!("at most {MAX_ROUNDS}")));
     }
     Ok(n as u32)
-}
-
-/// One side's workload file, with the flags that apply to both over it; exactly one job.
-fn plan_side(args: &AbArgs, file: &Path) -> Result<(JobSpec, Vec<String>), UsageError> {
-    let mut input = PlanInput { spec: Some(file.to_path_buf()), keep_file: args.keep_file, ..PlanInput::default() };
-    input.set("duration", Setting::flag("--duration", &args.duration));
-    input.set("warmup", Setting::flag("--warmup", &args.warmup));
-    input.set("engine", Setting::flag("--engine", &args.engine));
-    let plan = plan::plan_io(&input, &ThisMachine)?;
-    let job = plan.jobs.into_iter().next().map(|j| j.job).ok_or_else(|| UsageError::file(file, "no job to run"))?;
-    Ok((job, plan.warnings))
-}
-
-/// Every setting in which A and B differ, said before the first run, so a difference the user
-/// did not mean to test is seen before the time is spent.
-fn differences(a: &JobSpec, b: &JobSpec) -> String {
-    let to_json = |j: &JobSpec| serde_json::to_value(j).unwrap_or_default();
-    let diffs = spec_differences(&to_json(a), &to_json(b));
-    if diffs.is_empty() {
-        return "A and B are the same workload: expect them to come out equivalent".into();
-    }
-    let mut text = "A and B differ in:".to_string();
-    for (key, va, vb) in diffs {
-        text.push_str(&format!("\n  {key}: A {va}; B {vb}"));
-    }
-    text
 }
 
 /// A fair coin for which side goes first: the clock's nanoseconds, mixed.

@@ -3,19 +3,19 @@
 //! harness (counters, CPU, the log volume's exact I/O) and saved as one run of a group; at
 //! the end, the original article's `io_results` table with the optimum size marked.
 
-mod session;
 mod table;
 
-pub(crate) use session::LogTest;
-
 use crate::args::LogTestArgs;
-use crate::commands::batch::Saver;
+use crate::console::{Console, Shown};
 use crate::database::url_of;
-use crate::progress::{Display, note};
 use crate::usage::UsageError;
-use crate::{Outcome, interrupt, output, plan};
+use crate::{Outcome, output, plan, runner, store};
 use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
+use spindle_runner::experiment::series::{self, Step};
+use spindle_runner::workload::Workload;
+use spindle_runner::workload::database::Database;
+use spindle_runner::workload::logtest::LogTest;
 use spindle_store::GroupKind;
 use std::time::Duration;
 
@@ -45,56 +45,36 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
     let quiet = args.output.quiet;
-    let mut saver = Saver::new(&args.store, (batches.len() > 1).then(|| group_name(&batches)))?;
-    let stop = interrupt::stop_flag();
-
-    let display = Display::new(quiet);
-    let mut test = LogTest::open(&url, LogTestPlan { rows, row_bytes }, settle, interval, quiet)?;
-    let mut records: Vec<RunRecord> = Vec::new();
-    let mut outcome = Outcome::Success;
-    let mut failure = None;
-    for &size in &batches {
-        note(quiet, &format!("transaction size {size}: settling, checkpoint, dropping caches"));
-        let Some(measured) = test.size(size, stop, &display)? else {
-            outcome = Outcome::Interrupted;
-            break;
-        };
-        let (mut record, batch) = (measured.record, measured.batch);
-        record.labels = labels.clone();
-        record.command_line = output::command_line();
-        let id = saver.save(&record, Some(format!("batch={size}")), 1)?;
-        note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
-        let interrupted = batch.interrupted;
-        if let Some(e) = batch.error {
-            failure = Some(e);
-        }
-        records.push(record);
-        if failure.is_some() || interrupted {
-            outcome = if failure.is_some() { Outcome::OperationsFailed } else { Outcome::Interrupted };
-            break;
-        }
-    }
-    // The table is spindle's own; it goes when the test is over.
-    test.finish();
+    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Saved);
+    let mut runner = runner::new(&console, &args.store, labels, interval)?;
+    let steps: Vec<Step> = batches
+        .iter()
+        .enumerate()
+        .map(|(i, size)| Step { workload: 0, point: i, point_name: Some(format!("batch={size}")), repeat: 1 })
+        .collect();
+    let group = (batches.len() > 1).then(|| group_name(&batches));
+    let mut test = LogTest::new(Database::at(url.clone(), None), LogTestPlan { rows, row_bytes }, batches, settle);
+    series::run(&mut runner, &mut [&mut test as &mut dyn Workload], &steps, group)?;
+    let records: Vec<RunRecord> = runner.runs.iter().map(|f| f.record.clone()).collect();
     let rows_out = table::rows(&records);
-    if let Some(best) = rows_out.iter().find(|r| r.optimum) {
-        saver.set_group_summary(&serde_json::json!({
-            "optimum_transaction_size": best.figures.transaction_size,
-            "rule": "the smallest transaction size whose log MB/s is within 10% of the best",
-        }))?;
+    if let (Some(best), Some(group)) = (rows_out.iter().find(|r| r.optimum), runner.groups.first()) {
+        runner.saver.set_group_summary(
+            group,
+            &serde_json::json!({
+                "optimum_transaction_size": best.figures.transaction_size,
+                "rule": "the smallest transaction size whose log MB/s is within 10% of the best",
+            }),
+        )?;
     }
     if args.output.json {
         output::write_stdout(serde_json::to_string_pretty(&rows_out)?.as_bytes())?;
         output::write_stdout(b"\n")?;
     } else if args.output.csv {
-        output::print_document(&saver.document(&records), &args.output)?;
+        output::print_document(&runner.saver.document(&records), &args.output)?;
     } else if !quiet {
         output::write_stdout(table::render(&url.to_string(), &rows_out).as_bytes())?;
     }
-    if let Some(e) = failure {
-        eprintln!("spindle: error: {e}; the runs so far are saved");
-    }
-    Ok(outcome)
+    Ok(runner.outcome)
 }
 
 fn group_name(batches: &[u64]) -> (GroupKind, String) {

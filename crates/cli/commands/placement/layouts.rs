@@ -1,10 +1,11 @@
 //! The two layouts of the experiment, each a managed instance: data and log together on one
 //! volume, or data on one and the log on another. spindle makes a directory of its own on each
 //! volume the user names (a mount point holds lost+found, so the user's directory need not be
-//! empty) and removes the instances and those directories at the end, on errors and Ctrl-C
-//! too, unless `--keep`.
+//! empty); the runner starts each instance when its side is prepared and removes it and those
+//! directories at the end, on errors and Ctrl-C too, unless `--keep`
+//! (`spindle_runner::workload::database`).
 
-use spindle_db::managed::{Checkpoints, Instance, InstanceSpec, ManagedEngine};
+use spindle_db::managed::{Checkpoints, InstanceSpec, ManagedEngine};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,63 +42,22 @@ impl Places {
     }
 }
 
-/// The running instances; dropping this stops them and, unless kept, removes what was made.
-pub struct Instances {
-    pub same: Option<Instance>,
-    pub split: Option<Instance>,
-    registry: PathBuf,
-    keep: bool,
-}
-
-impl Instances {
-    pub fn up(
-        engine: ManagedEngine,
-        places: &Places,
-        memory: Option<u64>,
-        registry: &Path,
-        keep: bool,
-    ) -> Result<Instances, spindle_db::DbError> {
-        let spec = |data: &Path, wal: Option<&Path>| InstanceSpec {
+impl Places {
+    /// Where `layout`'s data and log go, as the instance to start.
+    pub fn spec(&self, layout: Layout, engine: ManagedEngine, memory: Option<u64>, registry: &Path) -> InstanceSpec {
+        let (data, wal) = match layout {
+            Layout::Same => (&self.same, None),
+            Layout::Split => (&self.split_data, Some(self.split_wal.clone())),
+        };
+        InstanceSpec {
             engine,
-            data: data.to_path_buf(),
-            wal: wal.map(Path::to_path_buf),
+            data: data.clone(),
+            wal,
             port: None,
             memory,
             checkpoints: Checkpoints::Normal,
             registry: registry.to_path_buf(),
-        };
-        let mut both = Instances { same: None, split: None, registry: registry.to_path_buf(), keep };
-        both.same = Some(Instance::up(&spec(&places.same, None))?);
-        both.split = Some(Instance::up(&spec(&places.split_data, Some(&places.split_wal)))?);
-        Ok(both)
-    }
-
-    pub fn get_mut(&mut self, layout: Layout) -> &mut Instance {
-        let i = match layout {
-            Layout::Same => &mut self.same,
-            Layout::Split => &mut self.split,
-        };
-        i.as_mut().expect("both instances are up once Instances::up returned")
-    }
-
-    pub fn get(&self, layout: Layout) -> &Instance {
-        let i = match layout {
-            Layout::Same => &self.same,
-            Layout::Split => &self.split,
-        };
-        i.as_ref().expect("both instances are up once Instances::up returned")
-    }
-}
-
-impl Drop for Instances {
-    fn drop(&mut self) {
-        for instance in [self.same.take(), self.split.take()].into_iter().flatten() {
-            if self.keep {
-                // Dropping the handle stops the server; its directories stay.
-                drop(instance);
-            } else {
-                let _ = instance.remove(&self.registry);
-            }
+            settings: Vec::new(),
         }
     }
 }

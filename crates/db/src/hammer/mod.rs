@@ -10,6 +10,7 @@
 //! async task per session (`tasks`), so thousands of sessions fit in one process. Both loops
 //! use the same bookkeeping (`state`).
 
+mod driver;
 mod record;
 mod state;
 mod tasks;
@@ -17,6 +18,7 @@ mod tasks;
 mod tests;
 mod threads;
 
+pub use driver::Driver;
 pub use record::run_record;
 pub use tasks::run_tasks;
 pub use threads::run;

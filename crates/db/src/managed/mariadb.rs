@@ -64,6 +64,9 @@ fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State)
              innodb_adaptive_flushing = OFF\n",
         );
     }
+    for (key, value) in &spec.settings {
+        conf.push_str(&format!("{key} = {value}\n"));
+    }
     let tls = super::cert::make(&state.data, owner)?;
     conf.push_str(&format!("ssl_cert = {}\nssl_key = {}\n", tls.cert.display(), tls.key.display()));
     let path = options(state);

@@ -76,6 +76,9 @@ pub struct InstanceSpec {
     pub checkpoints: Checkpoints,
     /// Where the registry lists instances.
     pub registry: PathBuf,
+    /// Server settings over spindle's own (`effective_io_concurrency = 200`), as the engine's
+    /// configuration file spells them; an experiment's side can differ from the other in them.
+    pub settings: Vec<(String, String)>,
 }
 
 /// The default cache of a managed instance: modest, so it starts on a small machine.

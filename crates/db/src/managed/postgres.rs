@@ -56,6 +56,9 @@ fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, Db
     if spec.checkpoints == Checkpoints::PushedOut {
         conf.push_str("checkpoint_timeout = '1d'\nmax_wal_size = '100GB'\ncheckpoint_completion_target = 0.9\n");
     }
+    for (key, value) in &spec.settings {
+        conf.push_str(&format!("{key} = '{}'\n", value.replace('\'', "''")));
+    }
     let tls = super::cert::make(data, owner)?;
     conf.push_str(&format!(
         "ssl = on\nssl_cert_file = '{}'\nssl_key_file = '{}'\n",

@@ -1,4 +1,4 @@
-//! The measuring harness every database command shares: the counter sampler over the disks
+//! The measuring harness every workload shares: the counter sampler over the disks
 //! (and any database's own counters), the process's CPU time, the exact totals of chosen
 //! volumes from /proc/diskstats, and the environment, started before the work and finished
 //! after it, then written into the run's record.

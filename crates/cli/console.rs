@@ -1,0 +1,159 @@
+//! The runner's observer on the command line: progress on stderr (a live line on terminals
+//! only), each run as it is saved (its report, a line, or only where it was saved), and what
+//! went wrong said from the run's typed end, never from its warnings' words.
+
+use crate::args::OutputArgs;
+use crate::output;
+use crate::progress::{Display, note, warn};
+use spindle_io::run::Progress;
+use spindle_model::RunRecord;
+use spindle_runner::RunEnd;
+use spindle_runner::experiment::Finished;
+use spindle_runner::observer::Observer;
+use std::path::PathBuf;
+
+/// How each saved run is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Its text report (a single run, or `-v`).
+    Report,
+    /// A line with its rate and latency, and where it was saved (many runs).
+    Line,
+    /// Only where it was saved (the command prints a table of its own at the end, or JSON).
+    Saved,
+}
+
+pub struct Console<'o> {
+    display: Display,
+    quiet: bool,
+    shown: Shown,
+    /// How a run is printed when it cannot be saved.
+    output: &'o OutputArgs,
+    /// Named once, with the first run saved.
+    store: PathBuf,
+    /// What a step's repeat is called: `repeat`, or an A/B `round`.
+    pub repeat_word: &'static str,
+}
+
+impl<'o> Console<'o> {
+    /// Runs are shown as `shown` when the output is text; only where they were saved otherwise.
+    pub fn new(output: &'o OutputArgs, store: PathBuf, shown: Shown) -> Console<'o> {
+        let text = !output.json && !output.csv;
+        let shown = match shown {
+            Shown::Report | Shown::Line if !text => Shown::Saved,
+            Shown::Line if output.verbose => Shown::Report,
+            s => s,
+        };
+        Console {
+            display: Display::new(output.quiet),
+            quiet: output.quiet,
+            shown,
+            output,
+            store,
+            repeat_word: "repeat",
+        }
+    }
+
+    fn head(&self, run: &Finished, total: usize) -> Option<String> {
+        let index = run.step?;
+        (total > 1).then(|| {
+            let at = run.point.as_deref().map(|p| {
+                let repeat =
+                    if run.repeat > 1 { format!(", {} {}", self.repeat_word, run.repeat) } else { String::new() };
+                format!(" ({p}{repeat})")
+            });
+            format!("run {} of {total}{}", index + 1, at.unwrap_or_default())
+        })
+    }
+}
+
+impl Observer for Console<'_> {
+    fn note(&self, message: &str) {
+        self.display.finish_line();
+        note(self.quiet, message);
+    }
+
+    fn warn(&self, message: &str) {
+        self.display.finish_line();
+        warn(self.quiet, message);
+    }
+
+    fn error(&self, message: &str) {
+        self.display.finish_line();
+        eprintln!("spindle: {} {message}", crate::style::error("error:", crate::style::Stream::Stderr));
+    }
+
+    fn tick(&self, progress: &Progress) {
+        self.display.tick(progress);
+    }
+
+    fn fill(&self, what: &str, done: u64, total: u64) {
+        self.display.fill(what, done, total);
+    }
+
+    fn announce(&self, what: &str) {
+        if self.shown != Shown::Report {
+            self.display.announce(what);
+        } else {
+            self.note(what);
+        }
+    }
+
+    fn finish_line(&self) {
+        self.display.finish_line();
+    }
+
+    fn saved(&self, run: &Finished, saved: usize, total: usize) {
+        // A single run is always shown whole when the output is text.
+        let report = self.shown == Shown::Report || (self.shown == Shown::Line && total == 1);
+        if report && !self.quiet {
+            // Every warning is said on stderr as it arises, so the report printed now leaves
+            // them out; the record keeps them all, and `runs show` prints them.
+            let shown = RunRecord { warnings: Vec::new(), ..run.record.clone() };
+            let _ = output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&shown)));
+        }
+        let id = run.id;
+        // The store is named once; after that, the run's id is enough.
+        let saved = if saved == 0 {
+            format!("saved as run {id} in {}", self.store.display())
+        } else {
+            format!("saved as run {id}")
+        };
+        let part = run.part.as_deref().map(|p| format!("{p}: ")).unwrap_or_default();
+        match self.head(run, total) {
+            Some(head) if self.shown == Shown::Line => {
+                self.note(&format!("{head}: {}; {saved}", one_line(&run.record)))
+            }
+            Some(head) if !report => self.note(&format!("{head}: {part}{saved}")),
+            _ => self.note(&format!("{part}{saved}")),
+        }
+        match &run.end {
+            RunEnd::OutOfSpace => self.error("a target ran out of space; the result above covers the run until then"),
+            RunEnd::Failed(why) => self.error(&format!("{why}; the runs so far are saved")),
+            RunEnd::Complete { .. } | RunEnd::Interrupted => {}
+        }
+        let faulty = run.record.verify.as_ref().map_or(0, |v| v.faulty_sectors());
+        if faulty > 0 {
+            self.error(&format!(
+                "verification found {faulty} faulty sector(s): the storage did not give back what it acknowledged (listed in the report; `spindle runs show {id}`)"
+            ));
+        }
+    }
+
+    fn unsaved(&self, record: &RunRecord) {
+        let _ = output::print(std::slice::from_ref(record), self.output);
+    }
+}
+
+/// A run in a line: its rate, bandwidth and latency.
+fn one_line(r: &RunRecord) -> String {
+    let s = &r.summary;
+    format!(
+        "{} {}, {} MB/s, mean {}, p99 {}",
+        spindle_report::view::rate_text(s.iops),
+        r.counts.per_sec(),
+        spindle_report::view::rate_text(s.mb_per_sec),
+        spindle_model::units::format_latency_ns(s.latency_ns.mean),
+        spindle_model::units::format_latency_ns(s.latency_ns.p99 as f64)
+    )
+}

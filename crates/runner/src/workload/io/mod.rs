@@ -1,0 +1,78 @@
+//! An I/O job as a workload: its targets prepared once for the whole experiment (`Files`), then
+//! measured by the I/O engine with the harness's sampler beside it.
+
+mod files;
+
+pub use files::Files;
+
+use super::{Context, Measured, Sink, Workload};
+use crate::RunEnd;
+use crate::harness::Measure;
+use spindle_io::collect::{RunContext, build_record};
+use spindle_io::run::run_job;
+use spindle_model::spec::JobSpec;
+use std::path::Path;
+use std::time::Duration;
+
+pub struct IoJob {
+    pub job: JobSpec,
+    /// What the plan found worth saying; kept in every record.
+    warnings: Vec<String>,
+}
+
+impl IoJob {
+    pub fn new(job: JobSpec, warnings: Vec<String>) -> IoJob {
+        IoJob { job, warnings }
+    }
+}
+
+impl Workload for IoJob {
+    fn describe(&self) -> String {
+        let targets: Vec<String> = self.job.targets.iter().map(|t| t.path.display().to_string()).collect();
+        format!("io on {}", targets.join(", "))
+    }
+
+    fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
+        let found = cx.files.prepare(&mut self.job, cx.observer, cx.stop)?;
+        self.warnings.extend(found);
+        Ok(())
+    }
+
+    fn measure(&mut self, _: usize, cx: &mut Context<'_>, sink: &mut Sink<'_>) -> anyhow::Result<RunEnd> {
+        let job = &self.job;
+        let paths: Vec<&Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
+        let measure = Measure::start(&paths, Vec::new(), cx.sample_interval, Vec::new());
+        let observer = cx.observer;
+        let result = run_job(job, cx.stop, &mut |p| observer.tick(&p));
+        let measured = measure.finish(Duration::from_nanos(job.warmup_ns));
+        observer.finish_line();
+        let outcome = result?;
+        let context = RunContext {
+            labels: Default::default(),
+            command_line: Vec::new(),
+            environment: measured.environment,
+            counters: Some(measured.counters),
+            warnings: self.warnings.clone(),
+        };
+        let mut record = build_record(job, &outcome, context);
+        if let Some(finding) = spindle_report::page_cache_finding(&record) {
+            cx.observer.warn(&finding);
+            record.warnings.push(finding);
+        }
+        let faulty = record.verify.as_ref().is_some_and(|v| v.faulty_sectors() > 0);
+        let end = if outcome.workers.iter().any(|w| w.out_of_space) {
+            RunEnd::OutOfSpace
+        } else if outcome.interrupted {
+            RunEnd::Interrupted
+        } else {
+            RunEnd::Complete { failed_operations: !record.errors.is_empty() || faulty }
+        };
+        sink(Measured::new(record, end.clone()))?;
+        Ok(end)
+    }
+
+    fn finish(&mut self, _: &mut Context<'_>) -> anyhow::Result<()> {
+        // The files are the experiment's, removed once every job is done (`Files::finish`).
+        Ok(())
+    }
+}

@@ -1,0 +1,114 @@
+//! The log test as a workload: one database, its test table made when prepared and dropped at
+//! the end; a step is one transaction size (a point): settle, checkpoint, drop caches, then the
+//! rows inserted committing every N, under the harness. `logtest` steps through its sizes;
+//! `placement` and `ab` run one size on each side.
+
+use super::database::Database;
+use super::{Context, Measured, Sink, Workload};
+use crate::RunEnd;
+use crate::harness::Measure;
+use spindle_counters::volumes_under;
+use spindle_db::logtest::{self, LogTestPlan};
+use spindle_db::{Conn, DbUrl};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub struct LogTest {
+    db: Database,
+    plan: LogTestPlan,
+    /// The transaction sizes, one per point.
+    sizes: Vec<u64>,
+    settle: Duration,
+    open: Option<Open>,
+}
+
+/// The database once prepared: its connection, what the record says of it, where its log is.
+struct Open {
+    url: DbUrl,
+    conn: Box<dyn Conn>,
+    version: String,
+    settings: BTreeMap<String, String>,
+    watched: Vec<PathBuf>,
+    /// The volume the log sits on (none for a server elsewhere).
+    log_volumes: Vec<String>,
+}
+
+impl LogTest {
+    pub fn new(db: Database, plan: LogTestPlan, sizes: Vec<u64>, settle: Duration) -> LogTest {
+        LogTest { db, plan, sizes, settle, open: None }
+    }
+}
+
+impl Workload for LogTest {
+    fn describe(&self) -> String {
+        "logtest".into()
+    }
+
+    /// Connects and creates the test's table.
+    fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
+        let url = self.db.ready()?;
+        let mut conn = spindle_db::open(&url)?;
+        let files = conn.files()?;
+        let version = conn.version()?;
+        logtest::create(conn.as_mut(), self.plan.row_bytes)?;
+        let mut settings = conn.settings()?;
+        settings.extend(self.db.settings().iter().cloned());
+        let watched: Vec<PathBuf> = files.log.iter().chain(&files.data).cloned().collect();
+        let log_volumes = files.log.as_deref().map(|p| volumes_under(&[p])).unwrap_or_default();
+        if log_volumes.is_empty() {
+            cx.observer
+                .warn(&format!("{url}: the log is not on a volume of this machine; the device's figures are left out"));
+        }
+        self.open = Some(Open { url, conn, version, settings, watched, log_volumes });
+        Ok(())
+    }
+
+    /// Settles, checkpoints, drops caches, then inserts the rows in transactions of the point's
+    /// size under the harness.
+    fn measure(&mut self, point: usize, cx: &mut Context<'_>, sink: &mut Sink<'_>) -> anyhow::Result<RunEnd> {
+        let open = self.open.as_mut().expect("prepared before measured");
+        let size = self.sizes[point];
+        cx.observer.note(&format!("transaction size {size}: settling, checkpoint, dropping caches"));
+        let notes = logtest::settle(open.conn.as_mut(), self.settle, cx.stop)?;
+        if cx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(RunEnd::Interrupted);
+        }
+        let watched: Vec<&Path> = open.watched.iter().map(PathBuf::as_path).collect();
+        let measure = Measure::start(&watched, open.log_volumes.clone(), cx.sample_interval, Vec::new());
+        let rows = self.plan.rows;
+        let what = format!("transaction size {size}");
+        let observer = cx.observer;
+        let mut progress = |done| observer.fill(&what, done, rows);
+        let batch = logtest::run_batch(open.conn.as_mut(), &self.plan, size, cx.stop, &mut progress);
+        observer.finish_line();
+        let mut measured = measure.finish(Duration::ZERO);
+        let batch = batch?;
+        let volume = measured.volumes.pop();
+        let context = logtest::Context {
+            url: &open.url,
+            version: &open.version,
+            settings: &open.settings,
+            plan: &self.plan,
+            notes: &notes,
+        };
+        let mut record = logtest::record(&batch, volume, &context);
+        measured.fill(&mut record, batch.rows);
+        // A failed insert is in the record's errors; the run is saved, and the test ends with it.
+        let end = match (&batch.error, batch.interrupted) {
+            (Some(e), _) => RunEnd::Failed(e.to_string()),
+            (None, true) => RunEnd::Interrupted,
+            (None, false) => RunEnd::Complete { failed_operations: false },
+        };
+        sink(Measured { point: Some(format!("batch={size}")), ..Measured::new(record, end.clone()) })?;
+        Ok(end)
+    }
+
+    /// Drops the test's table (a server that went away took it with it).
+    fn finish(&mut self, _: &mut Context<'_>) -> anyhow::Result<()> {
+        if let Some(mut open) = self.open.take() {
+            let _ = logtest::drop(open.conn.as_mut());
+        }
+        Ok(())
+    }
+}
