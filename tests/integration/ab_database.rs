@@ -2,7 +2,7 @@
 //! Hammer on instances spindle starts with each side's settings, a comparison per session
 //! count, and every mistake in a database side refused before anything runs.
 
-use crate::common::{spindle, spindle_with_store};
+use crate::common::spindle_with_store;
 use std::path::{Path, PathBuf};
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -47,6 +47,7 @@ fn large_operations_are_compared_operation_by_operation() {
     assert_eq!(groups.len(), 4, "{runs:?}");
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn hammer_sides_on_instances_spindle_starts_are_compared_per_session_count() {
     if std::fs::read_dir("/usr/lib/postgresql").is_err() {
@@ -141,12 +142,18 @@ fn database_sides_with_mistakes_are_refused_before_anything_runs() {
     assert!(!d.join("x.db").exists(), "no database was made");
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn sessions_beyond_a_servers_room_are_refused_naming_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let text = "[database]\nurl = \"postgres://root@127.0.0.1:5432/test\"\nsessions = 5000\n";
     let (a, b) = (write(dir.path(), "a.toml", text), write(dir.path(), "b.toml", text));
-    let out = spindle().env("SPINDLE_STORE", dir.path().join("s.db")).arg("ab").args([&a, &b]).output().unwrap();
+    let out = crate::common::spindle()
+        .env("SPINDLE_STORE", dir.path().join("s.db"))
+        .arg("ab")
+        .args([&a, &b])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("cannot connect") {
         spindle_testenv::unavailable("PostgreSQL on 127.0.0.1:5432", err.trim());

@@ -126,6 +126,7 @@ fn hammer_csv_rows_carry_run_ids() {
 
 /// A server that takes the connection and never answers: spindle waits in the handshake (up
 /// to its connect timeout), long enough to look at its process from outside.
+#[cfg(feature = "postgres")]
 #[test]
 fn the_password_is_gone_from_the_process_list_while_spindle_runs() {
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

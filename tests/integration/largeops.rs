@@ -3,9 +3,12 @@
 //! before anything is made.
 
 use crate::common::spindle_with_store;
+#[cfg(feature = "mysql")]
 use crate::hammer_mysql::MARIADB;
+#[cfg(feature = "postgres")]
 use crate::hammer_postgres::POSTGRES;
 use crate::io_output::assert_valid;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 use crate::server_db::{Server, TestDb};
 use std::path::Path;
 
@@ -33,6 +36,7 @@ fn small(db: &str, store: &Path) -> Vec<serde_json::Value> {
     ops
 }
 
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 fn on_server(server: &'static Server, tag: &str, count_updated: &dyn Fn(&str) -> i64) {
     let Some(db) = TestDb::create(server, tag) else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -42,6 +46,7 @@ fn on_server(server: &'static Server, tag: &str, count_updated: &dyn Fn(&str) ->
     assert_eq!(count_updated(&db.name), 30_000, "the update went through every row");
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn largeops_on_postgres() {
     on_server(&POSTGRES, "largeops", &|name| {
@@ -57,6 +62,7 @@ fn largeops_on_postgres() {
     });
 }
 
+#[cfg(feature = "mysql")]
 #[test]
 fn largeops_on_mariadb() {
     on_server(&MARIADB, "largeops", &|name| {

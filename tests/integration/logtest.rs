@@ -3,9 +3,12 @@
 //! refused before anything is created.
 
 use crate::common::spindle_with_store;
+#[cfg(feature = "mysql")]
 use crate::hammer_mysql::MARIADB;
+#[cfg(feature = "postgres")]
 use crate::hammer_postgres::POSTGRES;
 use crate::io_output::assert_valid;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 use crate::server_db::{Server, TestDb};
 use std::path::Path;
 
@@ -54,17 +57,20 @@ fn small_test(db: &str, store: &Path) -> Vec<serde_json::Value> {
     rows
 }
 
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 fn on_server(server: &'static Server, tag: &str) {
     let Some(db) = TestDb::create(server, tag) else { return };
     let dir = tempfile::tempdir().unwrap();
     small_test(&db.url(), &dir.path().join("results.db"));
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn logtest_on_postgres() {
     on_server(&POSTGRES, "logtest");
 }
 
+#[cfg(feature = "mysql")]
 #[test]
 fn logtest_on_mariadb() {
     on_server(&MARIADB, "logtest");
@@ -106,6 +112,7 @@ fn logtest_bad_input_is_refused_before_anything_runs() {
 
 /// A password with a `/` in the URL, and one in `?password=`, reach the server but nothing
 /// spindle writes: stdout, stderr, the store, over TLS as in plaintext.
+#[cfg(feature = "postgres")]
 #[test]
 fn passwords_in_urls_are_used_and_never_shown() {
     let Some(db) = TestDb::create(&POSTGRES, "secret") else { return };

@@ -5,11 +5,16 @@ mod ab_database;
 mod common;
 mod compare;
 mod counters;
+#[cfg(all(feature = "postgres", feature = "mysql"))]
 mod db_interrupts;
+#[cfg(all(feature = "postgres", feature = "mysql"))]
 mod db_managed;
 mod durability;
+mod features;
 mod hammer;
+#[cfg(feature = "mysql")]
 mod hammer_mysql;
+#[cfg(feature = "postgres")]
 mod hammer_postgres;
 mod import_report;
 mod io_bad_input;
@@ -20,9 +25,11 @@ mod io_timing;
 mod io_verify;
 mod largeops;
 mod logtest;
+#[cfg(feature = "postgres")]
 mod placement;
 mod readme_quickstart;
 mod record_characterize;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 mod server_db;
 mod store_runs;
 mod sweep_suite;

@@ -99,14 +99,15 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
         State::path(&state.data).display(),
         state.data.display()
     );
-    let cert = spindle_db::managed::cert_path(&state.data);
-    eprintln!(
-        "spindle: it speaks TLS too, with a certificate of its own: add {} to the URL to connect encrypted and verified",
-        match engine {
-            ManagedEngine::Postgres => format!("?sslmode=verify-full&sslrootcert={}", cert.display()),
-            ManagedEngine::Mariadb => format!("?ssl-mode=VERIFY_IDENTITY&ssl-ca={}", cert.display()),
-        }
-    );
+    if let Some(cert) = spindle_db::managed::cert_path(&state.data) {
+        eprintln!(
+            "spindle: it speaks TLS too, with a certificate of its own: add {} to the URL to connect encrypted and verified",
+            match engine {
+                ManagedEngine::Postgres => format!("?sslmode=verify-full&sslrootcert={}", cert.display()),
+                ManagedEngine::Mariadb => format!("?ssl-mode=VERIFY_IDENTITY&ssl-ca={}", cert.display()),
+            }
+        );
+    }
     output::write_stdout(format!("{}\n", state.url_text()).as_bytes())?;
     Ok(Outcome::Success)
 }

@@ -63,11 +63,17 @@ pub(crate) fn is_local(url: &DbUrl) -> bool {
 }
 
 /// Opens a connection to the database at `url` with the driver its scheme names.
+/// A driver this build lacks is said by name (`built::check`).
 pub fn open(url: &DbUrl) -> Result<Box<dyn Conn>, DbError> {
+    crate::built::check(url)?;
     Ok(match url.engine {
         Engine::Sqlite => Box::new(crate::sqlite::SqliteConn::open(url)?),
+        #[cfg(feature = "postgres")]
         Engine::Postgres => Box::new(crate::postgres::PgConn::open(url)?),
+        #[cfg(feature = "mysql")]
         Engine::MySql => Box::new(crate::mysql::MySqlConn::open(url)?),
+        #[cfg(not(all(feature = "postgres", feature = "mysql")))]
+        _ => unreachable!("built::check refuses an engine this build lacks"),
     })
 }
 

@@ -31,6 +31,11 @@ pub enum DbError {
     Server { db: String, cause: String },
     #[error("{what}: {why}")]
     Managed { what: String, why: String },
+    /// This build of spindle lacks what the database needs (a driver, TLS).
+    #[error(
+        "{db}: this spindle was built without {what} (cargo feature `{feature}`); build it with `cargo build --release --features {feature}`, or with the default features"
+    )]
+    NotBuilt { db: String, what: &'static str, feature: &'static str },
     /// A database the workload cannot be run on as named (an SQLite URL without a file).
     #[error("{db}: {why}")]
     Unusable { db: String, why: String },

@@ -1,27 +1,40 @@
 //! spindle's database layer: connection URLs (passwords masked everywhere), the drivers, and
-//! Microsoft's Database Hammer workload (seed 000) on top of them. SQLite is the embedded
-//! default; PostgreSQL and MariaDB drivers join behind the same calls.
+//! Microsoft's Database Hammer workload on top of them. SQLite is the embedded default and
+//! always built; the PostgreSQL and MariaDB drivers (features `postgres`, `mysql`) and TLS
+//! (`tls`) join behind the same calls. What a build lacks is said by `built::check` where a
+//! URL first meets a driver, naming the feature to build with; callers see no `cfg`.
 
+// A build with neither server driver leaves the helpers only they use (making a managed
+// instance, placeholders, chunked loads) unused; the default build uses every one.
+#![cfg_attr(not(feature = "net"), allow(dead_code))]
+
+mod built;
 pub mod conn;
 pub mod counters;
 pub mod durability;
 mod error;
 pub mod file_stats;
 pub mod hammer;
+#[cfg(feature = "net")]
 mod join;
 pub mod keys;
 pub mod largeops;
 pub mod load;
 pub mod logtest;
 pub mod managed;
+#[cfg(feature = "mysql")]
 pub mod mysql;
+#[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(feature = "net")]
 mod precise;
 pub mod session;
 pub mod sqlite;
+#[cfg(feature = "tls")]
 mod tls;
 pub mod url;
 
+pub use built::check as check_built;
 pub use conn::{Conn, EngineFiles, Param, open};
 pub use error::DbError;
 pub use file_stats::{FileIo, FileStats};

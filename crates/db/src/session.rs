@@ -9,6 +9,7 @@ pub struct CallError {
     pub message: String,
 }
 
+#[cfg(feature = "net")]
 /// The wait before a session's next attempt to reconnect while its server is away: none at
 /// first, then 10 ms doubling to half a second. Without it, a session whose server is down
 /// fails a call, retries at once and fails again, thousands of times a second: the failed-call
@@ -19,6 +20,7 @@ pub struct Backoff {
     next: std::time::Duration,
 }
 
+#[cfg(feature = "net")]
 impl Backoff {
     const FIRST: std::time::Duration = std::time::Duration::from_millis(10);
     const MOST: std::time::Duration = std::time::Duration::from_millis(500);
@@ -69,7 +71,7 @@ impl ConnectionRoom {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "net"))]
 mod tests {
     use super::*;
     use std::time::Duration;

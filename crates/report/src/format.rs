@@ -75,8 +75,28 @@ impl Format {
             Format::Csv => &crate::csv::CsvExporter,
             Format::Markdown => &crate::markdown::MarkdownExporter,
             Format::Html => &crate::html::HtmlExporter,
+            #[cfg(feature = "xlsx")]
             Format::Xlsx => &crate::xlsx::XlsxExporter,
+            #[cfg(not(feature = "xlsx"))]
+            Format::Xlsx => &NotBuilt { what: "Excel workbooks", feature: "xlsx" },
         }
+    }
+}
+
+/// A format this build lacks: asking for it says which cargo feature brings it.
+#[cfg(not(feature = "xlsx"))]
+struct NotBuilt {
+    what: &'static str,
+    feature: &'static str,
+}
+
+#[cfg(not(feature = "xlsx"))]
+impl Exporter for NotBuilt {
+    fn export(&self, _: &Document) -> Result<Vec<u8>, ExportError> {
+        Err(ExportError(format!(
+            "this spindle was built without {} (cargo feature `{}`); build it with `cargo build --release --features {}`, or with the default features",
+            self.what, self.feature, self.feature
+        )))
     }
 }
 

@@ -16,6 +16,7 @@ mod sweep;
 mod text;
 mod verify;
 pub mod view;
+#[cfg(feature = "xlsx")]
 mod xlsx;
 
 pub use compare::render_compare;

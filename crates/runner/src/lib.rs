@@ -9,9 +9,10 @@
 //! Workloads ([`Workload`]: an I/O job, Hammer's load and run, the log test, the large
 //! operations) are one axis; engines are the other, chosen inside the workload once (the I/O
 //! engine by the job, the database driver by the URL), so no caller matches on an engine. An
-//! [`experiment::Plan`] says which workload runs which step in which order: a series (repeats,
-//! a sweep, a suite, session counts, transaction sizes) or an A/B experiment in balanced
-//! rounds, whose runs are then compared pair by pair, one comparison per part and point.
+//! experiment says which workload runs which step in which order: a [`experiment::series`]
+//! (repeats, a sweep, a suite, session counts, transaction sizes) or an [`experiment::ab`] in
+//! balanced rounds, whose runs are then compared pair by pair, one comparison per part and
+//! point.
 
 pub mod end;
 pub mod experiment;

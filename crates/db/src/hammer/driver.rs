@@ -3,10 +3,8 @@
 //! servers by async sessions on a multi-threaded runtime of the driver's own.
 
 use super::{Live, RunOutcome, RunPlan};
-use crate::counters::{MySqlCounters, PgCounters, SqliteCounters};
+use crate::counters::SqliteCounters;
 use crate::load::{LoadOptions, LoadOutcome};
-use crate::mysql::MySqlSession;
-use crate::postgres::PgSession;
 use crate::sqlite::SqliteSession;
 use crate::{DbError, DbUrl, Engine};
 use spindle_counters::CounterSource;
@@ -23,19 +21,26 @@ enum Kind {
     /// A file, driven by blocking sessions on threads.
     Sqlite(PathBuf),
     /// Servers, driven by async sessions on a runtime of their own.
+    #[cfg(feature = "postgres")]
     Postgres(tokio::runtime::Runtime),
+    #[cfg(feature = "mysql")]
     MySql(tokio::runtime::Runtime),
 }
 
 impl Driver {
     pub fn new(url: &DbUrl) -> Result<Driver, DbError> {
+        crate::built::check(url)?;
         let kind = match (url.engine, &url.path) {
             (Engine::Sqlite, Some(path)) => Kind::Sqlite(path.clone()),
+            #[cfg(feature = "postgres")]
             (Engine::Postgres, _) => Kind::Postgres(runtime()?),
+            #[cfg(feature = "mysql")]
             (Engine::MySql, _) => Kind::MySql(runtime()?),
             (Engine::Sqlite, None) => {
                 return Err(DbError::Unusable { db: url.to_string(), why: "name the database file".into() });
             }
+            #[cfg(not(all(feature = "postgres", feature = "mysql")))]
+            _ => unreachable!("built::check refuses an engine this build lacks"),
         };
         Ok(Driver { url: url.clone(), kind })
     }
@@ -48,7 +53,8 @@ impl Driver {
     pub fn file(&self) -> Option<&Path> {
         match &self.kind {
             Kind::Sqlite(path) => Some(path),
-            Kind::Postgres(_) | Kind::MySql(_) => None,
+            #[cfg(feature = "net")]
+            _ => None,
         }
     }
 
@@ -56,7 +62,9 @@ impl Driver {
     pub fn loaded_rows(&self) -> Result<u64, DbError> {
         match &self.kind {
             Kind::Sqlite(path) => crate::sqlite::loaded_rows(path),
+            #[cfg(feature = "postgres")]
             Kind::Postgres(rt) => rt.block_on(crate::postgres::loaded_rows(&self.url)),
+            #[cfg(feature = "mysql")]
             Kind::MySql(rt) => rt.block_on(crate::mysql::loaded_rows(&self.url)),
         }
     }
@@ -70,7 +78,9 @@ impl Driver {
     ) -> Result<LoadOutcome, DbError> {
         match &self.kind {
             Kind::Sqlite(path) => crate::sqlite::load(path, opts, progress, stop),
+            #[cfg(feature = "postgres")]
             Kind::Postgres(rt) => rt.block_on(crate::postgres::load(&self.url, opts, progress, stop)),
+            #[cfg(feature = "mysql")]
             Kind::MySql(rt) => rt.block_on(crate::mysql::load(&self.url, opts, progress, stop)),
         }
     }
@@ -79,8 +89,10 @@ impl Driver {
     pub fn counters(&self) -> Result<Box<dyn CounterSource>, DbError> {
         Ok(match &self.kind {
             Kind::Sqlite(path) => Box::new(SqliteCounters::new(path)),
-            Kind::Postgres(_) => Box::new(PgCounters::connect(&self.url)?),
-            Kind::MySql(_) => Box::new(MySqlCounters::connect(&self.url)?),
+            #[cfg(feature = "postgres")]
+            Kind::Postgres(_) => Box::new(crate::counters::PgCounters::connect(&self.url)?),
+            #[cfg(feature = "mysql")]
+            Kind::MySql(_) => Box::new(crate::counters::MySqlCounters::connect(&self.url)?),
         })
     }
 
@@ -88,20 +100,22 @@ impl Driver {
     pub fn run(&self, plan: &RunPlan, stop: &'static AtomicBool, live: &Arc<Live>) -> Result<RunOutcome, DbError> {
         match &self.kind {
             Kind::Sqlite(path) => super::run(plan, |_| SqliteSession::connect(path), stop, live),
+            #[cfg(feature = "postgres")]
             Kind::Postgres(rt) => rt.block_on(super::run_tasks(
                 plan,
                 |_| {
                     let url = self.url.clone();
-                    async move { PgSession::connect(&url).await }
+                    async move { crate::postgres::PgSession::connect(&url).await }
                 },
                 stop,
                 live.clone(),
             )),
+            #[cfg(feature = "mysql")]
             Kind::MySql(rt) => rt.block_on(super::run_tasks(
                 plan,
                 |_| {
                     let url = self.url.clone();
-                    async move { MySqlSession::connect(&url).await }
+                    async move { crate::mysql::MySqlSession::connect(&url).await }
                 },
                 stop,
                 live.clone(),
@@ -111,6 +125,7 @@ impl Driver {
 }
 
 /// The runtime network sessions share: as many threads as this machine has cores.
+#[cfg(feature = "net")]
 fn runtime() -> Result<tokio::runtime::Runtime, DbError> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     tokio::runtime::Builder::new_multi_thread()

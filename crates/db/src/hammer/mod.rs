@@ -13,6 +13,7 @@
 mod driver;
 mod record;
 mod state;
+#[cfg(feature = "net")]
 mod tasks;
 #[cfg(test)]
 mod tests;
@@ -20,6 +21,7 @@ mod threads;
 
 pub use driver::Driver;
 pub use record::run_record;
+#[cfg(feature = "net")]
 pub use tasks::run_tasks;
 pub use threads::run;
 

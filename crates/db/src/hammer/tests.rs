@@ -1,6 +1,6 @@
 use super::*;
 use crate::load::{LoadMode, LoadOptions};
-use crate::session::{AsyncSession, CallError, Session};
+use crate::session::{CallError, Session};
 use crate::sqlite::{SqliteSession, load};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -147,6 +147,7 @@ fn threads_measure_from_the_moment_every_session_is_connected() {
     ramp_up_is_left_out(&plan, &out, &connected.lock().unwrap());
 }
 
+#[cfg(feature = "net")]
 #[test]
 fn tasks_measure_from_the_moment_every_session_is_connected() {
     static STOP: AtomicBool = AtomicBool::new(false);
@@ -187,7 +188,8 @@ impl Session for Immediate {
     }
 }
 
-impl AsyncSession for Immediate {
+#[cfg(feature = "net")]
+impl crate::session::AsyncSession for Immediate {
     async fn get_account(&mut self, _: &str) -> Result<(), CallError> {
         Ok(())
     }
@@ -199,6 +201,7 @@ impl AsyncSession for Immediate {
 /// How late calls start under `--rate`: with calls that take no time, each call's latency
 /// (counted from its intended start) is that error. Not a test; run it with
 /// `cargo test --release -p spindle-db -- --ignored --nocapture rate_wait_error`.
+#[cfg(feature = "net")]
 #[test]
 #[ignore]
 fn rate_wait_error() {

@@ -3,10 +3,17 @@
 //! from a generated option file, then a `spindle` user with the generated password (root is
 //! given the same password, so nothing is left open) and a database of spindle's own.
 
+use super::ManagedEngine;
 use super::state::State;
-use super::system::{self, RunAs, Setup};
-use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine};
+use super::system;
+// Making an instance (as against starting and stopping one) takes the driver.
+#[cfg(feature = "mysql")]
+use super::{
+    Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS,
+    system::{RunAs, Setup},
+};
 use crate::DbError;
+#[cfg(feature = "mysql")]
 use mysql_async::prelude::Queryable;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -26,6 +33,7 @@ fn socket(state: &State) -> PathBuf {
     state.socket_dir.join("mysqld.sock")
 }
 
+#[cfg(feature = "mysql")]
 pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     let (install, _) = (bin("mariadb-install-db")?, bin("mariadbd")?);
     let setup = Setup::prepare(spec, "mysql")?;
@@ -38,6 +46,7 @@ pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     setup.finish(result)
 }
 
+#[cfg(feature = "mysql")]
 fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State) -> Result<(), DbError> {
     let memory = spec.memory.unwrap_or(DEFAULT_MEMORY);
     let mut conf = format!(
@@ -67,8 +76,9 @@ fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State)
     for (key, value) in &spec.settings {
         conf.push_str(&format!("{key} = {value}\n"));
     }
-    let tls = super::cert::make(&state.data, owner)?;
-    conf.push_str(&format!("ssl_cert = {}\nssl_key = {}\n", tls.cert.display(), tls.key.display()));
+    if let Some(tls) = super::cert::make(&state.data, owner)? {
+        conf.push_str(&format!("ssl_cert = {}\nssl_key = {}\n", tls.cert.display(), tls.key.display()));
+    }
     let path = options(state);
     std::fs::write(&path, conf).map_err(|e| DbError::Io(path.clone(), e))?;
     let mut cmd = std::process::Command::new(install);
@@ -133,6 +143,7 @@ pub(super) fn start(state: &State) -> Result<u32, DbError> {
 }
 
 /// Creates spindle's user and database, closes root's empty password, returns the version.
+#[cfg(feature = "mysql")]
 fn setup(state: &State) -> Result<String, DbError> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -96,10 +96,21 @@ pub struct Instance {
 impl Instance {
     /// Creates and starts an instance; nothing is left behind when it fails.
     pub fn up(spec: &InstanceSpec) -> Result<Instance, DbError> {
-        let state = match spec.engine {
-            ManagedEngine::Postgres => postgres::up(spec)?,
-            ManagedEngine::Mariadb => mariadb::up(spec)?,
-        };
+        let state: State = match spec.engine {
+            #[cfg(feature = "postgres")]
+            ManagedEngine::Postgres => postgres::up(spec),
+            #[cfg(feature = "mysql")]
+            ManagedEngine::Mariadb => mariadb::up(spec),
+            // Making one takes its driver (spindle makes its user and database through it).
+            #[cfg(not(all(feature = "postgres", feature = "mysql")))]
+            other => {
+                let (what, feature) = match other {
+                    ManagedEngine::Postgres => ("the PostgreSQL driver", "postgres"),
+                    ManagedEngine::Mariadb => ("the MySQL/MariaDB driver", "mysql"),
+                };
+                Err(DbError::NotBuilt { db: format!("a managed {}", other.name()), what, feature })
+            }
+        }?;
         registry::add(&spec.registry, &state.data)?;
         Ok(Instance { state, stop_on_drop: true })
     }

@@ -3,8 +3,10 @@
 //! terminal's Ctrl-C does not reach it), and a database of spindle's own.
 
 use super::state::State;
-use super::system::{self, RunAs, Setup};
-use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine};
+use super::system::{self, RunAs};
+// Making an instance (as against starting and stopping one) takes the driver.
+#[cfg(feature = "postgres")]
+use super::{Checkpoints, DEFAULT_MEMORY, InstanceSpec, MAX_CONNECTIONS, ManagedEngine, system::Setup};
 use crate::DbError;
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,7 @@ fn bin(name: &str) -> Result<PathBuf, DbError> {
     system::binary(name, &versions, PACKAGE)
 }
 
+#[cfg(feature = "postgres")]
 pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     // Both binaries are looked for before anything is made.
     let (initdb, _) = (bin("initdb")?, bin("pg_ctl")?);
@@ -29,6 +32,7 @@ pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     setup.finish(result)
 }
 
+#[cfg(feature = "postgres")]
 fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, DbError> {
     let (owner, port, data, socket_dir) = (&setup.owner, setup.port, &setup.data, &setup.socket_dir);
     let wal_parent = setup.wal.as_ref().unwrap_or(data);
@@ -59,12 +63,13 @@ fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, Db
     for (key, value) in &spec.settings {
         conf.push_str(&format!("{key} = '{}'\n", value.replace('\'', "''")));
     }
-    let tls = super::cert::make(data, owner)?;
-    conf.push_str(&format!(
-        "ssl = on\nssl_cert_file = '{}'\nssl_key_file = '{}'\n",
-        tls.cert.display(),
-        tls.key.display()
-    ));
+    if let Some(tls) = super::cert::make(data, owner)? {
+        conf.push_str(&format!(
+            "ssl = on\nssl_cert_file = '{}'\nssl_key_file = '{}'\n",
+            tls.cert.display(),
+            tls.key.display()
+        ));
+    }
     let conf_path = server_data.join("spindle.conf");
     std::fs::write(&conf_path, conf).map_err(|e| DbError::Io(conf_path.clone(), e))?;
     let main_conf = server_data.join("postgresql.conf");
@@ -84,6 +89,7 @@ fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, Db
 }
 
 /// Creates spindle's database and returns the server's version.
+#[cfg(feature = "postgres")]
 fn create_database(state: &State) -> Result<String, DbError> {
     let mut url = state.url();
     url.database = Some("postgres".into());

@@ -11,6 +11,7 @@ pub use load::load;
 pub use session::{PgSession, free_connections, loaded_rows};
 
 use crate::{DbError, DbUrl, TlsMode};
+#[cfg(feature = "tls")]
 use tokio_postgres::config::SslMode;
 use tokio_postgres::{Client, Config, NoTls};
 
@@ -57,17 +58,28 @@ fn config(url: &DbUrl) -> Config {
 /// runtime. The connection ends when the client is dropped or the server goes away; sessions
 /// see the latter as a closed client and reconnect.
 pub(crate) async fn connect(url: &DbUrl) -> Result<Client, DbError> {
-    let mut config = config(url);
+    let config = config(url);
     if url.tls == TlsMode::Disable {
         let (client, connection) = config.connect(NoTls).await.map_err(|e| connect_error(url, e))?;
         tokio::spawn(connection);
         return Ok(client);
     }
+    connect_tls(url, config).await
+}
+
+#[cfg(feature = "tls")]
+async fn connect_tls(url: &DbUrl, mut config: tokio_postgres::Config) -> Result<Client, DbError> {
     config.ssl_mode(if url.tls == TlsMode::Prefer { SslMode::Prefer } else { SslMode::Require });
     let tls = tokio_postgres_rustls::MakeRustlsConnect::new(crate::tls::client_config(url)?);
     let (client, connection) = config.connect(tls).await.map_err(|e| connect_error(url, e))?;
     tokio::spawn(connection);
     Ok(client)
+}
+
+/// A build without TLS: `built::check` refused the URL before it came here.
+#[cfg(not(feature = "tls"))]
+async fn connect_tls(url: &DbUrl, _: tokio_postgres::Config) -> Result<Client, DbError> {
+    Err(DbError::NotBuilt { db: url.to_string(), what: "TLS", feature: "tls" })
 }
 
 /// A failed connection, said with the cause and what to change (the URL masked).

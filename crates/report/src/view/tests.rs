@@ -85,6 +85,7 @@ fn markdown_and_csv_carry_the_same_runs() {
 }
 
 #[test]
+#[cfg(feature = "xlsx")]
 fn xlsx_has_a_sheet_per_section_and_native_charts() {
     let bytes = Format::Xlsx.exporter().export(&sample()).unwrap();
     assert_eq!(&bytes[..2], b"PK", "a zip container");
