@@ -24,4 +24,5 @@ mod readme_quickstart;
 mod record_characterize;
 mod server_db;
 mod store_runs;
+mod store_v1;
 mod sweep_suite;

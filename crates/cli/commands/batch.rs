@@ -14,7 +14,7 @@ use spindle_io::target::{PrepareOptions, PreparedTarget, TargetError, TargetKind
 use spindle_model::RunRecord;
 use spindle_model::spec::{EngineKind, JobSpec};
 use spindle_model::units::format_size;
-use spindle_store::{GroupKind, Placement, Store};
+use spindle_store::{GroupKind, Placement, Point, Store};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -23,7 +23,7 @@ use std::time::Duration;
 pub struct BatchJob {
     pub job: JobSpec,
     /// The sweep point, suite member or A/B side (`depth=8`, `page-read`, `a`).
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
     /// Labels of this job alone, over the batch's (an A/B run's side and round).
     pub labels: BTreeMap<String, String>,
@@ -49,7 +49,7 @@ pub struct Batch<'a> {
 pub struct Finished {
     pub id: i64,
     pub record: RunRecord,
-    pub point: Option<String>,
+    pub point: Option<Point>,
 }
 
 pub struct BatchResult {
@@ -94,7 +94,7 @@ pub struct Saver {
     group: Option<(GroupKind, String)>,
     group_id: Option<i64>,
     /// Each saved run's id, point and repeat, in the order saved.
-    saved: Vec<(i64, Option<String>, u32)>,
+    saved: Vec<(i64, Option<Point>, u32)>,
 }
 
 impl Saver {
@@ -110,7 +110,7 @@ impl Saver {
     /// run is written to a recovery file beside the store (or in the current directory) and
     /// the error names that file and the command that imports it: a measured run is never
     /// lost to its store.
-    pub fn save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
+    pub fn save(&mut self, record: &RunRecord, point: Option<Point>, repeat: u32) -> anyhow::Result<i64> {
         let id = self.try_save(record, point.clone(), repeat).map_err(|e| keep_unsaved(&self.path, record, e))?;
         self.saved.push((id, point, repeat));
         Ok(id)
@@ -135,7 +135,7 @@ impl Saver {
         }
     }
 
-    fn try_save(&mut self, record: &RunRecord, point: Option<String>, repeat: u32) -> anyhow::Result<i64> {
+    fn try_save(&mut self, record: &RunRecord, point: Option<Point>, repeat: u32) -> anyhow::Result<i64> {
         let store = match &mut self.store {
             Some(s) => s,
             None => self.store.insert(Store::open(&self.path)?),
@@ -276,7 +276,7 @@ fn run_jobs(
         // live line while it runs); with -v, or for a single run, its full report.
         let one_line_each = total > 1 && !(text && shown_as.verbose);
         let head = (total > 1).then(|| {
-            let at = point.as_deref().map(|p| {
+            let at = point.as_ref().map(|p| {
                 format!(" ({p}{})", if repeat > 1 { format!(", {repeat_word} {repeat}") } else { String::new() })
             });
             format!("run {} of {total}{}", i + 1, at.unwrap_or_default())
@@ -341,7 +341,7 @@ fn run_jobs(
         if out_of_space {
             eprintln!("spindle: error: a target ran out of space; the result above covers the run until then");
         }
-        let faulty = record.verify.as_ref().map_or(0, |v| v.faulty_sectors());
+        let faulty = record.details.verify().map_or(0, |v| v.faulty_sectors());
         if faulty > 0 {
             eprintln!(
                 "spindle: error: verification found {faulty} faulty sector(s): the storage did not give back what it acknowledged (listed in the report; `spindle runs show {id}`)"

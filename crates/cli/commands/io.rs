@@ -27,7 +27,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         .into_iter()
         .map(|p| BatchJob {
             job: p.job,
-            point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point_name(i))),
+            point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point(i))),
             repeat: p.repeat,
             labels: Default::default(),
         })
@@ -54,15 +54,15 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         let rows: Vec<(String, &RunRecord)> = done
             .runs
             .iter()
-            .map(|f| (f.point.clone().map_or(f.id.to_string(), |p| format!("{} {p}", f.id)), &f.record))
+            .map(|f| (f.point.as_ref().map_or(f.id.to_string(), |p| format!("{} {p}", f.id)), &f.record))
             .collect();
         output::write_stdout(&spindle_report::render_overview(&rows))?;
     }
     if let Some(sweep) = &sweep {
         let points: Vec<(String, Vec<&RunRecord>)> = (0..sweep.points.len())
             .map(|i| {
-                let name = sweep.point_name(i);
-                let runs = done.runs.iter().filter(|f| f.point.as_deref() == Some(&name)).map(|f| &f.record).collect();
+                let name = sweep.point(i);
+                let runs = done.runs.iter().filter(|f| f.point.as_ref() == Some(&name)).map(|f| &f.record).collect();
                 (sweep.points[i].text.clone(), runs)
             })
             .collect();

@@ -11,7 +11,7 @@ use crate::suites::{self, Member, Suite};
 use crate::usage::UsageError;
 use crate::{Outcome, output};
 use spindle_model::RunRecord;
-use spindle_store::GroupKind;
+use spindle_store::{GroupKind, Point};
 
 /// The suite's test file, inside --dir.
 const TEST_FILE: &str = "spindle-suite.dat";
@@ -51,7 +51,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
             if let Some(job) = job {
                 jobs.push(BatchJob {
                     job: job.clone(),
-                    point: Some(name.to_string()),
+                    point: Some(Point::Member(name.to_string())),
                     repeat,
                     labels: Default::default(),
                 });
@@ -72,8 +72,11 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     let done = run_batch(batch)?;
 
     if !done.print_machine_readable(&args.output)? && !args.output.quiet {
-        let rows: Vec<(String, &RunRecord)> =
-            done.runs.iter().map(|f| (format!("{} {}", f.id, f.point.as_deref().unwrap_or("")), &f.record)).collect();
+        let rows: Vec<(String, &RunRecord)> = done
+            .runs
+            .iter()
+            .map(|f| (format!("{} {}", f.id, f.point.as_ref().map(Point::to_string).unwrap_or_default()), &f.record))
+            .collect();
         let mut table = format!("\nsuite {} (group {})", suite.engine, done.group.unwrap_or(0)).into_bytes();
         table.extend(spindle_report::render_overview(&rows));
         output::write_stdout(&table)?;

@@ -22,7 +22,7 @@ use rounds::Side;
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL, compare_rounds, spec_differences};
 use spindle_model::RunRecord;
 use spindle_model::spec::JobSpec;
-use spindle_store::GroupKind;
+use spindle_store::{GroupKind, Point};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -70,7 +70,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|&(side, round)| BatchJob {
             job: if side == Side::A { job_a.clone() } else { job_b.clone() },
-            point: Some(side.label().to_string()),
+            point: Some(Point::Member(side.label().to_string())),
             repeat: round,
             labels: BTreeMap::from([(SIDE_LABEL.into(), side.label().into()), (ROUND_LABEL.into(), round.to_string())]),
         })

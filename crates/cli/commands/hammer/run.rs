@@ -20,7 +20,7 @@ use spindle_db::{ConnectionRoom, DbUrl};
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
 use spindle_model::RunRecord;
-use spindle_store::GroupKind;
+use spindle_store::{GroupKind, Point};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -88,7 +88,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         let mut record = hammered.record;
         record.labels = labels.clone();
         record.command_line = output::command_line();
-        let point = (sessions.len() > 1).then(|| format!("sessions={n}"));
+        let point = (sessions.len() > 1).then(|| Point::sweep("sessions", n.to_string()));
         let id = saver.save(&record, point, 1)?;
         if !args.output.json && !args.output.csv && !quiet {
             output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&record)))?;
@@ -204,9 +204,8 @@ pub(crate) fn hammer_once(
     release_freed_memory();
     note(quiet, &format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
     let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
-    let mut record = spindle_db::hammer::run_record(url, run_plan, &out);
+    let mut record = spindle_db::hammer::run_record(url, run_plan, &out, &p.durability);
     measured.fill(&mut record, calls);
-    record.spec["durability"] = p.durability.clone().into();
     let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
     if behind > 0 {
         let rate = run_plan.rate_per_session.unwrap_or_default() * f64::from(n);

@@ -21,7 +21,7 @@ use spindle_db::largeops::{self, Op, OpOutcome};
 use spindle_db::managed::Instance;
 use spindle_model::RunRecord;
 use spindle_model::db::LargeOpFigures;
-use spindle_store::GroupKind;
+use spindle_store::{GroupKind, Point};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
@@ -51,13 +51,13 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
     let outcome = run_ops(&url, managed.as_mut(), &plan, quiet, stop, &mut |op, mut record| {
         record.labels = labels.clone();
         record.command_line = output::command_line();
-        let id = saver.save(&record, Some(format!("op={}", op.name())), 1)?;
+        let id = saver.save(&record, Some(Point::sweep("op", op.name())), 1)?;
         note(quiet, &format!("{} saved as run {id}", op.name()));
         records.push(record);
         Ok(())
     })?;
     if args.output.json {
-        let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.large_op.as_ref()).collect();
+        let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.details.large_op()).collect();
         output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&ops)?).as_bytes())?;
     } else if args.output.csv {
         output::print_document(&saver.document(&records), &args.output)?;

@@ -16,7 +16,7 @@ use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output, plan};
 use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
-use spindle_store::GroupKind;
+use spindle_store::{GroupKind, Point};
 use std::time::Duration;
 
 const DEFAULT_BATCHES: [u64; 6] = [1, 10, 100, 1_000, 10_000, 100_000];
@@ -62,7 +62,7 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
         let (mut record, batch) = (measured.record, measured.batch);
         record.labels = labels.clone();
         record.command_line = output::command_line();
-        let id = saver.save(&record, Some(format!("batch={size}")), 1)?;
+        let id = saver.save(&record, Some(Point::sweep("batch", size.to_string())), 1)?;
         note(quiet, &format!("saved as run {id} in {}", saver.path.display()));
         let interrupted = batch.interrupted;
         if let Some(e) = batch.error {

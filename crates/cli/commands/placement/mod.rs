@@ -26,7 +26,7 @@ use spindle_db::hammer::RunPlan;
 use spindle_db::load::LoadMode;
 use spindle_db::logtest::{LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
-use spindle_store::GroupKind;
+use spindle_store::{GroupKind, Point};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -120,7 +120,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
                 record.labels.insert("layout".into(), layout.label().into());
                 record.command_line = output::command_line();
                 // The load is a figure of each layout too, but not a round.
-                savers[0].1.save(&record, Some(format!("load {}", layout.label())), 1)?;
+                savers[0].1.save(&record, Some(Point::Member(format!("load {}", layout.label()))), 1)?;
                 if outcome.interrupted {
                     return Ok(Outcome::Interrupted);
                 }
@@ -182,7 +182,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
                 savers.push((key, Saver::new(&args.store, group_of(key))?));
             }
             let saver = savers.iter_mut().find(|(k, _)| *k == key).map(|(_, s)| s).expect("made above");
-            let id = saver.save(&record, Some(side.label().into()), round)?;
+            let id = saver.save(&record, Some(Point::Member(side.label().into())), round)?;
             if !record.errors.is_empty() {
                 outcome = Outcome::OperationsFailed;
             }
