@@ -24,7 +24,7 @@ for ratio in 50 100; do
         python3 -c '
 import json, sys
 for r in json.load(sys.stdin):
-    s, spec = r["summary"], r["spec"]
+    s, spec = r["summary"], r["details"]["spec"]
     line = "run: %3d sessions, %3d%% GetAccount: %9.0f calls/s" % (spec["sessions"], spec["read_pct"], s["iops"])
     for name, d in (("GetAccount", s["read"]), ("UpdateAccount", s["write"])):
         if d["ios"]:

@@ -115,8 +115,8 @@ for case in cases:
     for mode in ("plain", "verify"):
         docs = [json.load(open(f"{out}/{case}.{mode}.{r}.json")) for r in range(1, rounds + 1)]
         ios = sum(d["summary"]["ios"] for d in docs) if mode == "verify" else 0
-        sectors = sum(d["verify"]["sectors_checked"] for d in docs) if mode == "verify" else 0
-        faults = sum(sum(d["verify"]["faults"].values()) for d in docs) if mode == "verify" else 0
+        sectors = sum(d["details"]["verify"]["sectors_checked"] for d in docs) if mode == "verify" else 0
+        faults = sum(sum(d["details"]["verify"]["faults"].values()) for d in docs) if mode == "verify" else 0
         total_ios += ios; total_faults += faults
         rows[mode] = (st.median(d["summary"]["iops"] for d in docs), st.median(d["summary"]["cpu"]["us_per_io"] for d in docs))
         print(f"{case:18} {'spindle ' + mode:16} {rows[mode][0]:10.0f} {rows[mode][1]:10.3f} "

@@ -91,8 +91,8 @@ def spindle_row(path):
     # warning) would compare different work; refuse to print it.
     case = path.split("/")[-1].split(".")[0]
     wanted = "uring" if "uring" in case else "null" if "null" in case else "sync"
-    if doc["spec"]["engine"] != wanted:
-        sys.exit(f"{path}: spindle ran the {doc['spec']['engine']} engine, not {wanted}: {doc['warnings']}")
+    if doc["details"]["spec"]["engine"] != wanted:
+        sys.exit(f"{path}: spindle ran the {doc['details']['spec']['engine']} engine, not {wanted}: {doc['warnings']}")
     s = doc["summary"]
     lat = s["latency_ns"]
     return dict(iops=s["iops"], mean=lat["mean"] / 1e3, p50=lat["p50"] / 1e3, p99=lat["p99"] / 1e3,

@@ -57,7 +57,7 @@ impl<'o> Console<'o> {
     fn head(&self, run: &Finished, total: usize) -> Option<String> {
         let index = run.step?;
         (total > 1).then(|| {
-            let at = run.point.as_deref().map(|p| {
+            let at = run.point.as_ref().map(|p| {
                 let repeat =
                     if run.repeat > 1 { format!(", {} {}", self.repeat_word, run.repeat) } else { String::new() };
                 format!(" ({p}{repeat})")
@@ -132,7 +132,7 @@ impl Observer for Console<'_> {
             RunEnd::Failed(why) => self.error(&format!("{why}; the runs so far are saved")),
             RunEnd::Complete { .. } | RunEnd::Interrupted => {}
         }
-        let faulty = run.record.verify.as_ref().map_or(0, |v| v.faulty_sectors());
+        let faulty = run.record.details.verify().map_or(0, |v| v.faulty_sectors());
         if faulty > 0 {
             self.error(&format!(
                 "verification found {faulty} faulty sector(s): the storage did not give back what it acknowledged (listed in the report; `spindle runs show {id}`)"

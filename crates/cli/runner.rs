@@ -5,6 +5,7 @@
 use crate::args::StoreArgs;
 use crate::console::Console;
 use crate::{interrupt, output, store};
+use spindle_model::group::Point;
 use spindle_model::spec::JobSpec;
 use spindle_runner::experiment::series::{self, Step};
 use spindle_runner::experiment::{Finished, Runner};
@@ -33,7 +34,7 @@ pub fn new<'a>(
 pub struct IoStep {
     pub job: JobSpec,
     /// The sweep point or suite member (`depth=8`, `page-read`).
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
 }
 

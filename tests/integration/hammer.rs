@@ -17,7 +17,10 @@ fn sqlite_hammer_loads_resumes_runs_and_saves() {
     let out = hammer(&store, &["load", "--db", &db, "--rows", "20K", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let load: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(20_000)));
+    assert_eq!(
+        (load["details"]["kind"].as_str(), load["summary"]["ios"].as_u64()),
+        (Some("hammer-load"), Some(20_000))
+    );
 
     let again = hammer(&store, &["load", "--db", &db, "--rows", "30K"]);
     assert_eq!(again.status.code(), Some(2));
@@ -51,8 +54,8 @@ fn sqlite_hammer_loads_resumes_runs_and_saves() {
     let runs = runs.as_array().unwrap();
     assert_eq!(runs.len(), 2);
     for (r, sessions) in runs.iter().zip([1, 3]) {
-        assert_eq!(r["kind"], "hammer");
-        assert_eq!(r["spec"]["rows"], 30_000);
+        assert_eq!(r["details"]["kind"], "hammer");
+        assert_eq!(r["details"]["spec"]["rows"], 30_000);
         assert_eq!(r["threads"].as_array().unwrap().len(), sessions, "one result per session");
         let (reads, writes) =
             (r["summary"]["read"]["ios"].as_u64().unwrap(), r["summary"]["write"]["ios"].as_u64().unwrap());

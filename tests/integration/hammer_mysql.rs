@@ -31,7 +31,10 @@ fn mariadb_hammer_loads_and_runs() {
     let out = hammer(&["load", "--db", &db.url(), "--rows", "50K", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let load: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(50_000)));
+    assert_eq!(
+        (load["details"]["kind"].as_str(), load["summary"]["ios"].as_u64()),
+        (Some("hammer-load"), Some(50_000))
+    );
     assert_eq!(hammer(&["load", "--db", &db.url(), "--rows", "50K"]).status.code(), Some(2));
 
     let out = hammer(&[
@@ -50,8 +53,9 @@ fn mariadb_hammer_loads_and_runs() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("mysql")));
-    assert!(r["spec"]["durability"].as_str().unwrap().contains("innodb_flush_log_at_trx_commit = "), "{}", r["spec"]);
+    let spec = &r["details"]["spec"];
+    assert_eq!((r["details"]["kind"].as_str(), spec["engine"].as_str()), (Some("hammer"), Some("mysql")));
+    assert!(spec["durability"].as_str().unwrap().contains("innodb_flush_log_at_trx_commit = "), "{spec}");
     assert_eq!(r["threads"].as_array().unwrap().len(), 3);
     assert!(r["summary"]["read"]["ios"].as_u64().unwrap() > 0 && r["summary"]["write"]["ios"].as_u64().unwrap() > 0);
     assert_eq!(r["errors"].as_object().map(|e| e.len()), Some(0), "{}", r["errors"]);

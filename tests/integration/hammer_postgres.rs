@@ -35,7 +35,10 @@ fn postgres_hammer_loads_and_runs() {
     let out = hammer(&["load", "--db", &db.url(), "--rows", "50K", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let load: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((load["kind"].as_str(), load["summary"]["ios"].as_u64()), (Some("hammer-load"), Some(50_000)));
+    assert_eq!(
+        (load["details"]["kind"].as_str(), load["summary"]["ios"].as_u64()),
+        (Some("hammer-load"), Some(50_000))
+    );
     let again = hammer(&["load", "--db", &db.url(), "--rows", "50K"]);
     assert_eq!(again.status.code(), Some(2), "a loaded table is not loaded over");
 
@@ -59,8 +62,9 @@ fn postgres_hammer_loads_and_runs() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((r["kind"].as_str(), r["spec"]["engine"].as_str()), (Some("hammer"), Some("postgres")));
-    assert!(r["spec"]["durability"].as_str().unwrap().contains("synchronous_commit = "), "{}", r["spec"]);
+    let spec = &r["details"]["spec"];
+    assert_eq!((r["details"]["kind"].as_str(), spec["engine"].as_str()), (Some("hammer"), Some("postgres")));
+    assert!(spec["durability"].as_str().unwrap().contains("synchronous_commit = "), "{spec}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("hunter2"), "the record has no password");
     assert!(!String::from_utf8_lossy(&std::fs::read(&store).unwrap()).contains("hunter2"), "nor does the store");
     assert_eq!(r["threads"].as_array().unwrap().len(), 4);

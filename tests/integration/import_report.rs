@@ -54,11 +54,11 @@ fn every_real_result_file_imports_with_its_own_figures() {
     let validator = jsonschema::validator_for(&schema).unwrap();
     for r in &records {
         assert!(validator.is_valid(r), "{:?}", validator.iter_errors(r).map(|e| e.to_string()).collect::<Vec<_>>());
-        assert_eq!((r["kind"].as_str(), r["labels"]["array"].as_str()), (Some("io"), Some("old")));
-        assert_eq!(r["origin"]["sha256"].as_str().unwrap().len(), 64);
+        assert_eq!((r["details"]["kind"].as_str(), r["labels"]["array"].as_str()), (Some("imported"), Some("old")));
+        assert_eq!(r["details"]["origin"]["sha256"].as_str().unwrap().len(), 64);
         assert!(r["environment"]["hostname"] == "", "the environment is absent, not invented");
     }
-    let by_tool = |tool: &str| records.iter().filter(|r| r["origin"]["tool"] == tool).collect::<Vec<_>>();
+    let by_tool = |tool: &str| records.iter().filter(|r| r["details"]["origin"]["tool"] == tool).collect::<Vec<_>>();
     assert_eq!(
         (by_tool("sqlio").len(), by_tool("diskspd").len(), by_tool("fio").len(), by_tool("iometer").len()),
         (3, 4, 4, 1)
@@ -66,7 +66,13 @@ fn every_real_result_file_imports_with_its_own_figures() {
     let sqlio = by_tool("sqlio")[0];
     assert_eq!(sqlio["summary"]["iops"], 22893.54, "IOs/sec as the file prints it");
     assert_eq!(sqlio["summary"]["sqlio_histogram_pct"][24], 49.0);
-    assert!(sqlio["origin"]["absent"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("percentiles")));
+    assert!(
+        sqlio["details"]["origin"]["absent"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a.as_str().unwrap().contains("percentiles"))
+    );
     let diskspd = by_tool("diskspd")[0];
     assert_eq!(
         (diskspd["summary"]["ios"].as_u64(), diskspd["summary"]["read"]["ios"].as_u64()),

@@ -36,8 +36,8 @@ fn json_record_matches_the_schema_and_has_the_promised_fields() {
         "raid=10",
     ]);
     assert_valid(&r);
-    assert_eq!(r["schema"], "spindle.run-record/v1");
-    assert_eq!(r["kind"], "io");
+    assert_eq!(r["schema"], "spindle.run-record/v2");
+    assert_eq!(r["details"]["kind"], "io");
     assert_eq!(r["status"], "complete");
     assert_eq!(r["labels"]["raid"], "10");
     let s = &r["summary"];

@@ -27,7 +27,7 @@ fn sync_engine_reads_and_writes_a_created_test_file() {
     assert!(s["latency_ns"]["min"].as_u64().unwrap() > 0, "real I/O takes time");
     assert!(s["cpu"]["us_per_io"].as_f64().unwrap() > 0.0);
     assert!(!target.exists(), "the test file is removed at the end");
-    let spec = &r["spec"]["targets"][0];
+    let spec = &r["details"]["spec"]["targets"][0];
     assert_eq!(spec["size"], 16 << 20);
 }
 
@@ -52,7 +52,7 @@ fn uring_engine_runs_direct_random_reads_at_depth() {
         "--duration",
         "1s",
     ]);
-    assert_eq!(r["spec"]["engine"], "uring");
+    assert_eq!(r["details"]["spec"]["engine"], "uring");
     assert!(r["summary"]["ios"].as_u64().unwrap() > 100);
     assert!(r["errors"].as_object().unwrap().is_empty(), "{}", r["errors"]);
 }

@@ -88,7 +88,7 @@ fn block_devices_need_allow_destroy_and_direct_io_names_the_sector_size() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(r["spec"]["targets"][0]["size"], 64 << 20, "a device's size is its own");
+    assert_eq!(r["details"]["spec"]["targets"][0]["size"], 64 << 20, "a device's size is its own");
     assert!(Path::new(&dev.0).exists(), "a device is never removed");
 }
 

@@ -46,7 +46,7 @@ fn a_clean_run_is_clean_and_damage_put_into_the_kept_file_is_found() {
     let target = dir.path().join("v.dat");
     let (code, record, stderr) = verified_run(&target, &["--read", "50"]);
     assert_eq!(code, Some(0), "{stderr}");
-    let v = &record["verify"];
+    let v = &record["details"]["verify"];
     assert!(v["sectors_checked"].as_u64().unwrap() > 0, "{v}");
     assert_eq!(v["faults"], serde_json::json!({}), "{v}");
     if !marks_kept(&target) {
@@ -86,7 +86,7 @@ fn a_clean_run_is_clean_and_damage_put_into_the_kept_file_is_found() {
     // could hold anyone's bytes by then. They are unchecked, never a false alarm.
     let (code, record, stderr) = verified_run(&target, &["--read", "100"]);
     assert_eq!(code, Some(0), "{stderr}");
-    let v = &record["verify"];
+    let v = &record["details"]["verify"];
     assert!(v["sectors_unchecked"].as_u64().unwrap() > 0 && v["faults"] == serde_json::json!({}), "{v}");
 }
 
@@ -124,7 +124,7 @@ fn writes_overwritten_under_a_verified_run_are_caught_as_lost() {
     let stderr = String::from_utf8(stderr.join().unwrap()).unwrap();
     assert_eq!(status.code(), Some(1), "{stderr}");
     let record: serde_json::Value = serde_json::from_slice(&stdout.join().unwrap()).unwrap();
-    let v = &record["verify"];
+    let v = &record["details"]["verify"];
     assert!(faults(v, "lost") > 0, "{v}");
     let lost = v["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "lost").unwrap();
     assert!(lost["expected_generation"].as_u64().unwrap() > 0, "{lost}");

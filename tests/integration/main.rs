@@ -32,4 +32,5 @@ mod record_characterize;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod server_db;
 mod store_runs;
+mod store_v1;
 mod sweep_suite;

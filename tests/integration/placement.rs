@@ -84,10 +84,10 @@ fn placement_compares_layouts_on_their_own_volumes() {
         let shown = spindle().env("SPINDLE_STORE", &store).args(["runs", "show", &id, "--json"]).output().unwrap();
         let record: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
         let layout = record["labels"]["layout"].as_str().unwrap().to_string();
-        let device = record["log_test"]["device"]["device"].as_str().unwrap_or("-").to_string();
+        let device = record["details"]["figures"]["device"]["device"].as_str().unwrap_or("-").to_string();
         let expected = if layout == "same" { a.name() } else { b.name() };
         assert_eq!(device, expected, "layout={layout}");
-        let written = record["log_test"]["device"]["bytes_written"].as_u64().unwrap();
+        let written = record["details"]["figures"]["device"]["bytes_written"].as_u64().unwrap();
         assert!(written >= 300 * 4000, "the log's volume took the rows: {written}");
     }
     // The instances and their directories are gone.

@@ -54,7 +54,7 @@ fn the_quick_start_does_what_the_readme_says() {
     // "an 8 KiB random-read run on a 256 MiB test file"
     let show = spindle(&["runs".into(), "show".into(), "1".into(), "--json".into()]);
     let record: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap();
-    let target = &record["spec"]["targets"][0];
+    let target = &record["details"]["spec"]["targets"][0];
     let line = &target["workload"]["mix"][0];
     assert_eq!(
         (line["block"].as_u64(), line["read_pct"].as_u64(), line["random_pct"].as_u64()),

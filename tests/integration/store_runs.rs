@@ -38,7 +38,7 @@ fn io_runs_are_saved_listed_shown_and_removed() {
 
     let id = all[0]["id"].to_string();
     let record = json_of(&store, &["runs", "show", &id, "--json"]);
-    assert_eq!((record["kind"].as_str(), record["labels"]["raid"].as_str()), (Some("io"), Some("5")));
+    assert_eq!((record["details"]["kind"].as_str(), record["labels"]["raid"].as_str()), (Some("io"), Some("5")));
     assert!(record["summary"]["read"]["histogram"]["buckets"].as_array().is_some_and(|b| !b.is_empty()));
     let text = spindle_with_store(&store).args(["runs", "show", &id]).output().unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).starts_with(&format!("run {id}")));

@@ -100,7 +100,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
 type Part<'r> = (Option<String>, Vec<(i64, &'r RunRecord)>, Vec<(i64, &'r RunRecord)>);
 
 fn parts_of<'r>(a: &'r [StoredRun], b: &'r [StoredRun]) -> Vec<Part<'r>> {
-    let part = |r: &RunRecord| r.large_op.as_ref().map(|op| op.operation.clone());
+    let part = |r: &RunRecord| r.details.large_op().map(|op| op.operation.clone());
     let mut parts: Vec<Part<'r>> = Vec::new();
     for (side, runs) in [(0, a), (1, b)] {
         for r in runs {

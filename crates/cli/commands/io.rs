@@ -28,7 +28,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         .into_iter()
         .map(|p| IoStep {
             job: p.job,
-            point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point_name(i))),
+            point: p.point.and_then(|i| sweep.as_ref().map(|s| s.point(i))),
             repeat: p.repeat,
         })
         .collect();
@@ -59,8 +59,8 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     if let Some(sweep) = &sweep {
         let points: Vec<(String, Vec<&RunRecord>)> = (0..sweep.points.len())
             .map(|i| {
-                let name = sweep.point_name(i);
-                let runs = runs.iter().filter(|f| f.point.as_deref() == Some(&name)).map(|f| &f.record).collect();
+                let point = sweep.point(i);
+                let runs = runs.iter().filter(|f| f.point.as_ref() == Some(&point)).map(|f| &f.record).collect();
                 (sweep.points[i].text.clone(), runs)
             })
             .collect();

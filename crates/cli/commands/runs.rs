@@ -131,11 +131,11 @@ fn show_group(args: &RunsShowArgs, text: &str) -> anyhow::Result<Outcome> {
     let runs = store.load_all(&Filter { group: Some(id), ..Filter::default() })?;
     let input = spindle_report::GroupInput {
         id,
-        kind: &group.kind,
+        kind: group.kind,
         name: &group.name,
         created_at: &group.created_at,
         summary: group.summary.as_ref(),
-        runs: runs.iter().map(|r| (r.summary.id, r.summary.point.as_deref(), r.summary.repeat, &r.record)).collect(),
+        runs: runs.iter().map(|r| (r.summary.id, r.summary.point.as_ref(), r.summary.repeat, &r.record)).collect(),
     };
     let view = spindle_report::group_view(&input);
     let bytes = if args.json {

@@ -12,6 +12,7 @@ use crate::suites::{self, Member, Suite};
 use crate::usage::UsageError;
 use crate::{Outcome, output, store};
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use spindle_store::GroupKind;
 
 /// The suite's test file, inside --dir.
@@ -50,7 +51,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     for repeat in 1..=repeats {
         for (name, job) in &planned {
             if let Some(job) = job {
-                steps.push(IoStep { job: job.clone(), point: Some(name.to_string()), repeat });
+                steps.push(IoStep { job: job.clone(), point: Some(Point::Member(name.to_string())), repeat });
             }
         }
     }
@@ -65,8 +66,10 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
         let records: Vec<RunRecord> = runs.iter().map(|f| f.record.clone()).collect();
         output::print_document(&runner.saver.document(&records), &args.output)?;
     } else if !args.output.quiet {
-        let rows: Vec<(String, &RunRecord)> =
-            runs.iter().map(|f| (format!("{} {}", f.id, f.point.as_deref().unwrap_or("")), &f.record)).collect();
+        let rows: Vec<(String, &RunRecord)> = runs
+            .iter()
+            .map(|f| (format!("{} {}", f.id, f.point.as_ref().map(Point::to_string).unwrap_or_default()), &f.record))
+            .collect();
         let mut table = format!("\nsuite {} (group {})", suite.engine, group.unwrap_or(0)).into_bytes();
         table.extend(spindle_report::render_overview(&rows));
         output::write_stdout(&table)?;

@@ -4,6 +4,7 @@
 use super::values::bad;
 use crate::origin::{Origin, Setting};
 use crate::usage::UsageError;
+use spindle_model::group::Point;
 use spindle_model::units::{format_size, parse_size};
 
 /// The settings a sweep can step.
@@ -38,9 +39,9 @@ pub struct Sweep {
 }
 
 impl Sweep {
-    /// `depth=8` for point `i`, as runs are labelled in the store.
-    pub fn point_name(&self, i: usize) -> String {
-        format!("{}={}", self.param.name(), self.points[i].text)
+    /// Point `i` (`depth=8`), as the runs of the sweep are placed in the store.
+    pub fn point(&self, i: usize) -> Point {
+        Point::sweep(self.param.name(), self.points[i].text.clone())
     }
 }
 
@@ -130,7 +131,7 @@ mod tests {
         assert_eq!(texts("block=4K,8K,...,64K"), ["4K", "8K", "16KiB", "32KiB", "64K"]);
         assert_eq!(texts(" depth = 1, 8 ,32"), ["1", "8", "32"]);
         let s = parse_sweep("depth=1,2").unwrap();
-        assert_eq!((s.param, s.point_name(1)), (SweepParam::Depth, "depth=2".to_string()));
+        assert_eq!((s.param, s.point(1).to_string()), (SweepParam::Depth, "depth=2".to_string()));
     }
 
     #[test]

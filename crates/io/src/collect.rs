@@ -3,13 +3,13 @@
 
 use crate::run::JobOutcome;
 use crate::worker::{Second, WorkerResult};
-use spindle_model::Histogram;
 use spindle_model::counters::CounterLog;
 use spindle_model::record::{
     CpuUsage, Environment, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint,
 };
 use spindle_model::spec::{JobSpec, Workload};
 use spindle_model::verify::VerifySummary;
+use spindle_model::{Histogram, KindData};
 use std::collections::BTreeMap;
 
 /// Everything about a run that does not come from the workers.
@@ -187,7 +187,6 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
     RunRecord {
         labels: context.labels,
         command_line: context.command_line,
-        spec: serde_json::to_value(spec).unwrap_or(serde_json::Value::Null),
         summary: total.stats(measured, outcome.cpu),
         targets,
         threads,
@@ -197,7 +196,6 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         errors,
         warnings,
         behind_schedule_ios: outcome.workers.iter().map(|w| w.behind_schedule).sum(),
-        verify,
-        ..RunRecord::new(spindle_model::RunKind::Io, status, outcome.started_at, measured)
+        ..RunRecord::new(KindData::Io { spec: spec.clone(), verify }, status, outcome.started_at, measured)
     }
 }

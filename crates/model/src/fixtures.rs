@@ -2,12 +2,13 @@
 //! a realistic two-target record for the exporters, and small one-target records with a
 //! chosen per-second throughput for the store and comparisons.
 
-use crate::Histogram;
 use crate::counters::{CounterLog, CounterSeries};
 use crate::record::{
     CpuUsage, DeviceInfo, Environment, IoStats, OpStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult,
     TimePoint,
 };
+use crate::spec::{EngineKind, JobSpec, MixEntry, TargetSpec, Workload};
+use crate::{Histogram, KindData};
 
 /// Statistics of `reads` and `writes` around `base_ns`, and `flushes` each committing the writes
 /// before it.
@@ -25,6 +26,33 @@ fn stats(base_ns: u64, reads: u64, writes: u64, flushes: u64) -> IoStats {
     }
     let cpu = CpuUsage::new(0.5, 1.5, reads + writes);
     IoStats { commit: OpStats::of(&c), ..IoStats::from_histograms(&r, &w, &f, reads * 8192, writes * 65536, 10.0, cpu) }
+}
+
+/// A workload of one line: `block`-byte I/Os, `read_pct` of them reads, `random_pct` random.
+fn workload(block: u64, read_pct: u8, random_pct: u8, threads: u32, depth: u32) -> Workload {
+    Workload {
+        mix: vec![MixEntry { block, weight: 1, read_pct, random_pct }],
+        threads,
+        depth,
+        rate_iops: None,
+        buffered: false,
+        write_through: false,
+        fsync_every: 0,
+    }
+}
+
+/// A 10-second job on the uring engine over `targets`.
+pub fn job(targets: Vec<TargetSpec>) -> JobSpec {
+    JobSpec {
+        engine: EngineKind::Uring,
+        duration_ns: 10_000_000_000,
+        warmup_ns: 0,
+        targets,
+        keep_file: false,
+        force: false,
+        allow_destroy: false,
+        verify: false,
+    }
 }
 
 /// Two targets (a data file with a mixed workload and a log with flushes), threads, a time
@@ -45,16 +73,27 @@ pub fn record() -> RunRecord {
         latency_max_ns: 9_000_000,
     };
     let series: Vec<TimePoint> = (1..=10).map(|s| point(s as f64)).collect();
+    let data_workload = Workload {
+        mix: vec![
+            MixEntry { block: 65536, weight: 83, read_pct: 80, random_pct: 100 },
+            MixEntry { block: 8192, weight: 17, read_pct: 80, random_pct: 100 },
+        ],
+        ..workload(65536, 80, 100, 2, 8)
+    };
+    let log_workload = Workload { fsync_every: 2, ..workload(65536, 0, 0, 1, 1) };
+    let spec = job(vec![
+        TargetSpec { path: "/data/my,file.dat".into(), size: 1 << 30, workload: data_workload },
+        TargetSpec { path: "/log/log.dat".into(), size: 256 << 20, workload: log_workload },
+    ]);
     RunRecord {
         schema: SCHEMA_ID.into(),
-        kind: crate::RunKind::Io,
         status: RunStatus::Complete,
         spindle_version: "0.1.0".into(),
         started_at: "2026-11-23T10:00:00Z".into(),
         measured_seconds: 10.0,
         labels: [("raid".to_string(), "10".to_string())].into(),
         command_line: vec!["spindle".into(), "io".into(), "--spec".into(), "job.toml".into()],
-        spec: serde_json::json!({ "engine": "uring", "duration_ns": 10_000_000_000u64 }),
+        details: KindData::Io { spec, verify: None },
         summary,
         targets: vec![
             TargetResult {
@@ -132,10 +171,6 @@ pub fn record() -> RunRecord {
         warnings: vec!["a warning".into()],
         behind_schedule_ios: 12,
         counts: crate::db::Counts::Ios,
-        log_test: None,
-        large_op: None,
-        origin: None,
-        verify: None,
     }
 }
 
@@ -176,6 +211,14 @@ pub fn io_run(iops_per_second: &[f64], latency_ns: u64, labels: &[(&str, &str)])
     r.measured_seconds = seconds;
     r.summary = stats.clone();
     r.targets.truncate(1);
+    r.details = KindData::Io {
+        spec: job(vec![TargetSpec {
+            path: r.targets[0].path.clone().into(),
+            size: 1 << 30,
+            workload: workload(8192, 100, 100, 1, 8),
+        }]),
+        verify: None,
+    };
     r.targets[0].workload = "8KiB random read, 1 thread x 8 outstanding".into();
     r.targets[0].stats = stats.clone();
     r.targets[0].timeseries = series.clone();
@@ -190,30 +233,14 @@ pub fn io_run(iops_per_second: &[f64], latency_ns: u64, labels: &[(&str, &str)])
 /// `writes_per_sec`, with the disk's own rates sampled beside it: `disk` is its reads/s, read
 /// bytes/s, writes/s and write bytes/s.
 pub fn buffered_run(reads_per_sec: f64, writes_per_sec: f64, disk: [f64; 4]) -> RunRecord {
-    use crate::spec::{EngineKind, JobSpec, MixEntry, TargetSpec, Workload};
     let total = reads_per_sec + writes_per_sec;
     let read_pct = if total > 0.0 { (100.0 * reads_per_sec / total).round() as u8 } else { 100 };
-    let workload = Workload {
-        mix: vec![MixEntry { block: 8192, weight: 1, read_pct, random_pct: 100 }],
-        threads: 1,
-        depth: 8,
-        rate_iops: None,
-        buffered: true,
-        write_through: false,
-        fsync_every: 0,
-    };
-    let spec = JobSpec {
-        engine: EngineKind::Uring,
-        duration_ns: 10_000_000_000,
-        warmup_ns: 0,
-        targets: vec![TargetSpec { path: "/data/t.dat".into(), size: 1 << 30, workload }],
-        keep_file: false,
-        force: false,
-        allow_destroy: false,
-        verify: false,
-    };
+    let workload = Workload { buffered: true, ..workload(8192, read_pct, 100, 1, 8) };
     let mut r = io_run(&[total; 10], 20_000, &[]);
-    r.spec = serde_json::to_value(&spec).expect("a job spec serializes");
+    r.details = KindData::Io {
+        spec: job(vec![TargetSpec { path: "/data/t.dat".into(), size: 1 << 30, workload }]),
+        verify: None,
+    };
     for stats in [&mut r.summary, &mut r.targets[0].stats, &mut r.threads[0].stats] {
         for (direction, per_sec) in [(&mut stats.read, reads_per_sec), (&mut stats.write, writes_per_sec)] {
             direction.ios = (per_sec * 10.0) as u64;
@@ -237,4 +264,12 @@ pub fn buffered_run(reads_per_sec: f64, writes_per_sec: f64, disk: [f64; 4]) -> 
         ],
     });
     r
+}
+
+/// The job of a spindle I/O run, to change for a test.
+pub fn job_mut(r: &mut RunRecord) -> &mut JobSpec {
+    match &mut r.details {
+        KindData::Io { spec, .. } => spec,
+        other => panic!("a fixture's job is that of an I/O run, not {:?}", other.kind()),
+    }
 }

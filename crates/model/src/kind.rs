@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum RunKind {
     /// I/O patterns on files and devices (`io`, `suite`, `ab`), and runs imported from other
-    /// I/O tools (their `origin` says which).
+    /// I/O tools (their details are `imported`, with the tool and file they came from).
     #[serde(rename = "io")]
     Io,
     /// Database Hammer's calls (`hammer run`).
@@ -107,6 +107,31 @@ pub struct Origin {
     pub absent: Vec<String>,
     /// What was assumed while reading the file (a time zone, a unit).
     pub notes: Vec<String>,
+}
+
+/// An imported run's job, as far as its file says: every figure is absent when the file does
+/// not give it, never guessed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ImportedSpec {
+    /// `sqlio`, `diskspd`, `fio` or `iometer`, when the file says.
+    pub tool: Option<String>,
+    /// The run's name in the file (a job, a test, a parameter line).
+    pub name: String,
+    /// The tool's command line, when the file gives it.
+    pub command_line: Option<String>,
+    pub target: Option<String>,
+    pub target_size: Option<u64>,
+    pub block_size: Option<u64>,
+    pub threads: Option<u32>,
+    /// Outstanding I/Os per thread.
+    pub depth: Option<u32>,
+    pub read_pct: Option<f64>,
+    pub random_pct: Option<f64>,
+    /// The tool's I/O engine (`libaio`, ...).
+    pub engine: Option<String>,
+    pub warmup_s: Option<f64>,
+    /// The CPU the tool reported using, percent.
+    pub tool_cpu_pct: Option<f64>,
 }
 
 #[cfg(test)]

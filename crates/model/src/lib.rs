@@ -4,17 +4,22 @@
 
 pub mod counters;
 pub mod db;
+pub mod db_spec;
+pub mod details;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
+pub mod group;
 pub mod histogram;
 pub mod kind;
 pub mod record;
+mod record_v1;
 pub mod rng;
 pub mod spec;
 pub mod time;
 pub mod units;
 pub mod verify;
 
+pub use details::KindData;
 pub use histogram::Histogram;
-pub use kind::{Origin, RunKind};
+pub use kind::{ImportedSpec, Origin, RunKind};
 pub use record::RunRecord;

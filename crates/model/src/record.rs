@@ -2,12 +2,18 @@
 //! Its JSON form is versioned (`schema`) and described by `docs/run-record.schema.json`.
 
 use crate::counters::CounterLog;
+use crate::details::KindData;
 use crate::histogram::{Histogram, SparseHistogram};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
-/// Identifies this layout of the record; bump the suffix on any breaking change.
-pub const SCHEMA_ID: &str = "spindle.run-record/v1";
+/// Identifies this layout of the record; bump the suffix on any breaking change (and teach
+/// `record_v1`'s successor to read the old one).
+pub const SCHEMA_ID: &str = "spindle.run-record/v2";
+
+/// What every version's `schema` starts with: a JSON text holding it is a spindle run record
+/// of some version.
+pub const SCHEMA_FAMILY: &str = "spindle.run-record/";
 
 /// Percentiles every latency summary carries.
 pub const PERCENTILES: [f64; 6] = [50.0, 90.0, 95.0, 99.0, 99.9, 99.99];
@@ -36,11 +42,12 @@ impl RunStatus {
     }
 }
 
+/// The derived (de)serializers are the current schema's (`remote = "Self"` makes them inherent
+/// functions); the trait impls below wrap them so that reading also accepts earlier schemas.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct RunRecord {
     pub schema: String,
-    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest` or `largeops`.
-    pub kind: crate::RunKind,
     pub status: RunStatus,
     pub spindle_version: String,
     /// RFC 3339 UTC time the measurement started.
@@ -50,8 +57,9 @@ pub struct RunRecord {
     pub labels: BTreeMap<String, String>,
     /// The arguments spindle was started with, passwords removed.
     pub command_line: Vec<String>,
-    /// The resolved job (for `io`: a `JobSpec`), echoed so the run says exactly what ran.
-    pub spec: serde_json::Value,
+    /// What the run's kind adds: the resolved job, echoed so the run says exactly what ran,
+    /// and the figures only that kind has. The run's kind is read off it (`kind()`).
+    pub details: KindData,
     pub summary: IoStats,
     pub targets: Vec<TargetResult>,
     pub threads: Vec<ThreadResult>,
@@ -73,40 +81,43 @@ pub struct RunRecord {
     /// from before it was said).
     #[serde(default)]
     pub counts: crate::db::Counts,
-    /// The log test's figures for this run's transaction size (`logtest` runs only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub log_test: Option<crate::db::LogTestFigures>,
-    /// The large operation this run timed (`largeops` runs only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub large_op: Option<crate::db::LargeOpFigures>,
-    /// The tool and file an imported run came from (`spindle import`); absent for spindle's
-    /// own runs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<crate::Origin>,
-    /// What `--verify` found in the data read back (io runs under `--verify` only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verify: Option<crate::verify::VerifySummary>,
+}
+
+impl Serialize for RunRecord {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RunRecord::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunRecord {
+    /// A record of the current schema, or of an earlier one converted to it.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RunRecord, D::Error> {
+        use serde::de::Error;
+        let json = serde_json::Value::deserialize(deserializer)?;
+        let current = crate::record_v1::upgrade(json).map_err(D::Error::custom)?;
+        RunRecord::deserialize(current).map_err(D::Error::custom)
+    }
 }
 
 impl RunRecord {
-    /// A record of `kind` with its identity filled in and everything measured left empty,
-    /// for the builders of each kind to complete.
+    /// A record with its identity and kind's details filled in and everything measured left
+    /// empty, for the builders of each kind to complete.
     pub fn new(
-        kind: crate::RunKind,
+        details: KindData,
         status: RunStatus,
         started_at: std::time::SystemTime,
         measured_seconds: f64,
     ) -> RunRecord {
+        let kind = details.kind();
         RunRecord {
             schema: SCHEMA_ID.to_string(),
-            kind,
             status,
             spindle_version: env!("CARGO_PKG_VERSION").to_string(),
             started_at: crate::time::rfc3339_utc(started_at),
             measured_seconds,
             labels: BTreeMap::new(),
             command_line: Vec::new(),
-            spec: serde_json::Value::Null,
+            details,
             summary: IoStats::default(),
             targets: Vec::new(),
             threads: Vec::new(),
@@ -117,11 +128,12 @@ impl RunRecord {
             warnings: Vec::new(),
             behind_schedule_ios: 0,
             counts: kind.counts(),
-            log_test: None,
-            large_op: None,
-            origin: None,
-            verify: None,
         }
+    }
+
+    /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest` or `largeops`.
+    pub fn kind(&self) -> crate::RunKind {
+        self.details.kind()
     }
 }
 

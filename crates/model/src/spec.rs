@@ -123,6 +123,7 @@ impl Workload {
 /// A file or block device and the workload that drives it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TargetSpec {
+    #[serde(serialize_with = "path_as_text")]
     pub path: PathBuf,
     /// Bytes of the target that I/O covers (the test file's size).
     pub size: u64,
@@ -154,7 +155,25 @@ impl JobSpec {
     }
 }
 
+/// A path as text, any bytes that are not UTF-8 shown as U+FFFD: the record echoes a job whose
+/// target is any path the system takes, and JSON holds only text.
+pub(crate) fn path_as_text<S: serde::Serializer>(path: &std::path::Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&path.to_string_lossy())
+}
+
 /// Greatest common divisor (of block sizes, weights, periods).
 pub fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_target_path_that_is_not_utf8_is_echoed_as_text() {
+        use std::os::unix::ffi::OsStrExt;
+        let mut job = crate::fixtures::record().details.job().unwrap().clone();
+        job.targets[0].path = std::ffi::OsStr::from_bytes(b"/d/x\xff.dat").into();
+        let json = serde_json::to_value(&job).expect("any path serializes");
+        assert_eq!(json["targets"][0]["path"], "/d/x\u{fffd}.dat");
+    }
 }

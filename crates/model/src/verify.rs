@@ -46,6 +46,7 @@ impl FindingKind {
 /// One contiguous stretch of a target with one kind of fault.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
+    #[serde(serialize_with = "crate::spec::path_as_text")]
     pub target: PathBuf,
     /// Byte offset of the first affected sector.
     pub offset: u64,

@@ -2,6 +2,7 @@
 //! perfmon's report view shows them, and the devices' I/O rate beside spindle's own.
 
 use crate::view::counter_text;
+use spindle_model::spec::Workload;
 use spindle_model::units::format_size;
 use spindle_model::{RunKind, RunRecord};
 use std::fmt::Write;
@@ -44,7 +45,7 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
         }
     }
     // Only I/O runs issue I/Os to set beside the device's; a database run counts calls.
-    if !devices.is_empty() && r.summary.iops > 0.0 && r.kind == RunKind::Io {
+    if !devices.is_empty() && r.summary.iops > 0.0 && r.kind() == RunKind::Io {
         let ratio = device_iops / r.summary.iops;
         let why = device_rate_hint(ratio, r).map(|h| format!(": {h}")).unwrap_or_default();
         let _ = writeln!(
@@ -61,14 +62,10 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
 /// Why the device counted more or fewer I/Os than spindle issued, when it was not about the
 /// same (within 5%): the likeliest reason the run's own settings point to.
 fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
-    let workloads: Vec<&serde_json::Value> =
-        r.spec["targets"].as_array().map(|t| t.iter().map(|t| &t["workload"]).collect()).unwrap_or_default();
-    let buffered = workloads.iter().any(|w| w["buffered"] == true);
-    let largest_block = workloads
-        .iter()
-        .flat_map(|w| w["mix"].as_array().into_iter().flatten())
-        .filter_map(|m| m["block"].as_u64())
-        .max();
+    let workloads: Vec<&Workload> =
+        r.details.job().map(|j| j.targets.iter().map(|t| &t.workload).collect()).unwrap_or_default();
+    let buffered = workloads.iter().any(|w| w.buffered);
+    let largest_block = workloads.iter().map(|w| w.largest_block()).max();
     let largest_request = r.environment.devices.iter().filter_map(|d| d.max_sectors_kb).min().map(|kb| kb * 1024);
     if ratio > 1.05 {
         if let (Some(block), Some(request)) = (largest_block, largest_request)
@@ -100,7 +97,7 @@ fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::device_rate_hint;
-    use spindle_model::fixtures::buffered_run;
+    use spindle_model::fixtures::{buffered_run, job_mut};
     use spindle_model::record::DeviceInfo;
 
     #[test]
@@ -109,10 +106,10 @@ mod tests {
         assert_eq!(device_rate_hint(1.02, &r), None, "about the same: nothing to explain");
         assert!(device_rate_hint(1.5, &r).unwrap().contains("written back"), "{:?}", device_rate_hint(1.5, &r));
         assert!(device_rate_hint(0.4, &r).unwrap().contains("page cache"));
-        r.spec["targets"][0]["workload"]["buffered"] = false.into();
+        job_mut(&mut r).targets[0].workload.buffered = false;
         assert!(device_rate_hint(1.5, &r).unwrap().contains("other I/O shared the device"));
         assert!(device_rate_hint(0.4, &r).unwrap().contains("merged"));
-        r.spec["targets"][0]["workload"]["mix"][0]["block"] = (1u64 << 20).into();
+        job_mut(&mut r).targets[0].workload.mix[0].block = 1 << 20;
         r.environment.devices = vec![DeviceInfo { max_sectors_kb: Some(512), ..DeviceInfo::default() }];
         let hint = device_rate_hint(2.0, &r).unwrap();
         assert!(hint.contains("splits each 1MiB I/O into requests of at most 512KiB"), "{hint}");

@@ -68,7 +68,7 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
             let fields = [
                 id.clone(),
                 r.started_at.clone(),
-                r.kind.name().to_string(),
+                r.kind().name().to_string(),
                 r.status.name().to_string(),
                 scope.to_string(),
                 target.map(|t| (t + 1).to_string()).unwrap_or_default(),

@@ -2,6 +2,7 @@
 //! groups they were made in. Built once by the command; each format draws from it.
 
 use spindle_model::RunRecord;
+use spindle_model::group::{GroupKind, Point};
 
 /// One run, as stored (`id` is absent for a run printed before it was saved).
 #[derive(Clone, Debug)]
@@ -9,7 +10,7 @@ pub struct ReportRun {
     pub id: Option<i64>,
     pub group: Option<i64>,
     /// The sweep point or suite member (`depth=8`, `page-read`).
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
     pub record: RunRecord,
 }
@@ -33,8 +34,7 @@ impl ReportRun {
 #[derive(Clone, Debug)]
 pub struct ReportGroup {
     pub id: i64,
-    /// `repeat`, `sweep`, `suite` or `ab`.
-    pub kind: String,
+    pub kind: GroupKind,
     pub name: String,
     pub created_at: String,
     pub summary: Option<serde_json::Value>,

@@ -9,25 +9,26 @@ use spindle_analysis::curve::{CurvePoint, curve, knee};
 use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
+use spindle_model::group::{GroupKind, Point};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
 /// A group as stored: what it is, and each of its runs.
 pub struct GroupInput<'a> {
     pub id: i64,
-    pub kind: &'a str,
+    pub kind: GroupKind,
     pub name: &'a str,
     pub created_at: &'a str,
     /// The summary saved when the group ended (a sweep's parameter, an A/B threshold).
     pub summary: Option<&'a serde_json::Value>,
     /// `(run id, point, repeat, record)`, in the order they ran.
-    pub runs: Vec<(i64, Option<&'a str>, u32, &'a RunRecord)>,
+    pub runs: Vec<(i64, Option<&'a Point>, u32, &'a RunRecord)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct GroupRun {
     pub id: i64,
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
     pub status: String,
     pub iops: f64,
@@ -58,11 +59,11 @@ pub enum Findings {
 #[derive(Clone, Debug, Serialize)]
 pub struct GroupView {
     pub id: i64,
-    pub kind: String,
+    pub kind: GroupKind,
     pub name: String,
     pub created_at: String,
     pub runs: Vec<GroupRun>,
-    pub findings: Option<Findings>,
+    pub findings: Findings,
     /// What the group's runs count, so rates are named for it.
     pub counts: Counts,
 }
@@ -73,7 +74,7 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
         .iter()
         .map(|&(id, point, repeat, r)| GroupRun {
             id,
-            point: point.map(str::to_string),
+            point: point.cloned(),
             repeat,
             status: r.status.name().to_string(),
             iops: r.summary.iops,
@@ -83,15 +84,14 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
         })
         .collect();
     let findings = match g.kind {
-        "sweep" => Some(sweep_findings(g)),
-        "repeat" => Some(Findings::Repeat { spread: spread(&g.runs.iter().map(|r| r.3).collect::<Vec<_>>()) }),
-        "ab" => Some(ab_findings(g)),
-        "suite" => Some(Findings::Suite),
-        _ => None,
+        GroupKind::Sweep => sweep_findings(g),
+        GroupKind::Repeat => Findings::Repeat { spread: spread(&g.runs.iter().map(|r| r.3).collect::<Vec<_>>()) },
+        GroupKind::Ab => ab_findings(g),
+        GroupKind::Suite => Findings::Suite,
     };
     GroupView {
         id: g.id,
-        kind: g.kind.to_string(),
+        kind: g.kind,
         name: g.name.to_string(),
         created_at: g.created_at.to_string(),
         runs,
@@ -100,23 +100,23 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
     }
 }
 
-/// Points are `param=value`, in the order the first repeat ran them.
+/// The swept setting's values, in the order the first repeat ran them.
 fn sweep_findings(g: &GroupInput<'_>) -> Findings {
-    let mut values: Vec<&str> = Vec::new();
+    let swept = |r: &(i64, Option<&Point>, u32, &RunRecord)| r.1.and_then(Point::as_sweep).cloned();
+    let mut values: Vec<String> = Vec::new();
     let mut param = String::new();
-    for (_, point, _, _) in &g.runs {
-        if let Some((p, v)) = point.and_then(|p| p.split_once('=')) {
-            param = p.to_string();
-            if !values.contains(&v) {
-                values.push(v);
-            }
+    for p in g.runs.iter().filter_map(swept) {
+        if !values.contains(&p.value) {
+            values.push(p.value);
         }
+        param = p.param;
     }
     let points: Vec<(String, Vec<&RunRecord>)> = values
-        .iter()
+        .into_iter()
         .map(|v| {
-            let name = format!("{param}={v}");
-            (v.to_string(), g.runs.iter().filter(|r| r.1 == Some(name.as_str())).map(|r| r.3).collect())
+            let at = g.runs.iter().filter(|r| swept(r).is_some_and(|p| p.param == param && p.value == v));
+            let records = at.map(|r| r.3).collect();
+            (v, records)
         })
         .collect();
     let c = curve(&points);
@@ -147,7 +147,7 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
         "p99"
     );
     for r in &v.runs {
-        let mut point = r.point.clone().unwrap_or_default();
+        let mut point = r.point.as_ref().map(Point::to_string).unwrap_or_default();
         if r.repeat > 1 {
             let _ = write!(point, " #{}", r.repeat);
         }
@@ -165,14 +165,14 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
     }
     let mut bytes = out.into_bytes();
     match &v.findings {
-        Some(Findings::Sweep { param, curve, .. }) => bytes.extend(crate::render_sweep(param, curve)),
-        Some(Findings::Repeat { spread }) => bytes.extend(render_spread(spread, v.counts)),
-        Some(Findings::Ab { comparison }) => {
+        Findings::Sweep { param, curve, .. } => bytes.extend(crate::render_sweep(param, curve)),
+        Findings::Repeat { spread } => bytes.extend(render_spread(spread, v.counts)),
+        Findings::Ab { comparison } => {
             let (a, b) = v.name.strip_prefix("ab ").and_then(|n| n.split_once(' ')).unwrap_or(("A", "B"));
             bytes.push(b'\n');
             bytes.extend(crate::render_compare(comparison, a, b));
         }
-        Some(Findings::Suite) | None => {}
+        Findings::Suite => {}
     }
     bytes
 }
@@ -202,9 +202,9 @@ mod tests {
     use spindle_model::fixtures::io_run;
 
     fn input<'a>(
-        kind: &'a str,
+        kind: GroupKind,
         name: &'a str,
-        runs: Vec<(i64, Option<&'a str>, u32, &'a RunRecord)>,
+        runs: Vec<(i64, Option<&'a Point>, u32, &'a RunRecord)>,
     ) -> GroupInput<'a> {
         GroupInput { id: 7, kind, name, created_at: "2026-11-23T10:00:00Z", summary: None, runs }
     }
@@ -212,24 +212,27 @@ mod tests {
     #[test]
     fn a_sweep_group_shows_its_curve_and_knee() {
         let levels = [(1, 100.0, 100), (2, 190.0, 105), (4, 360.0, 110), (8, 380.0, 210), (16, 390.0, 410)];
-        let runs: Vec<(String, RunRecord)> =
-            levels.iter().map(|(d, iops, lat)| (format!("depth={d}"), io_run(&[*iops; 3], lat * 1000, &[]))).collect();
-        let rows = runs.iter().enumerate().map(|(i, (p, r))| (i as i64 + 1, Some(p.as_str()), 1, r)).collect();
-        let v = group_view(&input("sweep", "--sweep depth=1,2,...,16", rows));
-        let Some(Findings::Sweep { param, curve, knee }) = &v.findings else { panic!("{:?}", v.findings) };
+        let runs: Vec<(Point, RunRecord)> = levels
+            .iter()
+            .map(|(d, iops, lat)| (Point::sweep("depth", d.to_string()), io_run(&[*iops; 3], lat * 1000, &[])))
+            .collect();
+        let rows = runs.iter().enumerate().map(|(i, (p, r))| (i as i64 + 1, Some(p), 1, r)).collect();
+        let v = group_view(&input(GroupKind::Sweep, "--sweep depth=1,2,...,16", rows));
+        let Findings::Sweep { param, curve, knee } = &v.findings else { panic!("{:?}", v.findings) };
         assert_eq!((param.as_str(), curve.len(), knee.as_deref()), ("depth", 5, Some("4")));
         let text = String::from_utf8(render_group(&v)).unwrap();
         assert!(text.starts_with("group 7: sweep") && text.contains("knee: depth=4"), "{text}");
         let json = serde_json::to_value(&v).unwrap();
         assert_eq!(json["findings"]["kind"], "sweep");
         assert_eq!(json["findings"]["knee"], "4");
+        assert_eq!((&json["kind"], &json["runs"][0]["point"]), (&"sweep".into(), &"depth=1".into()), "as stored");
     }
 
     #[test]
     fn repeat_and_ab_groups_show_their_spread_and_comparison() {
         let runs: Vec<RunRecord> = [990.0, 1010.0].iter().map(|l| io_run(&[*l; 3], 100_000, &[])).collect();
         let rows = runs.iter().enumerate().map(|(i, r)| (i as i64 + 1, None, i as u32 + 1, r)).collect();
-        let v = group_view(&input("repeat", "--repeat 2", rows));
+        let v = group_view(&input(GroupKind::Repeat, "--repeat 2", rows));
         let text = String::from_utf8(render_group(&v)).unwrap();
         assert!(text.contains("repeats:") && text.contains("IOPS"), "{text}");
 
@@ -238,8 +241,8 @@ mod tests {
             .map(|(side, round, iops)| io_run(&[*iops; 3], 100_000, &[("ab", side), ("round", round)]))
             .collect();
         let rows = ab.iter().enumerate().map(|(i, r)| (i as i64 + 1, None, 1, r)).collect();
-        let v = group_view(&input("ab", "ab a.toml b.toml", rows));
-        let Some(Findings::Ab { comparison }) = &v.findings else { panic!() };
+        let v = group_view(&input(GroupKind::Ab, "ab a.toml b.toml", rows));
+        let Findings::Ab { comparison } = &v.findings else { panic!() };
         assert_eq!((comparison.a_runs.as_slice(), comparison.b_runs.as_slice()), (&[1, 4][..], &[2, 3][..]));
         let text = String::from_utf8(render_group(&v)).unwrap();
         assert!(text.contains("A: a.toml") && text.contains("B outperforms A by 100.00% IOPS"), "{text}");

@@ -6,7 +6,7 @@
 use spindle_model::RunRecord;
 use spindle_model::counters::CounterLog;
 use spindle_model::record::DirectionStats;
-use spindle_model::spec::{EngineKind, JobSpec};
+use spindle_model::spec::EngineKind;
 
 /// Under this share of spindle's bytes reaching the disks, the page cache absorbed that direction
 /// (most of what spindle moved never reached the disk while it measured). Bytes, not I/O counts:
@@ -38,7 +38,7 @@ struct DiskRate {
 /// the disk vda 0.0 writes/s (0.0 MB/s)`. `None` when it absorbed neither, or when the record
 /// cannot tell (direct I/O, the null engine, no counters for the disks under the targets).
 pub fn page_cache_finding(r: &RunRecord) -> Option<String> {
-    let spec: JobSpec = serde_json::from_value(r.spec.clone()).ok()?;
+    let spec = r.details.job()?;
     let buffered = !spec.targets.is_empty() && spec.targets.iter().all(|t| t.workload.buffered);
     if !buffered || spec.engine == EngineKind::Null {
         return None;
@@ -112,7 +112,7 @@ fn rate(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spindle_model::fixtures::{buffered_run, record};
+    use spindle_model::fixtures::{buffered_run, job_mut, record};
 
     #[test]
     fn writes_the_disk_never_saw_were_absorbed() {
@@ -155,9 +155,9 @@ mod tests {
     fn nothing_is_said_without_the_evidence_or_the_cache() {
         let absorbed = || buffered_run(0.0, 555_000.0, [0.0; 4]);
         let mut direct = absorbed();
-        direct.spec["targets"][0]["workload"]["buffered"] = false.into();
+        job_mut(&mut direct).targets[0].workload.buffered = false;
         let mut null = absorbed();
-        null.spec["engine"] = "null".into();
+        job_mut(&mut null).engine = EngineKind::Null;
         let mut no_counters = absorbed();
         no_counters.counters = None;
         let mut no_samples = absorbed();
@@ -167,7 +167,7 @@ mod tests {
         let mut no_disk = absorbed();
         no_disk.targets[0].device = None;
         for r in [direct, null, no_counters, no_samples, no_disk, record()] {
-            assert_eq!(page_cache_finding(&r), None, "{:?}", r.spec);
+            assert_eq!(page_cache_finding(&r), None, "{:?}", r.details.job());
         }
     }
 

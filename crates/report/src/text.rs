@@ -40,8 +40,8 @@ fn record(out: &mut String, r: &RunRecord) {
         RunStatus::Interrupted => "INTERRUPTED: the figures cover only the time measured".to_string(),
         RunStatus::Failed => "FAILED".to_string(),
     };
-    let engine = r.spec.get("engine").and_then(|e| e.as_str()).unwrap_or("-");
-    let _ = writeln!(out, "spindle {} run, {status}", r.kind);
+    let engine = r.details.engine().unwrap_or("-");
+    let _ = writeln!(out, "spindle {} run, {status}", r.kind());
     let _ = writeln!(out, "started {}, measured {:.2} s, engine {engine}", r.started_at, r.measured_seconds);
     if !r.labels.is_empty() {
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -78,7 +78,7 @@ fn record(out: &mut String, r: &RunRecord) {
         let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}: {n}")).collect();
         let _ = writeln!(out, "\nfailed {}: {}", r.counts.plural(), errors.join(", "));
     }
-    if let Some(v) = &r.verify {
+    if let Some(v) = r.details.verify() {
         out.push('\n');
         crate::render_verification(out, v);
     }
@@ -95,7 +95,7 @@ struct Words {
 }
 
 fn words(r: &RunRecord) -> Words {
-    let [read, write] = r.kind.directions();
+    let [read, write] = r.kind().directions();
     Words { per_sec: r.counts.per_sec(), read, write }
 }
 

@@ -3,6 +3,7 @@
 //! or empty group behind; a run the store cannot take is kept in a file beside it.
 
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use spindle_store::{GroupKind, Placement, Store};
 use std::path::{Path, PathBuf};
 
@@ -32,7 +33,7 @@ pub struct Saver {
 pub struct Saved {
     pub id: i64,
     pub group: Option<i64>,
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
 }
 
@@ -52,7 +53,7 @@ impl Saver {
         &mut self,
         record: &RunRecord,
         group: Option<&mut Group>,
-        point: Option<String>,
+        point: Option<Point>,
         repeat: u32,
     ) -> anyhow::Result<i64> {
         let saved = self.try_save(record, group, point, repeat).map_err(|e| keep_unsaved(&self.path, record, e))?;
@@ -65,7 +66,7 @@ impl Saver {
         &mut self,
         record: &RunRecord,
         group: Option<&mut Group>,
-        point: Option<String>,
+        point: Option<Point>,
         repeat: u32,
     ) -> anyhow::Result<Saved> {
         let store = match &mut self.store {

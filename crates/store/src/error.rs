@@ -20,6 +20,8 @@ pub enum StoreError {
     NoSuchGroup(i64),
     #[error("run {id} in the store cannot be read ({why})")]
     Corrupt { id: i64, why: String },
+    #[error("group {id} in the store is of a kind this spindle does not know, '{kind}'")]
+    UnknownGroupKind { id: i64, kind: String },
     #[error("results store {path}: {source}")]
     Sqlite { path: PathBuf, source: rusqlite::Error },
 }

@@ -6,16 +6,20 @@
 mod error;
 mod location;
 mod query;
+mod records_v2;
 mod save;
 mod schema;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod v1_store_tests;
 
 pub use error::StoreError;
 pub use location::{data_dir, store_path};
 pub use query::{Filter, RunSummary, StoredGroup, StoredRun, TimeBound};
-pub use save::{GroupKind, Placement};
+pub use save::Placement;
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
+pub use spindle_model::group::{GroupKind, Point, SweepPoint};
 
 use rusqlite::{Connection, OpenFlags};
 use schema::Found;

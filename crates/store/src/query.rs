@@ -5,6 +5,7 @@ use crate::{GroupKind, Store, StoreError};
 use rusqlite::types::Value;
 use serde::Serialize;
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
@@ -125,7 +126,7 @@ pub struct RunSummary {
     pub workload: String,
     pub labels: BTreeMap<String, String>,
     pub group: Option<i64>,
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
     pub hostname: String,
     pub measured_seconds: f64,
@@ -140,8 +141,7 @@ pub struct RunSummary {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StoredGroup {
     pub id: i64,
-    /// `repeat`, `sweep`, `suite` or `ab`.
-    pub kind: String,
+    pub kind: GroupKind,
     /// How it was asked for (`--sweep depth=1,2,4`, `ab a.toml b.toml`).
     pub name: String,
     pub created_at: String,
@@ -183,7 +183,7 @@ impl Store {
                     workload: r.get(4)?,
                     labels: BTreeMap::new(),
                     group: r.get(5)?,
-                    point: r.get(6)?,
+                    point: r.get::<_, Option<String>>(6)?.map(|p| Point::parse(&p)),
                     repeat: r.get(7)?,
                     hostname: r.get(8)?,
                     measured_seconds: r.get(9)?,
@@ -240,7 +240,7 @@ impl Store {
         match row {
             Ok((kind, name, created_at, summary)) => Ok(StoredGroup {
                 id,
-                kind,
+                kind: GroupKind::parse(&kind).ok_or(StoreError::UnknownGroupKind { id, kind })?,
                 name,
                 created_at,
                 summary: summary.and_then(|s| serde_json::from_str(&s).ok()),

@@ -4,37 +4,14 @@
 use crate::{Store, StoreError};
 use rusqlite::params;
 use spindle_model::RunRecord;
-
-/// Why runs were made together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupKind {
-    /// `--repeat N` of one configuration.
-    Repeat,
-    /// `--sweep PARAM=LIST`: one configuration per point.
-    Sweep,
-    /// `spindle suite ENGINE`: an engine's pattern matrix.
-    Suite,
-    /// `spindle ab A B`: two workloads alternated in rounds.
-    Ab,
-}
-
-impl GroupKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            GroupKind::Repeat => "repeat",
-            GroupKind::Sweep => "sweep",
-            GroupKind::Suite => "suite",
-            GroupKind::Ab => "ab",
-        }
-    }
-}
+use spindle_model::group::{GroupKind, Point};
 
 /// Where a run sits among runs made together.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Placement {
     pub group: Option<i64>,
-    /// The sweep point or suite member, e.g. `depth=8` or `page-read`.
-    pub point: Option<String>,
+    /// The sweep point or suite member, e.g. `depth=8` or `page-read` (stored as that text).
+    pub point: Option<Point>,
     /// 1-based repeat number.
     pub repeat: u32,
 }
@@ -103,7 +80,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT run_id FROM records WHERE json_extract(json, '$.origin.sha256') = ?1 ORDER BY run_id",
+                "SELECT run_id FROM records WHERE json_extract(json, '$.details.origin.sha256') = ?1 ORDER BY run_id",
             )
             .map_err(|e| self.sql(e))?;
         let ids = stmt
@@ -125,7 +102,7 @@ fn insert(tx: &rusqlite::Transaction<'_>, record: &RunRecord, place: &Placement)
             latency_p99_ns, latency_p99_9_ns, latency_max_ns, cpu_us_per_io, errors)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         params![
-            record.kind.name(),
+            record.kind().name(),
             record.status.name(),
             record.started_at,
             record.measured_seconds,
@@ -133,7 +110,7 @@ fn insert(tx: &rusqlite::Transaction<'_>, record: &RunRecord, place: &Placement)
             record.spindle_version,
             workload_of(record),
             place.group,
-            place.point,
+            place.point.as_ref().map(Point::to_string),
             place.repeat.max(1),
             s.ios as i64,
             s.iops,

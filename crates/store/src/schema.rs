@@ -3,18 +3,25 @@
 //! version up inside a transaction, so a store is never left half-migrated.
 
 use crate::StoreError;
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction};
 use std::path::Path;
 
 /// "SPDL": marks an SQLite file as a spindle store (`PRAGMA application_id`).
 pub const APPLICATION_ID: i64 = 0x5350_444C;
 
+/// One step of a store's layout: SQL, or a rewrite of what is stored.
+enum Step {
+    Sql(&'static str),
+    Rewrite(fn(&Transaction<'_>) -> rusqlite::Result<()>),
+}
+
 /// Migrations in order; the store's schema version is how many have been applied.
-const MIGRATIONS: &[&str] = &[
+const MIGRATIONS: &[Step] = &[
     // 1: runs with their summary columns (what `runs list` and `compare` read without
     // parsing JSON), labels for selection, groups (repeats, sweeps, suites), and the full run
     // record as JSON in its own table so listing never reads it.
-    "CREATE TABLE groups (
+    Step::Sql(
+        "CREATE TABLE groups (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         kind TEXT NOT NULL,
         name TEXT NOT NULL,
@@ -58,6 +65,9 @@ const MIGRATIONS: &[&str] = &[
         schema TEXT NOT NULL,
         json TEXT NOT NULL
     );",
+    ),
+    // 2: every record in the current record schema (v2: the kind's data typed in `details`).
+    Step::Rewrite(crate::records_v2::rewrite),
 ];
 
 /// The schema version this spindle writes.
@@ -120,7 +130,11 @@ pub(crate) fn migrate(conn: &mut Connection, from: i64, path: &Path) -> Result<(
         if now > i as i64 {
             continue;
         }
-        tx.execute_batch(step).map_err(sql)?;
+        match step {
+            Step::Sql(text) => tx.execute_batch(text),
+            Step::Rewrite(rewrite) => rewrite(&tx),
+        }
+        .map_err(sql)?;
         tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {};", i + 1))
             .map_err(sql)?;
         tx.commit().map_err(sql)?;

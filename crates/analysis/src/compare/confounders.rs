@@ -108,9 +108,9 @@ pub fn spec_differences(a: &serde_json::Value, b: &serde_json::Value) -> Vec<(St
 /// The run's kind and spec settings as `(key, value)` texts, leaving out `ignored` keys.
 fn workload_of(r: &RunRecord, ignored: &[&str]) -> Vec<(String, String)> {
     let mut spec = Vec::new();
-    flatten("", &r.spec, &mut spec);
+    flatten("", &r.details.spec_json(), &mut spec);
     spec.retain(|(k, _)| !ignored.contains(&k.as_str()));
-    spec.insert(0, ("kind".into(), r.kind.name().to_string()));
+    spec.insert(0, ("kind".into(), r.kind().name().to_string()));
     spec
 }
 

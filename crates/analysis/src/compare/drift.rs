@@ -113,7 +113,7 @@ mod tests {
         let g2 = [run(1100.0, "2026-11-21T10:00:00Z"), run(1100.0, "2026-11-21T10:01:00Z")];
         let g3 = [run(1000.0, "2026-11-22T10:00:00Z"), run(1000.0, "2026-11-22T10:01:00Z")];
         let mut other = run(5000.0, "2026-11-22T11:00:00Z");
-        other.spec = serde_json::json!({ "engine": "sync" });
+        spindle_model::fixtures::job_mut(&mut other).engine = spindle_model::spec::EngineKind::Sync;
         let history: Vec<Vec<&RunRecord>> =
             vec![g1.iter().collect(), g2.iter().collect(), g3.iter().collect(), vec![&other, &other]];
         let compared = run(1000.0, "2026-11-23T10:00:00Z");

@@ -69,7 +69,7 @@ impl Metric {
         let s = &r.summary;
         match self {
             Metric::Iops => true,
-            Metric::MbPerSec => r.kind.moves_bytes(),
+            Metric::MbPerSec => r.kind().moves_bytes(),
             Metric::LatencyMean => s.ios == 0 || s.latency_ns.mean > 0.0,
             Metric::LatencyP99 => s.ios == 0 || s.latency_ns.p99 > 0,
         }

@@ -146,8 +146,10 @@ fn single_runs_are_not_tested_however_large_the_change() {
 #[test]
 fn runs_of_different_workloads_on_a_side_are_not_pooled() {
     let mut a = runs(&[1000.0, 1010.0], 0, &[]);
-    a[1].spec = serde_json::json!({ "engine": "uring", "sessions": 500 });
-    a[0].spec = serde_json::json!({ "engine": "uring", "sessions": 100 });
+    for (r, sessions) in a.iter_mut().zip([100, 500]) {
+        let spec = spindle_model::db_spec::HammerSpec { engine: "sqlite".into(), sessions, ..Default::default() };
+        r.details = spindle_model::KindData::Hammer { spec };
+    }
     let b = runs(&[2000.0, 2010.0], 5, &[]);
     let c = compare(&side(&a, 1), &side(&b, 3), &Settings::default());
     assert_eq!(c.basis, Basis::NotRepeats);
@@ -188,8 +190,9 @@ fn paired_rounds_cancel_drift_that_independent_groups_cannot() {
 fn other_differences_are_listed() {
     let a = io_run(&series(1000.0, 0), 200_000, &[("raid", "5"), ("cache", "on")]);
     let mut b = io_run(&series(1000.0, 0), 200_000, &[("raid", "10")]);
-    b.spec = serde_json::json!({ "engine": "uring", "duration_ns": 10_000_000_000u64, "force": true,
-        "targets": [{ "workload": { "depth": 32 } }] });
+    let job = spindle_model::fixtures::job_mut(&mut b);
+    job.force = true;
+    job.targets[0].workload.depth = 32;
     b.environment.hostname = "db02".into();
     // What plays a controller cache's part on Linux is told apart too.
     b.environment.devices[0].read_ahead_kb = Some(4096);
@@ -207,5 +210,5 @@ fn other_differences_are_listed() {
         "force does not change what is measured; raid is what was compared"
     );
     let depth = &c.confounders[3];
-    assert_eq!((depth.a.as_slice(), depth.b.as_slice()), (&["-".to_string()][..], &["32".to_string()][..]));
+    assert_eq!((depth.a.as_slice(), depth.b.as_slice()), (&["8".to_string()][..], &["32".to_string()][..]));
 }

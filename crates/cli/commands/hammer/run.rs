@@ -10,6 +10,7 @@ use crate::{Outcome, output, plan, runner, store};
 use spindle_db::hammer::RunPlan;
 use spindle_db::{ConnectionRoom, DbUrl};
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use spindle_runner::experiment::series::{self, Step};
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;
@@ -53,7 +54,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         .map(|(i, n)| Step {
             workload: 0,
             point: i,
-            point_name: (sessions.len() > 1).then(|| format!("sessions={n}")),
+            point_name: (sessions.len() > 1).then(|| Point::sweep("sessions", n.to_string())),
             repeat: 1,
         })
         .collect();

@@ -124,7 +124,7 @@ fn parse_file(path: &Path, now: std::time::SystemTime) -> Result<(Parsed, String
 /// `None` when the text is not one; an error when it is one that does not read.
 fn spindle_records(text: &str) -> Result<Option<Vec<RunRecord>>, String> {
     let start = text.trim_start();
-    if !(start.starts_with('{') || start.starts_with('[')) || !start.contains(spindle_model::record::SCHEMA_ID) {
+    if !(start.starts_with('{') || start.starts_with('[')) || !start.contains(spindle_model::record::SCHEMA_FAMILY) {
         return Ok(None);
     }
     let records = match serde_json::from_str::<Vec<RunRecord>>(text) {

@@ -5,7 +5,7 @@
 use spindle_formats::foreign::{ForeignRun, ForeignStats};
 use spindle_model::record::{DirectionStats, IoStats, LatencySummary, RunStatus, TargetResult, ThreadResult};
 use spindle_model::units::format_size;
-use spindle_model::{Histogram, Origin, RunKind, RunRecord};
+use spindle_model::{Histogram, ImportedSpec, KindData, Origin, RunRecord};
 
 /// The file a run came from, and when it was imported.
 pub struct Source<'a> {
@@ -31,9 +31,19 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
             spindle_model::time::rfc3339_utc(src.imported_at)
         }
     };
-    let mut r = RunRecord::new(RunKind::Io, RunStatus::Complete, src.imported_at, secs);
+    let origin = Origin {
+        tool: run.tool.map_or("unknown", |t| t.name()).to_string(),
+        tool_version: run.tool_version.clone(),
+        file: src.file.to_string(),
+        sha256: src.sha256.to_string(),
+        run_in_file,
+        imported_at: spindle_model::time::rfc3339_utc(src.imported_at),
+        absent: absent(run),
+        notes,
+    };
+    let details = KindData::Imported { origin, spec: spec_of(run) };
+    let mut r = RunRecord::new(details, RunStatus::Complete, src.imported_at, secs);
     r.started_at = started_at;
-    r.spec = spec_of(run);
     r.summary = stats_of(&run.total, &run.read, &run.write, secs);
     if let Some(h) = &run.sqlio_histogram_pct {
         r.summary.sqlio_histogram_pct = h.clone();
@@ -57,16 +67,6 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
             stats: stats_of(&t.stats, &ForeignStats::default(), &ForeignStats::default(), secs),
         })
         .collect();
-    r.origin = Some(Origin {
-        tool: run.tool.map_or("unknown", |t| t.name()).to_string(),
-        tool_version: run.tool_version.clone(),
-        file: src.file.to_string(),
-        sha256: src.sha256.to_string(),
-        run_in_file,
-        imported_at: spindle_model::time::rfc3339_utc(src.imported_at),
-        absent: absent(run),
-        notes,
-    });
     r
 }
 
@@ -93,22 +93,22 @@ fn absent(run: &ForeignRun) -> Vec<String> {
     out
 }
 
-fn spec_of(run: &ForeignRun) -> serde_json::Value {
-    serde_json::json!({
-        "tool": run.tool.map(|t| t.name()),
-        "name": run.name,
-        "command_line": run.command_line,
-        "target": run.target,
-        "target_size": run.target_size,
-        "block_size": run.block_size,
-        "threads": run.threads,
-        "depth": run.queue_depth,
-        "read_pct": run.read_pct,
-        "random_pct": run.random_pct,
-        "engine": run.engine,
-        "warmup_s": run.warmup_s,
-        "tool_cpu_pct": run.cpu_pct,
-    })
+fn spec_of(run: &ForeignRun) -> ImportedSpec {
+    ImportedSpec {
+        tool: run.tool.map(|t| t.name().to_string()),
+        name: run.name.clone(),
+        command_line: run.command_line.clone(),
+        target: run.target.clone(),
+        target_size: run.target_size,
+        block_size: run.block_size,
+        threads: run.threads,
+        depth: run.queue_depth,
+        read_pct: run.read_pct,
+        random_pct: run.random_pct,
+        engine: run.engine.clone(),
+        warmup_s: run.warmup_s,
+        tool_cpu_pct: run.cpu_pct,
+    }
 }
 
 /// `8KiB random read, 64 threads x 8 outstanding`, as far as the file says.

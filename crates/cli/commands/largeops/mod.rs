@@ -44,7 +44,7 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
     series::run(&mut runner, &mut [&mut ops as &mut dyn Workload], &steps, Some((GroupKind::Sweep, name)))?;
     let records: Vec<RunRecord> = runner.runs.iter().map(|f| f.record.clone()).collect();
     if args.output.json {
-        let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.large_op.as_ref()).collect();
+        let ops: Vec<&LargeOpFigures> = records.iter().filter_map(|r| r.details.large_op()).collect();
         output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&ops)?).as_bytes())?;
     } else if args.output.csv {
         output::print_document(&runner.saver.document(&records), &args.output)?;

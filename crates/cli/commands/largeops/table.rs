@@ -12,7 +12,7 @@ pub fn render(db: &str, records: &[RunRecord]) -> String {
         "operation", "rows", "seconds", "rows/s", "read MB/s", "write MB/s", "KB/read", "KB/write"
     );
     for r in records {
-        let Some(f) = &r.large_op else { continue };
+        let Some(f) = r.details.large_op() else { continue };
         let secs = f.seconds.max(1e-9);
         let read: u64 = f.volumes.iter().map(|v| v.bytes_read).sum();
         let written: u64 = f.volumes.iter().map(|v| v.bytes_written).sum();
@@ -43,7 +43,7 @@ pub fn render(db: &str, records: &[RunRecord]) -> String {
     }
     let volumes: Vec<String> = records
         .iter()
-        .filter_map(|r| r.large_op.as_ref())
+        .filter_map(|r| r.details.large_op())
         .flat_map(|f| f.volumes.iter().map(|v| v.device.clone()))
         .collect();
     let mut volumes = volumes;
@@ -56,7 +56,7 @@ pub fn render(db: &str, records: &[RunRecord]) -> String {
             volumes.join(", ")
         );
     }
-    for f in records.iter().filter_map(|r| r.large_op.as_ref()) {
+    for f in records.iter().filter_map(|r| r.details.large_op()) {
         if let Some(why) = &f.cold_why {
             let _ = writeln!(out, "{}: {why}", f.operation);
         }

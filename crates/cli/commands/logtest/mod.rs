@@ -12,6 +12,7 @@ use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use spindle_runner::experiment::series::{self, Step};
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;
@@ -50,7 +51,12 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
     let steps: Vec<Step> = batches
         .iter()
         .enumerate()
-        .map(|(i, size)| Step { workload: 0, point: i, point_name: Some(format!("batch={size}")), repeat: 1 })
+        .map(|(i, size)| Step {
+            workload: 0,
+            point: i,
+            point_name: Some(Point::sweep("batch", size.to_string())),
+            repeat: 1,
+        })
         .collect();
     let group = (batches.len() > 1).then(|| group_name(&batches));
     let mut test = LogTest::new(Database::at(url.clone(), None), LogTestPlan { rows, row_bytes }, batches, settle);

@@ -19,7 +19,7 @@ pub struct Row {
 
 pub fn rows(records: &[RunRecord]) -> Vec<Row> {
     let figures: Vec<(LogTestFigures, bool)> =
-        records.iter().filter_map(|r| Some((r.log_test.clone()?, r.status == RunStatus::Complete))).collect();
+        records.iter().filter_map(|r| Some((r.details.log_test()?.clone(), r.status == RunStatus::Complete))).collect();
     // Only sizes that ran to the end compete for the optimum.
     let points: Vec<(u64, f64)> = figures
         .iter()

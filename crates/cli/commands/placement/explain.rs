@@ -92,7 +92,7 @@ mod tests {
     #[test]
     fn each_layout_shows_its_volumes_and_the_engine() {
         let mut r = RunRecord::new(
-            spindle_model::RunKind::Hammer,
+            spindle_model::KindData::Hammer { spec: Default::default() },
             spindle_model::record::RunStatus::Complete,
             std::time::SystemTime::now(),
             1.0,

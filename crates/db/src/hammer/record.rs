@@ -3,13 +3,15 @@
 
 use super::{RunOutcome, RunPlan, Second};
 use crate::DbUrl;
-use spindle_model::Histogram;
+use spindle_model::db_spec::HammerSpec;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
+use spindle_model::{Histogram, KindData};
 use std::collections::BTreeMap;
 
 /// The run as a record: GetAccount calls are the reads, UpdateAccount calls the writes, each
-/// session a thread; no bytes.
-pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
+/// session a thread; no bytes. `durability` says in words what a commit waits for on this
+/// engine and its settings.
+pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, durability: &str) -> RunRecord {
     let secs = out.measured.as_secs_f64();
     let empty = Histogram::new();
     let stats = |reads: &Histogram, writes: &Histogram, cpu: CpuUsage| {
@@ -67,19 +69,20 @@ pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
         (None, true) => String::new(),
     };
     let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    let spec = HammerSpec {
+        db: url.to_string(),
+        engine: url.engine.name().into(),
+        rows: plan.rows,
+        sessions: plan.sessions,
+        read_pct: plan.read_pct,
+        duration_ns: plan.duration.as_nanos() as u64,
+        warmup_ns: plan.warmup.as_nanos() as u64,
+        think_ns: plan.think.as_nanos() as u64,
+        rate_per_session: plan.rate_per_session,
+        ramp_up_ns: out.ramp_up.as_nanos() as u64,
+        durability: Some(durability.to_string()),
+    };
     RunRecord {
-        spec: serde_json::json!({
-            "db": url.to_string(),
-            "engine": url.engine.name(),
-            "rows": plan.rows,
-            "sessions": plan.sessions,
-            "read_pct": plan.read_pct,
-            "duration_ns": plan.duration.as_nanos() as u64,
-            "warmup_ns": plan.warmup.as_nanos() as u64,
-            "think_ns": plan.think.as_nanos() as u64,
-            "rate_per_session": plan.rate_per_session,
-            "ramp_up_ns": out.ramp_up.as_nanos() as u64,
-        }),
         summary: summary.clone(),
         targets: vec![TargetResult::database(
             url.to_string(),
@@ -97,6 +100,6 @@ pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome) -> RunRecord {
         threads,
         timeseries: series,
         errors,
-        ..RunRecord::new(spindle_model::RunKind::Hammer, status, out.started_at, secs)
+        ..RunRecord::new(KindData::Hammer { spec }, status, out.started_at, secs)
     }
 }

@@ -1,13 +1,13 @@
 //! One large operation as a run record: the rows are the operations (loaded, scanned,
-//! updated), the bytes those its volumes read and wrote, and `large_op` the figures the
+//! updated), the bytes those its volumes read and wrote, and the details' figures those the
 //! article compares (time, I/O sizes, cold or warm).
 
 use super::OpOutcome;
 use crate::DbUrl;
-use spindle_model::Histogram;
-use spindle_model::RunRecord;
 use spindle_model::db::LargeOpFigures;
+use spindle_model::db_spec::LargeOpSpec;
 use spindle_model::record::{CpuUsage, IoStats, RunStatus, TargetResult, TimePoint};
+use spindle_model::{Histogram, KindData, RunRecord};
 use std::collections::BTreeMap;
 
 /// What every operation's record shares.
@@ -33,16 +33,16 @@ pub fn record(o: &OpOutcome, figures: LargeOpFigures, warnings: Vec<String>, cx:
         errors.insert(e.to_string(), 1);
     }
     let status = if o.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    let spec = LargeOpSpec {
+        db: cx.url.to_string(),
+        engine: cx.url.engine.name().into(),
+        server_version: cx.version.into(),
+        settings: cx.settings.clone(),
+        operation: o.op.name().into(),
+        rows: cx.rows,
+        batch: cx.batch,
+    };
     RunRecord {
-        spec: serde_json::json!({
-            "db": cx.url.to_string(),
-            "engine": cx.url.engine.name(),
-            "server_version": cx.version,
-            "settings": cx.settings,
-            "operation": o.op.name(),
-            "rows": cx.rows,
-            "batch": cx.batch,
-        }),
         summary: stats.clone(),
         targets: vec![TargetResult::database(
             cx.url.to_string(),
@@ -53,7 +53,6 @@ pub fn record(o: &OpOutcome, figures: LargeOpFigures, warnings: Vec<String>, cx:
         timeseries: series,
         errors,
         warnings,
-        large_op: Some(figures),
-        ..RunRecord::new(spindle_model::RunKind::LargeOps, status, o.started_at, secs)
+        ..RunRecord::new(KindData::LargeOps { spec, figures }, status, o.started_at, secs)
     }
 }

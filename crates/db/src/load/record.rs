@@ -3,8 +3,9 @@
 
 use super::LoadOutcome;
 use crate::DbUrl;
-use spindle_model::Histogram;
+use spindle_model::db_spec::LoadSpec;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, TimePoint};
+use spindle_model::{Histogram, KindData};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -22,13 +23,8 @@ pub fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, starte
     let series = TimePoint::per_second(&out.per_second, secs);
     let path = url.path.as_deref().unwrap_or(Path::new("")).display().to_string();
     let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    let spec = LoadSpec { db: url.to_string(), engine: url.engine.name().into(), rows, rows_before: out.rows_before };
     RunRecord {
-        spec: serde_json::json!({
-            "db": url.to_string(),
-            "engine": url.engine.name(),
-            "rows": rows,
-            "rows_before": out.rows_before,
-        }),
         summary: stats.clone(),
         targets: vec![TargetResult {
             path,
@@ -39,6 +35,6 @@ pub fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, starte
             timeseries: series.clone(),
         }],
         timeseries: series,
-        ..RunRecord::new(spindle_model::RunKind::HammerLoad, status, started_at, secs)
+        ..RunRecord::new(KindData::HammerLoad { spec }, status, started_at, secs)
     }
 }

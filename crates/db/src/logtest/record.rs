@@ -1,13 +1,13 @@
 //! One transaction size as a run record: rows are the operations (each insert's latency its
 //! write latency, each COMMIT timed as a commit), the log's bytes the bytes, and the original
-//! article's `io_results` columns in `log_test`.
+//! article's `io_results` columns as the details' figures.
 
 use super::{BatchOutcome, LogTestPlan};
 use crate::DbUrl;
-use spindle_model::Histogram;
-use spindle_model::RunRecord;
 use spindle_model::db::{DeviceIo, LogTestFigures};
+use spindle_model::db_spec::LogTestSpec;
 use spindle_model::record::{CpuUsage, IoStats, OpStats, RunStatus, TargetResult, TimePoint};
+use spindle_model::{Histogram, KindData, RunRecord};
 use std::collections::BTreeMap;
 
 /// What every run of one test shares.
@@ -61,16 +61,16 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
     }
     let mut warnings: Vec<String> = cx.notes.to_vec();
     warnings.extend(figures.missing.iter().map(|m| format!("not measured: {m}")));
+    let spec = LogTestSpec {
+        db: cx.url.to_string(),
+        engine: cx.url.engine.name().into(),
+        server_version: cx.version.into(),
+        settings: cx.settings.clone(),
+        rows: cx.plan.rows,
+        row_bytes: cx.plan.row_bytes,
+        transaction_size: b.transaction_size,
+    };
     RunRecord {
-        spec: serde_json::json!({
-            "db": cx.url.to_string(),
-            "engine": cx.url.engine.name(),
-            "server_version": cx.version,
-            "settings": cx.settings,
-            "rows": cx.plan.rows,
-            "row_bytes": cx.plan.row_bytes,
-            "transaction_size": b.transaction_size,
-        }),
         summary: stats.clone(),
         targets: vec![TargetResult::database(
             cx.url.to_string(),
@@ -84,8 +84,7 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
         timeseries: series,
         errors,
         warnings,
-        log_test: Some(figures),
-        ..RunRecord::new(spindle_model::RunKind::LogTest, status, b.started_at, secs)
+        ..RunRecord::new(KindData::LogTest { spec, figures }, status, b.started_at, secs)
     }
 }
 

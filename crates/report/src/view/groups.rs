@@ -9,6 +9,7 @@ use crate::document::{Document, ReportGroup};
 use crate::group::{Findings, GroupInput, GroupView, group_view};
 use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
 use spindle_analysis::curve::CurvePoint;
+use spindle_model::group::Point;
 use spindle_model::{RunKind, RunRecord};
 
 pub fn sections(doc: &Document) -> Vec<Section> {
@@ -19,11 +20,11 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
     let members: Vec<_> = doc.runs.iter().filter(|r| r.group == Some(g.id) && r.id.is_some()).collect();
     let input = GroupInput {
         id: g.id,
-        kind: &g.kind,
+        kind: g.kind,
         name: &g.name,
         created_at: &g.created_at,
         summary: g.summary.as_ref(),
-        runs: members.iter().map(|r| (r.id.unwrap_or_default(), r.point.as_deref(), r.repeat, &r.record)).collect(),
+        runs: members.iter().map(|r| (r.id.unwrap_or_default(), r.point.as_ref(), r.repeat, &r.record)).collect(),
     };
     let view = group_view(&input);
     let mut section = Section {
@@ -34,13 +35,13 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
         ..Section::default()
     };
     let records: Vec<&RunRecord> = members.iter().map(|r| &r.record).collect();
-    if !records.is_empty() && records.iter().all(|r| r.kind == RunKind::LogTest) {
+    if !records.is_empty() && records.iter().all(|r| r.kind() == RunKind::LogTest) {
         log_test(&mut section, &records, g.summary.as_ref());
         return section;
     }
     match &view.findings {
-        Some(Findings::Sweep { param, curve, knee }) => sweep(&mut section, &view, param, curve, knee.as_deref()),
-        Some(Findings::Repeat { spread }) => {
+        Findings::Sweep { param, curve, knee } => sweep(&mut section, &view, param, curve, knee.as_deref()),
+        Findings::Repeat { spread } => {
             let mut t = Table::new("Spread of the repeats", &["metric", "mean", "stddev", "cv", "min", "max"]);
             for s in spread {
                 let show = |x: f64| metric_cell(s.metric, x);
@@ -55,8 +56,8 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
             }
             section.tables.push(t);
         }
-        Some(Findings::Ab { comparison }) => ab(&mut section, comparison),
-        Some(Findings::Suite) | None => {}
+        Findings::Ab { comparison } => ab(&mut section, comparison),
+        Findings::Suite => {}
     }
     section
 }
@@ -66,7 +67,7 @@ fn runs_table(v: &GroupView) -> Table {
     for r in &v.runs {
         t.rows.push(vec![
             Cell::number(format!("run {}", r.id), r.id as f64),
-            Cell::text(r.point.clone().unwrap_or_default()),
+            Cell::text(r.point.as_ref().map(Point::to_string).unwrap_or_default()),
             Cell::count(r.repeat as u64),
             Cell::text(r.status.clone()),
             Cell::rate(r.iops),
@@ -120,7 +121,7 @@ fn sweep(section: &mut Section, v: &GroupView, param: &str, curve: &[CurvePoint]
 fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serde_json::Value>) {
     let mut points: Vec<(u64, f64)> = records
         .iter()
-        .filter_map(|r| r.log_test.as_ref())
+        .filter_map(|r| r.details.log_test())
         .map(|f| (f.transaction_size, f.mb_per_sec.unwrap_or(0.0)))
         .collect();
     points.sort_by_key(|p| p.0);

@@ -9,14 +9,14 @@ use spindle_model::RunKind;
 use spindle_model::units::format_size;
 
 pub fn sections(doc: &Document) -> Vec<Section> {
-    let mut kinds: Vec<RunKind> = doc.records().map(|r| r.kind).collect();
+    let mut kinds: Vec<RunKind> = doc.records().map(|r| r.kind()).collect();
     kinds.sort_unstable();
     kinds.dedup();
     kinds
         .into_iter()
         .map(|kind| {
             let runs: Vec<(usize, &ReportRun)> =
-                doc.runs.iter().enumerate().filter(|(_, r)| r.record.kind == kind).collect();
+                doc.runs.iter().enumerate().filter(|(_, r)| r.record.kind() == kind).collect();
             section(kind, &runs)
         })
         .collect()
@@ -91,7 +91,7 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
     let rec = &r.record;
     let s = &rec.summary;
     let errors: u64 = rec.errors.values().sum();
-    match rec.kind {
+    match rec.kind() {
         RunKind::Io => vec![
             Cell::rate(s.mb_per_sec),
             Cell::opt((s.ios > 0).then(|| s.read.ios as f64 * 100.0 / s.ios as f64), Cell::pct),
@@ -100,7 +100,7 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
             recorded(s.latency_ns.max as f64),
             Cell::count(errors),
             Cell::text(
-                rec.origin.as_ref().map_or("spindle".to_string(), |o| format!("{} ({})", o.tool, file_name(&o.file))),
+                rec.details.origin().map_or("spindle".to_string(), |o| format!("{} ({})", o.tool, file_name(&o.file))),
             ),
         ],
         RunKind::Hammer => vec![
@@ -112,7 +112,7 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
             Cell::count(errors),
         ],
         RunKind::HammerLoad => vec![Cell::count(s.ios)],
-        RunKind::LogTest => match &rec.log_test {
+        RunKind::LogTest => match rec.details.log_test() {
             Some(f) => vec![
                 Cell::count(f.transaction_size),
                 Cell::opt(f.log_write_ios, Cell::count),
@@ -125,7 +125,7 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
             ],
             None => Vec::new(),
         },
-        RunKind::LargeOps => match &rec.large_op {
+        RunKind::LargeOps => match rec.details.large_op() {
             Some(op) => {
                 let secs = op.seconds.max(1e-9);
                 let read: u64 = op.volumes.iter().map(|v| v.bytes_read).sum();
@@ -186,7 +186,7 @@ fn bar_name(r: &ReportRun, position: usize) -> String {
     let mut name = r.name(position);
     if let Some(w) = r.record.targets.first().map(|t| t.workload.as_str()).filter(|w| !w.is_empty()) {
         name = format!("{name}: {w}");
-    } else if let Some(bs) = r.record.spec["block_size"].as_u64() {
+    } else if let Some(bs) = r.record.details.imported_spec().and_then(|s| s.block_size) {
         name = format!("{name}: {}", format_size(bs));
     }
     name

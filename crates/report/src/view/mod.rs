@@ -154,7 +154,7 @@ fn overview(doc: &Document) -> Vec<String> {
             _ => String::new(),
         }
     )];
-    let imported = doc.records().filter(|r| r.origin.is_some()).count();
+    let imported = doc.records().filter(|r| r.details.origin().is_some()).count();
     if imported > 0 {
         lines.push(format!("{imported} of them imported from other tools' result files."));
     }

@@ -27,9 +27,9 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         title: format!(
             "{}: {} {}{}",
             r.name(position),
-            rec.kind.name(),
+            rec.kind().name(),
             rec.targets.first().map(|t| t.workload.as_str()).unwrap_or(""),
-            r.point.as_deref().map(|p| format!(" ({p})")).unwrap_or_default()
+            r.point.as_ref().map(|p| format!(" ({p})")).unwrap_or_default()
         ),
         ..Section::default()
     };
@@ -41,7 +41,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         ));
     }
     s.notes.extend(rec.warnings.iter().map(|w| format!("Warning: {w}")));
-    if let Some(o) = &rec.origin {
+    if let Some(o) = rec.details.origin() {
         s.notes.push(format!(
             "Imported from {} ({}{}), run {} of the file.",
             o.file,
@@ -54,7 +54,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
     }
     s.tables.push(headline(rec));
     // The log test's and large operations' latencies are of rows, not worth a chart.
-    let charted = rec.summary.ios > 0 && !matches!(rec.kind, RunKind::LogTest | RunKind::LargeOps);
+    let charted = rec.summary.ios > 0 && !matches!(rec.kind(), RunKind::LogTest | RunKind::LargeOps);
     if charted && (rec.summary.latency_ns.p50 > 0 || rec.summary.latency_ns.p99_99 > 0) {
         s.charts.push(percentiles(rec));
     }
@@ -88,16 +88,14 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
     if !rec.command_line.is_empty() {
         s.blocks.push(("Command line".into(), rec.command_line.join(" ")));
     }
-    if !rec.spec.is_null() {
-        s.blocks.push(("Spec".into(), serde_json::to_string_pretty(&rec.spec).unwrap_or_default()));
-    }
+    s.blocks.push(("Spec".into(), serde_json::to_string_pretty(&rec.details.spec_json()).unwrap_or_default()));
     s
 }
 
 fn headline(rec: &RunRecord) -> Table {
     let st = &rec.summary;
-    let counts = rec.kind.counts();
-    let [read, write] = rec.kind.directions();
+    let counts = rec.kind().counts();
+    let [read, write] = rec.kind().directions();
     let mut rows = vec![
         ("started".to_string(), Cell::text(rec.started_at.clone())),
         ("status".into(), Cell::text(rec.status.name())),
@@ -107,7 +105,7 @@ fn headline(rec: &RunRecord) -> Table {
         (format!("{read}/sec"), Cell::rate(st.read.iops)),
         (format!("{write}/sec"), Cell::rate(st.write.iops)),
     ];
-    if rec.kind.moves_bytes() {
+    if rec.kind().moves_bytes() {
         rows.push(("MB/s (decimal)".into(), Cell::rate(st.mb_per_sec)));
         rows.push(("MiB/s".into(), Cell::rate(st.mib_per_sec)));
     }
@@ -134,7 +132,7 @@ fn headline(rec: &RunRecord) -> Table {
     if rec.behind_schedule_ios > 0 {
         rows.push(("behind schedule".into(), Cell::count(rec.behind_schedule_ios)));
     }
-    if let Some(f) = &rec.log_test {
+    if let Some(f) = rec.details.log_test() {
         rows.push(("rows a transaction".into(), Cell::count(f.transaction_size)));
         rows.push(("log writes".into(), Cell::opt(f.log_write_ios, Cell::count)));
         rows.push(("log bytes written".into(), Cell::opt(f.log_bytes_written, |b| Cell::bytes(b as f64))));
@@ -142,7 +140,7 @@ fn headline(rec: &RunRecord) -> Table {
         rows.push(("log figures from".into(), Cell::text(f.source.clone())));
         rows.extend(f.missing.iter().map(|m| ("not measured".to_string(), Cell::text(m.clone()))));
     }
-    if let Some(op) = &rec.large_op {
+    if let Some(op) = rec.details.large_op() {
         rows.push(("operation".into(), Cell::text(op.operation.clone())));
         rows.push(("rows".into(), Cell::count(op.rows)));
         if let Some(why) = &op.cold_why {
@@ -190,7 +188,7 @@ fn thinned(len: usize) -> impl Iterator<Item = usize> {
 }
 
 fn series(rec: &RunRecord) -> Chart {
-    let unit = rec.kind.counts().per_sec();
+    let unit = rec.kind().counts().per_sec();
     let mut c = Chart::new(format!("{unit}, second by second"), ChartKind::Line, "seconds", unit);
     let keep: Vec<usize> = thinned(rec.timeseries.len()).collect();
     c.categories = keep.iter().map(|&i| format!("{:.0}", rec.timeseries[i].t)).collect();
@@ -248,10 +246,10 @@ fn stats_cells(s: &IoStats, moves_bytes: bool) -> Vec<Cell> {
 }
 
 fn stats_columns<'a>(rec: &RunRecord, first: &[&'a str]) -> Vec<&'a str> {
-    let counts = rec.kind.counts();
+    let counts = rec.kind().counts();
     let mut columns = first.to_vec();
     columns.extend([counts.plural(), counts.per_sec()]);
-    if rec.kind.moves_bytes() {
+    if rec.kind().moves_bytes() {
         columns.push("MB/s");
     }
     columns.extend(["mean", "p99", "max"]);
@@ -260,12 +258,12 @@ fn stats_columns<'a>(rec: &RunRecord, first: &[&'a str]) -> Vec<&'a str> {
 
 /// Per thread, or per session for Hammer.
 fn threads(rec: &RunRecord) -> Table {
-    let who = if rec.kind == RunKind::Hammer { "session" } else { "thread" };
-    let title = if rec.kind == RunKind::Hammer { "Sessions" } else { "Threads" };
+    let who = if rec.kind() == RunKind::Hammer { "session" } else { "thread" };
+    let title = if rec.kind() == RunKind::Hammer { "Sessions" } else { "Threads" };
     let mut t = Table::new(title, &stats_columns(rec, &["target", who]));
     for th in &rec.threads {
         let mut row = vec![Cell::count(th.target as u64 + 1), Cell::count(th.thread as u64)];
-        row.extend(stats_cells(&th.stats, rec.kind.moves_bytes()));
+        row.extend(stats_cells(&th.stats, rec.kind().moves_bytes()));
         t.rows.push(row);
     }
     t
@@ -275,7 +273,7 @@ fn targets(rec: &RunRecord) -> Table {
     let mut t = Table::new("Targets", &stats_columns(rec, &["target", "path", "workload"]));
     for (i, tg) in rec.targets.iter().enumerate() {
         let mut row = vec![Cell::count(i as u64 + 1), Cell::text(tg.path.clone()), Cell::text(tg.workload.clone())];
-        row.extend(stats_cells(&tg.stats, rec.kind.moves_bytes()));
+        row.extend(stats_cells(&tg.stats, rec.kind().moves_bytes()));
         t.rows.push(row);
     }
     t

@@ -1,18 +1,25 @@
 use super::*;
 use crate::document::{ReportGroup, ReportRun};
 use crate::format::Format;
+use spindle_model::db_spec::HammerSpec;
 use spindle_model::fixtures::{io_run, record};
-use spindle_model::{RunKind, RunRecord};
+use spindle_model::group::{GroupKind, Point};
+use spindle_model::{KindData, RunKind, RunRecord};
 
-fn stored(id: i64, group: Option<i64>, point: Option<&str>, record: RunRecord) -> ReportRun {
-    ReportRun { id: Some(id), group, point: point.map(str::to_string), repeat: 1, record }
+fn stored(id: i64, group: Option<i64>, point: Option<Point>, record: RunRecord) -> ReportRun {
+    ReportRun { id: Some(id), group, point, repeat: 1, record }
 }
 
 /// A sweep of depth, an A/B pair of rounds, a Hammer run, and a run with a hostile label.
 pub(crate) fn sample() -> Document {
     let mut runs = Vec::new();
     for (i, (d, iops, lat)) in [(1, 100.0, 100), (2, 190.0, 105), (4, 360.0, 110), (8, 380.0, 210)].iter().enumerate() {
-        runs.push(stored(i as i64 + 1, Some(1), Some(&format!("depth={d}")), io_run(&[*iops; 5], lat * 1000, &[])));
+        runs.push(stored(
+            i as i64 + 1,
+            Some(1),
+            Some(Point::sweep("depth", d.to_string())),
+            io_run(&[*iops; 5], lat * 1000, &[]),
+        ));
     }
     for (i, (side, round, iops)) in
         [("a", "1", 400.0), ("b", "1", 800.0), ("b", "2", 810.0), ("a", "2", 395.0)].iter().enumerate()
@@ -20,15 +27,15 @@ pub(crate) fn sample() -> Document {
         runs.push(stored(i as i64 + 5, Some(2), None, io_run(&[*iops; 5], 100_000, &[("ab", side), ("round", round)])));
     }
     let mut hammer = io_run(&[3000.0; 5], 300_000, &[]);
-    hammer.kind = RunKind::Hammer;
+    hammer.details = KindData::Hammer { spec: HammerSpec { engine: "sqlite".into(), ..HammerSpec::default() } };
     hammer.counts = RunKind::Hammer.counts();
     runs.push(stored(9, None, None, hammer));
     let mut hostile = record();
     hostile.labels.insert("note".into(), "<script>alert(1)</script>".into());
     runs.push(stored(10, None, None, hostile));
-    let group = |id, kind: &str, name: &str| ReportGroup {
+    let group = |id, kind: GroupKind, name: &str| ReportGroup {
         id,
-        kind: kind.into(),
+        kind,
         name: name.into(),
         created_at: "2026-11-24T10:00:00Z".into(),
         summary: None,
@@ -37,7 +44,7 @@ pub(crate) fn sample() -> Document {
         title: "test report".into(),
         generated_at: "2026-11-24T12:00:00Z".into(),
         runs,
-        groups: vec![group(1, "sweep", "--sweep depth=1,2,4,8"), group(2, "ab", "ab a.toml b.toml")],
+        groups: vec![group(1, GroupKind::Sweep, "--sweep depth=1,2,4,8"), group(2, GroupKind::Ab, "ab a.toml b.toml")],
     }
 }
 

@@ -10,6 +10,7 @@ use super::{Place, Runner};
 use crate::workload::Workload;
 use spindle_analysis::compare::{Comparison, ROUND_LABEL, SIDE_LABEL, compare_rounds};
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use spindle_store::GroupKind;
 use std::collections::BTreeMap;
 
@@ -71,7 +72,7 @@ fn run_rounds(
     for side in [Side::A, Side::B] {
         let ready = runner.prepare(&mut *sides[side as usize], &mut |m| Place {
             group: Some((GroupKind::Ab, group_name(plan, None, Some(m.part.as_deref().unwrap_or("load"))))),
-            point: Some(side.label().into()),
+            point: Some(Point::Member(side.label().into())),
             repeat: 1,
             labels: labels(plan, side, 1),
         })?;
@@ -85,7 +86,7 @@ fn run_rounds(
             runner.observer.announce(&format!("{at}round {round}: {}", side.label().to_uppercase()));
             let goes_on = runner.step(&mut *sides[side as usize], index, &mut |m| Place {
                 group: Some((GroupKind::Ab, group_name(plan, point.as_deref(), m.part.as_deref()))),
-                point: Some(side.label().into()),
+                point: Some(Point::Member(side.label().into())),
                 repeat: round,
                 labels: labels(plan, side, round),
             })?;

@@ -18,6 +18,7 @@ use crate::workload::{Context, Measured, Workload};
 use crate::{Outcome, RunEnd};
 use spindle_io::target::TargetError;
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use spindle_store::GroupKind;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -34,7 +35,7 @@ pub struct Finished {
     pub group: Option<usize>,
     pub record: RunRecord,
     pub part: Option<String>,
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
     pub end: RunEnd,
 }
@@ -43,7 +44,7 @@ pub struct Finished {
 /// run), point, repeat and labels of its own.
 pub struct Place {
     pub group: Option<(GroupKind, String)>,
-    pub point: Option<String>,
+    pub point: Option<Point>,
     pub repeat: u32,
     pub labels: BTreeMap<String, String>,
 }

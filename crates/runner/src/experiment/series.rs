@@ -6,6 +6,7 @@
 
 use super::{Place, Runner};
 use crate::workload::Workload;
+use spindle_model::group::Point;
 use spindle_store::GroupKind;
 
 /// One step of a series.
@@ -16,7 +17,7 @@ pub struct Step {
     /// The workload's point (a session count's index), 0 when it has one.
     pub point: usize,
     /// As the run's point is stored and shown (`depth=8`, `sessions=32`, a suite member).
-    pub point_name: Option<String>,
+    pub point_name: Option<Point>,
     /// 1-based repeat.
     pub repeat: u32,
 }
@@ -50,7 +51,7 @@ fn run_steps(
     for w in workloads.iter_mut() {
         let ready = runner.prepare(&mut **w, &mut |_| Place {
             group: group.clone(),
-            point: Some("load".into()),
+            point: Some(Point::Member("load".into())),
             repeat: 1,
             labels: Default::default(),
         })?;
@@ -61,7 +62,7 @@ fn run_steps(
     let total = steps.len();
     for (i, step) in steps.iter().enumerate() {
         if total > 1 {
-            let at = step.point_name.as_deref().map(|p| {
+            let at = step.point_name.as_ref().map(|p| {
                 format!(" ({p}{})", if step.repeat > 1 { format!(", repeat {}", step.repeat) } else { String::new() })
             });
             runner.observer.announce(&format!("run {} of {total}{}", i + 1, at.unwrap_or_default()));

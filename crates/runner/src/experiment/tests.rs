@@ -10,8 +10,9 @@ use crate::observer::Silent;
 use crate::workload::{Context, Measured, Sink, Workload};
 use crate::{Outcome, RunEnd, Saver};
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
+use spindle_model::RunRecord;
+use spindle_model::details::KindData;
 use spindle_model::record::RunStatus;
-use spindle_model::{RunKind, RunRecord};
 use spindle_store::{Filter, GroupKind, Store};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -58,7 +59,8 @@ impl Parts {
     }
 
     fn record(&self, part: &str) -> RunRecord {
-        let mut r = RunRecord::new(RunKind::LargeOps, RunStatus::Complete, std::time::SystemTime::now(), 1.0);
+        let details = KindData::LargeOps { spec: Default::default(), figures: Default::default() };
+        let mut r = RunRecord::new(details, RunStatus::Complete, std::time::SystemTime::now(), 1.0);
         // Each part has a rate of its own, so a comparison that mixed parts would show it.
         let scale = 1.0 + self.parts.iter().position(|p| *p == part).unwrap_or(0) as f64;
         r.summary.ios = (self.rate * scale) as u64;

@@ -103,9 +103,8 @@ impl Workload for Hammer {
         cx.observer
             .note(&format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
         let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
-        let mut record = spindle_db::hammer::run_record(url, &plan, &out);
+        let mut record = spindle_db::hammer::run_record(url, &plan, &out, &p.durability);
         measured.fill(&mut record, calls);
-        record.spec["durability"] = p.durability.clone().into();
         let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
         if behind > 0 {
             let rate = plan.rate_per_session.unwrap_or_default() * f64::from(n);

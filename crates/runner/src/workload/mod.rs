@@ -15,6 +15,7 @@ use crate::RunEnd;
 use crate::observer::Observer;
 use io::Files;
 use spindle_model::RunRecord;
+use spindle_model::group::Point;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -35,8 +36,8 @@ pub struct Measured {
     /// Which part of a step this is when a step makes several (a large operation, the load
     /// that readied a table); runs are compared within their part only.
     pub part: Option<String>,
-    /// Its point when the workload names it (`op=scan`); else the step's.
-    pub point: Option<String>,
+    /// Its point when the step names none (`op=scan` for a large operation's run).
+    pub point: Option<Point>,
     pub end: RunEnd,
 }
 

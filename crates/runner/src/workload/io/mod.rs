@@ -59,7 +59,7 @@ impl Workload for IoJob {
             cx.observer.warn(&finding);
             record.warnings.push(finding);
         }
-        let faulty = record.verify.as_ref().is_some_and(|v| v.faulty_sectors() > 0);
+        let faulty = record.details.verify().is_some_and(|v| v.faulty_sectors() > 0);
         let end = if outcome.workers.iter().any(|w| w.out_of_space) {
             RunEnd::OutOfSpace
         } else if outcome.interrupted {

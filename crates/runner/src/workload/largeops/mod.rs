@@ -15,6 +15,7 @@ use spindle_counters::volumes_under;
 use spindle_db::largeops::{self, Op, OpOutcome};
 use spindle_db::{Conn, DbUrl};
 use spindle_model::db::LargeOpFigures;
+use spindle_model::group::Point;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
@@ -152,7 +153,7 @@ impl Workload for LargeOps {
             };
             sink(Measured {
                 part: Some(op.name().into()),
-                point: Some(format!("op={}", op.name())),
+                point: Some(Point::sweep("op", op.name())),
                 ..Measured::new(record, end.clone())
             })?;
             if !end.goes_on() {

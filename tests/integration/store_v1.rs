@@ -1,0 +1,77 @@
+//! A store written by spindle 171a3e5 (store schema 1, run records of v1) read by this
+//! spindle: every run shows the figures that spindle showed for it, and its record, migrated
+//! to the current schema, validates against the published one. A v1 record kept in a file
+//! (`--json` output, a `spindle-unsaved-*.json`) imports as the run it was.
+
+use crate::common::spindle_with_store;
+use crate::io_output::assert_valid;
+use std::path::{Path, PathBuf};
+
+const TESTDATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/store/testdata");
+const RUNS: i64 = 19;
+
+/// A copy of the v1 store in `dir`: the test data itself is never opened for writing.
+fn v1_store(dir: &Path) -> PathBuf {
+    let store = dir.join("store-v1.db");
+    std::fs::copy(format!("{TESTDATA}/store-v1-171a3e5.db"), &store).unwrap();
+    store
+}
+
+fn stdout(store: &Path, args: &[&str]) -> String {
+    let out = spindle_with_store(store).args(args).output().unwrap();
+    assert!(out.status.success(), "spindle {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The lines of `spindle runs show` that state a run's figures: rates, MB/s and latencies.
+fn figure_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.contains("/sec:") || l.contains("Latency:") || l.contains("p99.99")).collect()
+}
+
+#[test]
+fn every_run_of_a_v1_store_shows_the_figures_it_showed_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = v1_store(dir.path());
+    for id in 1..=RUNS {
+        let id = id.to_string();
+        let before = std::fs::read_to_string(format!("{TESTDATA}/store-v1-171a3e5.show/{id}.txt")).unwrap();
+        let now = stdout(&store, &["runs", "show", &id]);
+        let figures = figure_lines(&before);
+        assert!(!figures.is_empty(), "run {id}: {before}");
+        for line in figures {
+            assert!(now.lines().any(|l| l == line), "run {id} no longer shows\n{line}\nin\n{now}");
+        }
+        let record: serde_json::Value =
+            serde_json::from_str(&stdout(&store, &["runs", "show", &id, "--json"])).unwrap();
+        assert_eq!(record["schema"], "spindle.run-record/v2", "run {id}");
+        assert_valid(&record);
+    }
+    let list = stdout(&store, &["runs", "list"]);
+    let before = std::fs::read_to_string(format!("{TESTDATA}/store-v1-171a3e5.show/list.txt")).unwrap();
+    for (old, new) in before.lines().skip(1).zip(list.lines().skip(1)) {
+        let columns = |l: &str| l.split_whitespace().take(9).collect::<Vec<_>>().join(" ");
+        assert_eq!(columns(new), columns(old), "runs list: id, start, kind, status, rates, latencies, group");
+    }
+    let sweep = stdout(&store, &["runs", "show", "--group", "1"]);
+    assert!(sweep.contains("depth=1") && sweep.contains("depth=2"), "{sweep}");
+}
+
+#[test]
+fn a_v1_record_in_a_file_imports_as_the_run_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = rusqlite::Connection::open_with_flags(
+        format!("{TESTDATA}/store-v1-171a3e5.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let json: String = original.query_row("SELECT json FROM records WHERE run_id = 13", [], |r| r.get(0)).unwrap();
+    assert!(json.contains("\"schema\":\"spindle.run-record/v1\""), "the test data is of v1");
+    let file = dir.path().join("spindle-unsaved-13.json");
+    std::fs::write(&file, &json).unwrap();
+    let store = dir.path().join("new.db");
+    stdout(&store, &["import", file.to_str().unwrap()]);
+    let record: serde_json::Value = serde_json::from_str(&stdout(&store, &["runs", "show", "1", "--json"])).unwrap();
+    assert_eq!(record["details"]["kind"], "logtest");
+    assert_eq!(record["details"]["figures"]["transaction_size"], 1);
+    assert_valid(&record);
+}
