@@ -104,26 +104,15 @@ impl<'a> Runner<'a> {
         workload: &mut dyn Workload,
         place: &mut dyn FnMut(&Measured) -> Place,
     ) -> anyhow::Result<bool> {
-        let mut measured = Vec::new();
-        let mut cx = Context {
-            stop: self.stop,
-            observer: self.observer,
-            sample_interval: self.sample_interval,
-            files: &mut self.files,
-        };
+        // Saved as each is measured, as a step's runs are.
+        let (mut cx, mut kept, saver) = self.lend(None);
+        let mut goes_on = true;
         let result = workload.prepare(&mut cx, &mut |m| {
-            measured.push(m);
-            Ok(())
+            goes_on &= m.end.goes_on();
+            kept.keep(saver, m, place)
         });
-        for m in measured {
-            let end = m.end.clone();
-            self.keep(m, place)?;
-            if !end.goes_on() {
-                return Ok(false);
-            }
-        }
         match result {
-            Ok(()) => Ok(true),
+            Ok(()) => Ok(goes_on),
             Err(e) => match e.downcast_ref::<TargetError>() {
                 Some(TargetError::Interrupted(path)) => {
                     self.observer
@@ -144,26 +133,11 @@ impl<'a> Runner<'a> {
         point: usize,
         place: &mut dyn FnMut(&Measured) -> Place,
     ) -> anyhow::Result<bool> {
-        let mut cx = Context {
-            stop: self.stop,
-            observer: self.observer,
-            sample_interval: self.sample_interval,
-            files: &mut self.files,
-        };
         // Each run is saved before the step's next one starts (a large operation's scan is in
         // the store while its update runs).
-        let saver = &mut self.saver;
-        let mut kept = Kept {
-            labels: &self.labels,
-            command_line: &self.command_line,
-            runs: &mut self.runs,
-            groups: &mut self.groups,
-            outcome: &mut self.outcome,
-            observer: self.observer,
-            step: Some(self.steps_run),
-            total: self.total_steps,
-        };
+        let step = self.steps_run;
         self.steps_run += 1;
+        let (mut cx, mut kept, saver) = self.lend(Some(step));
         let end = workload.measure(point, &mut cx, &mut |m| kept.keep(saver, m, place))?;
         let interrupted = (self.requested)();
         if interrupted {
@@ -172,35 +146,33 @@ impl<'a> Runner<'a> {
         Ok(end.goes_on() && !interrupted)
     }
 
-    fn keep(&mut self, m: Measured, place: &mut dyn FnMut(&Measured) -> Place) -> anyhow::Result<()> {
-        let mut kept = Kept {
+    /// What a workload's step (or its preparation, `step` `None`) borrows of the runner at
+    /// once: the context the workload is given, where its runs are kept, and the saver.
+    fn lend(&mut self, step: Option<usize>) -> (Context<'_>, Kept<'_>, &mut Saver) {
+        let cx = Context {
+            stop: self.stop,
+            observer: self.observer,
+            sample_interval: self.sample_interval,
+            files: &mut self.files,
+        };
+        let kept = Kept {
             labels: &self.labels,
             command_line: &self.command_line,
             runs: &mut self.runs,
             groups: &mut self.groups,
             outcome: &mut self.outcome,
             observer: self.observer,
-            step: None,
+            step,
             total: self.total_steps,
         };
-        kept.keep(&mut self.saver, m, place)
-    }
-
-    /// The group of `kind` named `name`, when a run was saved in it.
-    pub fn group(&self, kind: GroupKind, name: &str) -> Option<&Group> {
-        self.groups.iter().find(|g| g.kind == kind && g.name == name)
+        (cx, kept, &mut self.saver)
     }
 
     /// Undoes what every workload made (their own, then the experiment's test files); a
     /// failure to clean up is said, not made into a failure of the measured runs.
     pub fn finish(&mut self, workloads: &mut [&mut dyn Workload]) {
         for w in workloads.iter_mut() {
-            let mut cx = Context {
-                stop: self.stop,
-                observer: self.observer,
-                sample_interval: self.sample_interval,
-                files: &mut self.files,
-            };
+            let (mut cx, _, _) = self.lend(None);
             if let Err(e) = w.finish(&mut cx) {
                 self.observer.warn(&format!("{}; remove it yourself", crate::saver::error_text(&e)));
             }
