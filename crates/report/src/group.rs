@@ -156,8 +156,8 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
             "  {:>6} {:<24} {:>12} {:>10} {:>10} {:>10}  {}",
             r.id,
             point,
-            crate::view::rate_text(r.iops),
-            crate::view::rate_text(r.mb_per_sec),
+            crate::figures::rate_text(r.iops),
+            crate::figures::rate_text(r.mb_per_sec),
             format_latency_ns(r.latency_mean_ns),
             format_latency_ns(r.latency_p99_ns as f64),
             r.status

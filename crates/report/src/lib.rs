@@ -6,6 +6,7 @@ mod compare;
 mod counters;
 mod csv;
 mod document;
+mod figures;
 mod format;
 mod group;
 mod html;

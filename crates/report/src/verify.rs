@@ -1,7 +1,7 @@
 //! What data verification found, in words: the same lines under a run verified while it ran
 //! (`spindle io --verify`) and for a whole file (`spindle verify`).
 
-use crate::view::figures::grouped;
+use crate::figures::grouped;
 use spindle_model::units::format_size;
 use spindle_model::verify::{Finding, FindingKind, VerifySummary};
 use std::fmt::Write;

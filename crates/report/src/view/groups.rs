@@ -3,9 +3,9 @@
 //! against transaction size with the optimum, repeats' spread, an A/B comparison's changes with
 //! their 95% intervals.
 
-use super::figures::Cell;
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportGroup};
+use crate::figures::Cell;
 use crate::group::{Findings, GroupInput, GroupView, group_view};
 use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
 use spindle_analysis::curve::CurvePoint;

@@ -2,9 +2,9 @@
 //! I/O runs the three charts of "SQL Server I/O Characteristics: SQLIO results in Excel"
 //! (bandwidth sorted, IOPS, average latency). Each kind says what it counts.
 
-use super::figures::Cell;
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportRun};
+use crate::figures::Cell;
 use spindle_model::RunKind;
 use spindle_model::units::format_size;
 

@@ -3,12 +3,11 @@
 //! same view, and a local web UI can serve it as JSON; none of them computes a figure.
 //! A new kind of run adds a section builder here, not a change to every format.
 
-pub(crate) mod figures;
 mod groups;
 mod kinds;
 mod runs;
 
-pub use figures::{Cell, counter_text, latency_scale, rate_text};
+pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};
 
 use crate::document::Document;
 use serde::Serialize;

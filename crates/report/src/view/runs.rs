@@ -3,9 +3,9 @@
 //! Hammer run's sessions), the figures of its experiment, and what it ran on: spec, labels,
 //! environment, origin, warnings.
 
-use super::figures::Cell;
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::ReportRun;
+use crate::figures::Cell;
 use spindle_model::RunKind;
 use spindle_model::record::{IoStats, RunRecord};
 use spindle_model::units::format_bytes_approx;
