@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/spindle-build.XXXXXX")}
 [ -n "${1:-}" ] || trap 'rm -rf "$work"' EXIT
-cargo fetch --locked >/dev/null
+mkdir -p "$work"
+# Sources first, so the builds time compiling only.
+cargo fetch --locked >/dev/null 2>&1
 echo "features              seconds  binary_MB  crates_compiled"
 for set in default none; do
   dir="$work/$set"
