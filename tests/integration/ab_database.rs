@@ -86,6 +86,11 @@ fn hammer_sides_on_instances_spindle_starts_are_compared_per_session_count() {
     assert_eq!(by_key["sessions=2"]["counts"], "calls");
     assert_eq!(by_key["sessions=4"]["a_runs"].as_array().unwrap().len(), 2);
     assert_eq!(by_key["load"]["a_runs"].as_array().unwrap().len(), 1, "one load a side");
+    // What the sides changed is in their runs, so a later `compare` names it.
+    let b_run = by_key["sessions=2"]["b_runs"][0].to_string();
+    let shown = spindle_with_store(&store).args(["runs", "show", &b_run, "--json"]).output().unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(record["details"]["spec"]["settings"]["work_mem"], "8MB", "{}", record["details"]["spec"]);
     // The instances and their directories are gone.
     assert_eq!(std::fs::read_dir(&volume).unwrap().count(), 0, "spindle's directories removed");
 }

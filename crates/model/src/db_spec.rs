@@ -28,6 +28,10 @@ pub struct HammerSpec {
     /// from before it was said).
     #[serde(default)]
     pub durability: Option<String>,
+    /// The server settings of an instance spindle started for the run (a `[database.settings]`
+    /// of `spindle ab`), so what one side changed is in its runs; empty otherwise.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub settings: std::collections::BTreeMap<String, String>,
 }
 
 /// Database Hammer's table loaded (`hammer load`).

@@ -11,7 +11,14 @@ use std::collections::BTreeMap;
 /// The run as a record: GetAccount calls are the reads, UpdateAccount calls the writes, each
 /// session a thread; no bytes. `durability` says in words what a commit waits for on this
 /// engine and its settings.
-pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, durability: &str) -> RunRecord {
+/// `settings`: the server settings of an instance spindle started for the run (none otherwise).
+pub fn run_record(
+    url: &DbUrl,
+    plan: &RunPlan,
+    out: &RunOutcome,
+    durability: &str,
+    settings: &[(String, String)],
+) -> RunRecord {
     let secs = out.measured.as_secs_f64();
     let empty = Histogram::new();
     let stats = |reads: &Histogram, writes: &Histogram, cpu: CpuUsage| {
@@ -81,6 +88,7 @@ pub fn run_record(url: &DbUrl, plan: &RunPlan, out: &RunOutcome, durability: &st
         rate_per_session: plan.rate_per_session,
         ramp_up_ns: out.ramp_up.as_nanos() as u64,
         durability: Some(durability.to_string()),
+        settings: settings.iter().cloned().collect(),
     };
     RunRecord {
         summary: summary.clone(),

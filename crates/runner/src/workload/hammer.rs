@@ -103,7 +103,7 @@ impl Workload for Hammer {
         cx.observer
             .note(&format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
         let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
-        let mut record = spindle_db::hammer::run_record(url, &plan, &out, &p.durability);
+        let mut record = spindle_db::hammer::run_record(url, &plan, &out, &p.durability, self.db.settings());
         measured.fill(&mut record, calls);
         let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
         if behind > 0 {
