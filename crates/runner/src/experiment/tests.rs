@@ -76,10 +76,6 @@ impl Parts {
 }
 
 impl Workload for Parts {
-    fn describe(&self) -> String {
-        "parts".into()
-    }
-
     fn prepare(&mut self, _: &mut Context<'_>, sink: &mut Sink<'_>) -> anyhow::Result<()> {
         if self.prepared_run {
             let m = Measured {

@@ -42,11 +42,6 @@ impl Database {
         Ok(self.url.clone().expect("a database has a URL once ready"))
     }
 
-    /// The URL; before `ready`, the one given (a managed instance's is known once started).
-    pub fn url(&self) -> Option<&DbUrl> {
-        self.url.as_ref()
-    }
-
     /// The instance serving it, when spindle manages it (to restart it for a cold cache).
     pub fn instance_mut(&mut self) -> Option<&mut Instance> {
         self.instance.as_mut()

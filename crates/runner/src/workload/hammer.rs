@@ -47,10 +47,6 @@ impl Hammer {
 }
 
 impl Workload for Hammer {
-    fn describe(&self) -> String {
-        "hammer".into()
-    }
-
     fn prepare(&mut self, cx: &mut Context<'_>, sink: &mut Sink<'_>) -> anyhow::Result<()> {
         let url = self.db.ready()?;
         let driver = Driver::new(&url)?;

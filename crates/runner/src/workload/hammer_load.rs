@@ -27,10 +27,6 @@ impl HammerLoad {
 }
 
 impl Workload for HammerLoad {
-    fn describe(&self) -> String {
-        "hammer load".into()
-    }
-
     fn prepare(&mut self, _: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
         self.db.ready()?;
         Ok(())

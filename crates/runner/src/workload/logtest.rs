@@ -42,10 +42,6 @@ impl LogTest {
 }
 
 impl Workload for LogTest {
-    fn describe(&self) -> String {
-        "logtest".into()
-    }
-
     /// Connects and creates the test's table.
     fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
         let url = self.db.ready()?;

@@ -51,9 +51,6 @@ impl Measured {
 pub type Sink<'s> = dyn FnMut(Measured) -> anyhow::Result<()> + 's;
 
 pub trait Workload {
-    /// The workload in a few words, for notes and group names.
-    fn describe(&self) -> String;
-
     /// Readies the workload before its first step. What it measures on the way (the load of
     /// Hammer's table) goes to `sink`.
     fn prepare(&mut self, cx: &mut Context<'_>, sink: &mut Sink<'_>) -> anyhow::Result<()>;

@@ -27,11 +27,6 @@ impl IoJob {
 }
 
 impl Workload for IoJob {
-    fn describe(&self) -> String {
-        let targets: Vec<String> = self.job.targets.iter().map(|t| t.path.display().to_string()).collect();
-        format!("io on {}", targets.join(", "))
-    }
-
     fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
         let found = cx.files.prepare(&mut self.job, cx.observer, cx.stop)?;
         self.warnings.extend(found);

@@ -55,10 +55,6 @@ impl LargeOps {
 }
 
 impl Workload for LargeOps {
-    fn describe(&self) -> String {
-        "largeops".into()
-    }
-
     fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
         let url = self.db.ready()?;
         let mut conn = spindle_db::open(&url)?;
