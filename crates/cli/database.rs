@@ -20,6 +20,24 @@ pub fn url_of(text: &str) -> Result<DbUrl, UsageError> {
     Ok(password_from_env(url))
 }
 
+/// A session count the server at `url` has no room for, with why, asked before anything runs
+/// (`None` when every count fits, or the engine counts no connections). One connection more is
+/// spindle's own, for the database counters.
+pub fn beyond_room(url: &DbUrl, sessions: &[u32]) -> anyhow::Result<Option<(u32, String)>> {
+    let Some(room) = spindle_db::open(url)?.room()? else { return Ok(None) };
+    let for_sessions = room.free().saturating_sub(1);
+    Ok(sessions.iter().find(|&&n| u64::from(n) > for_sessions).map(|&n| {
+        let why = format!(
+            "{url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use and 1 for spindle's counters, so room for {for_sessions} sessions; use fewer sessions or raise max_connections",
+            room.max.saturating_sub(room.reserved),
+            room.max,
+            room.reserved,
+            room.in_use,
+        );
+        (n, why)
+    }))
+}
+
 /// A server URL without a password takes it from the environment (see below).
 pub fn password_from_env(url: DbUrl) -> DbUrl {
     with_password_from_env(url, &|name| std::env::var(name).ok())

@@ -83,6 +83,44 @@ pub enum DbWorkload {
 }
 
 impl DbWorkload {
+    /// Hammer at each of `sessions` (a point each). `load`: the rows loaded into an instance
+    /// spindle starts, whose room for sessions is known now and checked, naming `origin`;
+    /// `None`: a database at a URL, loaded already.
+    pub fn hammer(
+        load: Option<u64>,
+        sessions: &[u32],
+        read_pct: u8,
+        duration: Duration,
+        warmup: Duration,
+        origin: Option<Origin>,
+    ) -> Result<DbWorkload, UsageError> {
+        if let (Some(_), Some(origin)) = (load, &origin) {
+            let room = u64::from(MAX_CONNECTIONS) - 1;
+            if let Some(n) = sessions.iter().find(|&&n| u64::from(n) > room) {
+                return Err(bad(
+                    origin,
+                    &n.to_string(),
+                    format_args!(
+                        "an instance spindle starts takes {room} sessions (max_connections {MAX_CONNECTIONS} less 1 for spindle's counters)"
+                    ),
+                ));
+            }
+        }
+        let plans = sessions
+            .iter()
+            .map(|&n| RunPlan {
+                sessions: n,
+                read_pct,
+                rows: load.unwrap_or(0),
+                warmup,
+                duration,
+                think: Duration::ZERO,
+                rate_per_session: None,
+            })
+            .collect();
+        Ok(DbWorkload::Hammer { load, plans, sessions: origin })
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             DbWorkload::Hammer { .. } => "hammer",
@@ -157,8 +195,7 @@ pub fn plan_database(
     }
     let mut shown = Vec::new();
     let target = match (&raw.url, &raw.engine) {
-        (Some(url), Some(engine)) => {
-            let _ = url;
+        (Some(_), Some(engine)) => {
             return Err(UsageError::at(
                 at("engine", engine),
                 "url names a database spindle does not start, and engine starts one: give one or the other",
@@ -274,33 +311,9 @@ pub fn plan_database(
                 Some(s) => (sessions_of(&s)?, Some(s.origin)),
                 None => (vec![8], None),
             };
-            if let (true, Some(origin)) = (managed, &origin) {
-                let room = u64::from(MAX_CONNECTIONS) - 1;
-                if let Some(n) = sessions.iter().find(|&&n| u64::from(n) > room) {
-                    return Err(bad(
-                        origin,
-                        &n.to_string(),
-                        format_args!(
-                            "an instance spindle starts takes {room} sessions (max_connections {MAX_CONNECTIONS} less 1 for spindle's counters)"
-                        ),
-                    ));
-                }
-            }
-            let plans = sessions
-                .iter()
-                .map(|&n| RunPlan {
-                    sessions: n,
-                    read_pct,
-                    rows: load.unwrap_or(0),
-                    warmup,
-                    duration,
-                    think: Duration::ZERO,
-                    rate_per_session: None,
-                })
-                .collect();
             shown.push(("sessions".into(), sessions.iter().map(u32::to_string).collect::<Vec<_>>().join(",")));
             shown.push(("read_ratio".into(), read_pct.to_string()));
-            DbWorkload::Hammer { load, plans, sessions: origin }
+            DbWorkload::hammer(load, &sessions, read_pct, duration, warmup, origin)?
         }
         "logtest" => {
             for (key, v) in [("sessions", &raw.sessions), ("read_ratio", &raw.read_ratio), ("settle", &raw.settle)] {
@@ -348,13 +361,18 @@ pub fn plan_database(
     Ok(DatabaseSide { target, workload, shown })
 }
 
-/// `sessions = 8` or `sessions = "8,32,128"`.
-fn sessions_of(s: &Setting) -> Result<Vec<u32>, UsageError> {
+/// `--sessions 100,500,800`, `sessions = 8` or `sessions = "8,32,128"`: each count from 1 to
+/// [`MAX_SESSIONS`].
+pub fn sessions_of(s: &Setting) -> Result<Vec<u32>, UsageError> {
     s.text
         .split(',')
         .map(|one| {
-            let one = Setting { text: one.trim().to_string(), origin: s.origin.clone() };
-            Ok(count_of(&one, 1, MAX_SESSIONS, "sessions")? as u32)
+            one.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=MAX_SESSIONS).contains(n))
+                .map(|n| n as u32)
+                .ok_or_else(|| bad(&s.origin, &s.text, format_args!("each count from 1 to {MAX_SESSIONS}")))
         })
         .collect()
 }

@@ -16,7 +16,7 @@ mod values;
 use crate::origin::{Origin, Setting};
 use crate::usage::UsageError;
 pub use counts::{row_list_of, rows_of};
-pub use database::{DatabaseSide, DbTarget, DbWorkload, MAX_CUSTOMERS, MAX_SESSIONS, plan_database};
+pub use database::{DatabaseSide, DbTarget, DbWorkload, MAX_CUSTOMERS, plan_database, sessions_of};
 pub use input::PlanInput;
 use layer::Layer;
 pub use spec_file::SpecFile;

@@ -5,7 +5,7 @@
 use crate::args::AbArgs;
 use crate::commands::db::{managed_instance_at, registry_path};
 use crate::machine::ThisMachine;
-use crate::origin::{Origin, Setting};
+use crate::origin::Setting;
 use crate::plan::{self, DatabaseSide, DbTarget, DbWorkload, PlanInput, SpecFile};
 use crate::usage::UsageError;
 use spindle_analysis::compare::spec_differences;
@@ -164,22 +164,13 @@ fn plan_database_side(args: &AbArgs, file: &SpecFile, side: Side) -> anyhow::Res
             // opening it would make it).
             let server = url.engine != spindle_db::Engine::Sqlite;
             if let (true, DbWorkload::Hammer { plans, sessions, .. }) = (server, &planned.workload) {
-                let most = plans.iter().map(|p| p.sessions).max().unwrap_or(0);
-                if let Some(room) = spindle_db::open(url)?.room()? {
-                    let free = room.free().saturating_sub(1);
-                    if u64::from(most) > free {
-                        let origin = sessions.clone().unwrap_or(Origin::Flag("[database]"));
-                        return Err(UsageError::at(
-                            origin,
-                            format_args!(
-                                "{}: {url} has room for {free} sessions (max_connections {}, {} in use, 1 for spindle's counters); use fewer, or an instance spindle starts (engine =)",
-                                file.path.display(),
-                                room.max,
-                                room.in_use
-                            ),
-                        )
-                        .into());
+                let counts: Vec<u32> = plans.iter().map(|p| p.sessions).collect();
+                if let Some((n, why)) = crate::database::beyond_room(url, &counts)? {
+                    return Err(match sessions {
+                        Some(origin) => UsageError::value(origin.clone(), n.to_string(), why),
+                        None => UsageError::file(&file.path, format_args!("{n} sessions (the default): {why}")),
                     }
+                    .into());
                 }
             }
             Database::at(url.clone(), managed_instance_at(url))

@@ -5,10 +5,10 @@
 use super::url_of;
 use crate::args::HammerRunArgs;
 use crate::console::{Console, Shown};
+use crate::origin::Setting;
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use spindle_db::hammer::RunPlan;
-use spindle_db::{ConnectionRoom, DbUrl};
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_runner::experiment::series::{self, Step};
@@ -39,8 +39,8 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     };
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    if let Some(room) = spindle_db::open(&url)?.room()? {
-        check_room(&url, "--sessions", &sessions, room)?;
+    if let Some((n, why)) = crate::database::beyond_room(&url, &sessions)? {
+        return Err(UsageError::flag("--sessions", n.to_string(), why).into());
     }
     let quiet = args.output.quiet;
     let group = (sessions.len() > 1).then(|| (GroupKind::Sweep, format!("hammer --sessions {}", list(&sessions))));
@@ -90,26 +90,6 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-/// More sessions than the server has room for is refused before anything runs. One
-/// connection more is spindle's own, for the database counters.
-fn check_room(url: &DbUrl, flag: &'static str, sessions: &[u32], room: ConnectionRoom) -> Result<(), UsageError> {
-    let for_sessions = room.free().saturating_sub(1);
-    match sessions.iter().find(|&&n| u64::from(n) > for_sessions) {
-        Some(n) => Err(UsageError::flag(
-            flag,
-            n.to_string(),
-            format_args!(
-                "{url} allows {} connections (max_connections {} less {} reserved for superusers), {} in use and 1 for spindle's counters, so {for_sessions} for sessions; use fewer sessions or raise max_connections",
-                room.max.saturating_sub(room.reserved),
-                room.max,
-                room.reserved,
-                room.in_use,
-            ),
-        )),
-        None => Ok(()),
-    }
-}
-
 /// `--read-ratio`: the percent of calls that are GetAccount [default: 50].
 pub(crate) fn read_pct_of(text: &Option<String>) -> Result<u8, UsageError> {
     match text {
@@ -127,14 +107,7 @@ fn list(sessions: &[u32]) -> String {
     sessions.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
 }
 
-/// `--sessions 100,500,800`.
+/// `--sessions 100,500,800` [default: 8].
 pub(crate) fn sessions_of(text: &Option<String>) -> Result<Vec<u32>, UsageError> {
-    let Some(t) = text else { return Ok(vec![8]) };
-    t.split(',')
-        .map(|s| {
-            s.trim().parse::<u64>().ok().filter(|n| (1..=plan::MAX_SESSIONS).contains(n)).map(|n| n as u32).ok_or_else(
-                || UsageError::flag("--sessions", t, format_args!("each count from 1 to {}", plan::MAX_SESSIONS)),
-            )
-        })
-        .collect()
+    Setting::flag("--sessions", text).map_or(Ok(vec![8]), |s| plan::sessions_of(&s))
 }

@@ -15,13 +15,14 @@ use crate::commands::compare::threshold_of;
 use crate::commands::db::{engine_of, managed_anyhow, registry_path};
 use crate::commands::hammer::{read_pct_of, sessions_of};
 use crate::console::{Console, Shown};
+use crate::origin::Origin;
 use crate::plan::DbWorkload;
+use crate::progress::note;
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use layouts::{Layout, Places};
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
 use spindle_counters::volumes_under;
-use spindle_db::hammer::RunPlan;
 use spindle_db::logtest::{LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
 use spindle_runner::experiment::ab::{self, AbPlan};
@@ -91,7 +92,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     let first = if random_bit() { Side::A } else { Side::B };
     let order = rounds::order(rounds, first);
     note(
-        &console,
+        quiet,
         &format!(
             "{} instance per layout; {rounds} rounds, {} first: {}",
             engine.name(),
@@ -137,7 +138,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         output::write_stdout(&text)?;
     }
     note(
-        &console,
+        quiet,
         &format!(
             "saved in {}; the instances are {}",
             runner.saver.path.display(),
@@ -145,10 +146,6 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         ),
     );
     Ok(runner.outcome)
-}
-
-fn note(console: &Console<'_>, message: &str) {
-    spindle_runner::Observer::note(console, message);
 }
 
 /// `--split DATA_DIR,WAL_DIR`.
@@ -171,30 +168,7 @@ fn workload_of(args: &PlacementArgs) -> Result<DbWorkload, UsageError> {
                 .unwrap_or(Duration::from_secs(30));
             let warmup =
                 plan::optional_duration_of("--warmup", &args.warmup, Duration::ZERO)?.unwrap_or(Duration::from_secs(5));
-            let room = u64::from(spindle_db::managed::MAX_CONNECTIONS) - 1;
-            if let Some(n) = sessions.iter().find(|&&n| u64::from(n) > room) {
-                return Err(UsageError::flag(
-                    "--sessions",
-                    n.to_string(),
-                    format_args!(
-                        "a managed instance takes {room} sessions (max_connections {} less 1 for spindle's counters)",
-                        spindle_db::managed::MAX_CONNECTIONS
-                    ),
-                ));
-            }
-            let plans = sessions
-                .iter()
-                .map(|&n| RunPlan {
-                    sessions: n,
-                    read_pct,
-                    rows,
-                    warmup,
-                    duration,
-                    think: Duration::ZERO,
-                    rate_per_session: None,
-                })
-                .collect();
-            Ok(DbWorkload::Hammer { load: Some(rows), plans, sessions: None })
+            DbWorkload::hammer(Some(rows), &sessions, read_pct, duration, warmup, Some(Origin::Flag("--sessions")))
         }
         "logtest" => {
             let rows = plan::rows_of("--rows", &args.rows, 20_000, 1_000_000_000_000)?;

@@ -10,7 +10,6 @@ use crate::harness::Measure;
 use spindle_counters::volumes_under;
 use spindle_db::logtest::{self, LogTestPlan};
 use spindle_db::{Conn, DbUrl};
-use spindle_model::group::Point;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -97,7 +96,7 @@ impl Workload for LogTest {
             (None, true) => RunEnd::Interrupted,
             (None, false) => RunEnd::Complete { failed_operations: false },
         };
-        sink(Measured { point: Some(Point::sweep("batch", size.to_string())), ..Measured::new(record, end.clone()) })?;
+        sink(Measured::new(record, end.clone()))?;
         Ok(end)
     }
 
