@@ -46,7 +46,7 @@ pub fn io_series(
     warnings: &[String],
     group: Option<(GroupKind, String)>,
 ) -> anyhow::Result<(Vec<Finished>, Outcome)> {
-    runner.files = Files::for_jobs(steps.iter().map(|s| s.job.clone()).collect());
+    runner.files = Files::for_jobs(steps.iter().map(|s| &s.job));
     let mut order = Vec::new();
     let mut jobs = Vec::new();
     for (i, step) in steps.into_iter().enumerate() {

@@ -82,7 +82,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
     };
     let compared = match planned {
         Planned::Io { a, b, warnings } => {
-            runner.files = Files::for_jobs(vec![a.clone(), b.clone()]);
+            runner.files = Files::for_jobs([&a, &b]);
             let (mut a, mut b) = (IoJob::new(a, warnings.clone()), IoJob::new(b, warnings));
             ab::run(&mut runner, [&mut a, &mut b], &plan)?
         }

@@ -15,17 +15,33 @@ pub struct Files {
     prepared: Vec<PreparedTarget>,
     /// Each path prepared, with its size (a device's is its own).
     sizes: Vec<(PathBuf, u64)>,
-    /// The jobs still to be prepared, so a file is made for the needs of all of them.
-    pending: Vec<JobSpec>,
+    /// What the experiment's jobs ask of each path, all of them together: writes, direct I/O.
+    needs: Vec<(PathBuf, Needs)>,
     keep: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Needs {
+    writes: bool,
+    direct: bool,
 }
 
 impl Files {
     /// Files for `jobs`, all of them: a file is prepared for writing (and direct I/O) when any
     /// job needs it so.
-    pub fn for_jobs(jobs: Vec<JobSpec>) -> Files {
-        let keep = jobs.first().is_some_and(|j| j.keep_file);
-        Files { pending: jobs, keep, ..Files::default() }
+    pub fn for_jobs<'j>(jobs: impl IntoIterator<Item = &'j JobSpec>) -> Files {
+        let jobs: Vec<&JobSpec> = jobs.into_iter().collect();
+        let mut files = Files { keep: jobs.first().is_some_and(|j| j.keep_file), ..Files::default() };
+        for job in jobs {
+            for t in &job.targets {
+                let need = Needs { writes: t.workload.writes(), direct: !t.workload.buffered };
+                match files.needs.iter_mut().find(|(p, _)| p == &t.path) {
+                    Some((_, n)) => *n = Needs { writes: n.writes || need.writes, direct: n.direct || need.direct },
+                    None => files.needs.push((t.path.clone(), need)),
+                }
+            }
+        }
+        files
     }
 
     /// Creates or checks `job`'s targets that are not prepared yet, and gives the job each
@@ -41,17 +57,17 @@ impl Files {
         if job.engine == EngineKind::Null {
             return Ok(warnings);
         }
-        let all: Vec<_> = self.pending.iter().chain(std::iter::once(&*job)).flat_map(|j| j.targets.iter()).collect();
         for target in &job.targets {
             if self.sizes.iter().any(|(p, _)| p == &target.path) {
                 continue;
             }
-            let same_path = || all.iter().filter(|t| t.path == target.path);
+            // The target's own needs, with every other job's on the same path.
+            let others = self.needs.iter().find(|(p, _)| p == &target.path).map_or(Needs::default(), |(_, n)| *n);
             let options = PrepareOptions {
                 force: job.force,
                 allow_destroy: job.allow_destroy,
-                writes: same_path().any(|t| t.workload.writes()),
-                direct: same_path().any(|t| !t.workload.buffered),
+                writes: others.writes || target.workload.writes(),
+                direct: others.direct || !target.workload.buffered,
             };
             let shown = target.path.display().to_string();
             let result = spindle_io::target::prepare(
