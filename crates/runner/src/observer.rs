@@ -28,18 +28,3 @@ pub trait Observer: Sync {
     /// A run was measured but could not be saved: its figures are shown even so.
     fn unsaved(&self, record: &RunRecord);
 }
-
-/// Says nothing: for tests and for callers that print their own summary.
-pub struct Silent;
-
-impl Observer for Silent {
-    fn note(&self, _: &str) {}
-    fn warn(&self, _: &str) {}
-    fn error(&self, _: &str) {}
-    fn tick(&self, _: &Progress) {}
-    fn fill(&self, _: &str, _: u64, _: u64) {}
-    fn announce(&self, _: &str) {}
-    fn finish_line(&self) {}
-    fn saved(&self, _: &Finished, _: usize, _: usize) {}
-    fn unsaved(&self, _: &RunRecord) {}
-}

@@ -2,20 +2,36 @@
 //! run that cannot go on ends the series with the runs before it kept, everything prepared is
 //! finished on every path, and an A/B experiment compares each part with the same part.
 
-use super::Runner;
 use super::ab::{self, AbPlan};
 use super::rounds::Side;
 use super::series::{self, Step};
-use crate::observer::Silent;
+use super::{Finished, Runner};
+use crate::observer::Observer;
 use crate::workload::{Context, Measured, Sink, Workload};
 use crate::{Outcome, RunEnd, Saver};
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
+use spindle_io::run::Progress;
 use spindle_model::RunRecord;
 use spindle_model::details::KindData;
 use spindle_model::record::RunStatus;
 use spindle_store::{Filter, GroupKind, Store};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+
+/// Says nothing: the tests look at the store and the runner's runs instead.
+struct Silent;
+
+impl Observer for Silent {
+    fn note(&self, _: &str) {}
+    fn warn(&self, _: &str) {}
+    fn error(&self, _: &str) {}
+    fn tick(&self, _: &Progress) {}
+    fn fill(&self, _: &str, _: u64, _: u64) {}
+    fn announce(&self, _: &str) {}
+    fn finish_line(&self) {}
+    fn saved(&self, _: &Finished, _: usize, _: usize) {}
+    fn unsaved(&self, _: &RunRecord) {}
+}
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
