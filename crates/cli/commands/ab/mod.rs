@@ -91,7 +91,8 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
             ab::run(&mut runner, [&mut *a, &mut *b], &plan).map_err(crate::commands::db::managed_anyhow)?
         }
     };
-    let complete = compared.first().map_or(0, |c| c.comparison.a_runs.len());
+    // The rounds that ran to the end; a load compared once a side is not a round.
+    let complete = compared.iter().map(|c| c.comparison.a_runs.len()).max().unwrap_or(0);
     if complete < rounds as usize {
         note(args.quiet, &format!("{complete} complete rounds of {rounds} are compared"));
     }
