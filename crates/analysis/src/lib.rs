@@ -6,5 +6,6 @@
 pub mod characterize;
 pub mod compare;
 pub mod curve;
+pub mod findings;
 pub mod spread;
 pub mod stats;
