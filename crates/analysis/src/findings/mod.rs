@@ -1,6 +1,7 @@
 //! What a check's figures mean, in plain words: each rule holds one figure against a published
 //! threshold and says what to do. The rules live in one table (`rules.rs`), each with its source.
 
+pub mod durability;
 pub mod evidence;
 
 pub use evidence::*;

@@ -3,20 +3,18 @@
 //! power loss (a battery-backed controller, an SSD with power-loss protection) or one that does
 //! not. The times cannot tell which, so these are hints, and `durability verify` after a real
 //! power cut is the proof.
+//!
+//! The floors and the judgement live in `spindle_analysis::findings::durability`, which
+//! `spindle check`'s findings use too; this module words them for `durability write`.
 
+use spindle_analysis::findings::durability::{FastFlush, fast_flush, is_memory_filesystem};
 use spindle_model::record::DeviceInfo;
 use spindle_model::units::format_latency_ns;
-
-/// A spinning disk needs at least part of a rotation to put a write on the platter.
-const SPINNING_DISK_FLOOR_NS: u64 = 1_000_000;
-/// An SSD that empties a volatile cache on a flush takes about this long at the least; one
-/// with power-loss protection (or a cache that ignores flushes) answers in microseconds.
-const VOLATILE_SSD_FLOOR_NS: u64 = 50_000;
 
 /// Hints about the cache under `info`, from the median flush time.
 pub fn cache_hints(info: &DeviceInfo, median_flush_ns: u64) -> Vec<String> {
     let median = format_latency_ns(median_flush_ns as f64);
-    if matches!(info.filesystem.as_deref(), Some("tmpfs" | "ramfs")) {
+    if info.filesystem.as_deref().is_some_and(is_memory_filesystem) {
         return vec![format!(
             "{} is in memory ({}): nothing on it survives a power cut, whatever a flush says",
             info.target,
@@ -26,18 +24,18 @@ pub fn cache_hints(info: &DeviceInfo, median_flush_ns: u64) -> Vec<String> {
     let mut hints = Vec::new();
     let through = info.write_cache.as_deref() == Some("write through");
     let device = info.device.as_deref().unwrap_or("the device");
-    if info.rotational == Some(true) && median_flush_ns < SPINNING_DISK_FLOOR_NS {
-        hints.push(format!(
+    match fast_flush(info.rotational, median_flush_ns) {
+        Some(FastFlush::SpinningDisk) => hints.push(format!(
             "flushes take {median} (median), but {device} says it is a spinning disk, which needs milliseconds \
              to put a write on the platter: a write cache answers them. That is safe only if the cache survives \
              power loss (a battery-backed controller), or if the disk is virtual and its host keeps its word"
-        ));
-    } else if info.rotational != Some(true) && median_flush_ns < VOLATILE_SSD_FLOOR_NS {
-        hints.push(format!(
+        )),
+        Some(FastFlush::Ssd) => hints.push(format!(
             "flushes take {median} (median): {device} keeps nothing it must empty on a flush. That is safe \
              only if its cache survives power loss (an SSD with power-loss protection, a battery-backed \
              controller); a drive without that takes a millisecond or more"
-        ));
+        )),
+        None => {}
     }
     if through && !hints.is_empty() {
         hints.push(format!(
