@@ -2,7 +2,15 @@
 //! threshold and says what to do. The rules live in one table (`rules.rs`), each with its source.
 
 pub mod durability;
+mod environment;
 pub mod evidence;
+mod figures;
+#[cfg(test)]
+mod fixtures;
+mod measured;
+mod outcomes;
+pub mod rules;
+mod sources;
 
 pub use evidence::*;
 use serde::Serialize;
@@ -61,4 +69,131 @@ pub struct Finding {
     pub source: Option<Source>,
     /// What to do about it.
     pub advice: Option<String>,
+}
+
+/// Every rule's finding about every directory: the worst first, then by directory (in the
+/// order the check was given them) and area; within an area, in the table's order.
+pub fn findings(evidence: &Evidence) -> Vec<Finding> {
+    let mut found: Vec<(usize, Finding)> = evidence
+        .dirs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, dir)| rules::RULES.iter().filter_map(move |rule| Some((i, rule.apply(dir, evidence.guidance)?))))
+        .collect();
+    // Stable, so the table's order survives among equals.
+    found.sort_by(|(ia, a), (ib, b)| b.level.cmp(&a.level).then(ia.cmp(ib)).then(a.area.cmp(&b.area)));
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// One verdict per area that has a finding: the worst level among them. An area with no
+/// finding was not measured and gets no verdict.
+pub fn verdicts(findings: &[Finding]) -> Vec<(Area, Level)> {
+    let mut worst: Vec<(Area, Level)> = Vec::new();
+    for f in findings {
+        match worst.iter_mut().find(|(area, _)| *area == f.area) {
+            Some((_, level)) => *level = (*level).max(f.level),
+            None => worst.push((f.area, f.level)),
+        }
+    }
+    worst.sort_by_key(|(area, _)| *area);
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{commits, curve, dir};
+    use super::*;
+
+    fn finding(dir: &str, area: Area, level: Level) -> Finding {
+        Finding {
+            dir: dir.into(),
+            area,
+            level,
+            rule: "test",
+            text: String::new(),
+            figure: String::new(),
+            threshold: None,
+            source: None,
+            advice: None,
+        }
+    }
+
+    #[test]
+    fn verdicts_give_each_measured_area_its_worst_level() {
+        let found = [
+            finding("/data", Area::Commits, Level::Ok),
+            finding("/log", Area::Commits, Level::Warning),
+            finding("/data", Area::Environment, Level::Note),
+            finding("/data", Area::Environment, Level::Ok),
+            finding("/data", Area::Verify, Level::Ok),
+            finding("/log", Area::Commits, Level::Note),
+        ];
+        assert_eq!(
+            verdicts(&found),
+            [(Area::Environment, Level::Note), (Area::Commits, Level::Warning), (Area::Verify, Level::Ok)]
+        );
+        assert!(verdicts(&[]).is_empty());
+    }
+
+    #[test]
+    fn findings_come_worst_first_then_by_directory_and_area() {
+        let mut data = dir();
+        data.commits = Some(commits(20e6, 40_000_000, 5_000_000));
+        data.page_reads = Some(curve(&[("1", 5_000.0, 200_000.0)], None));
+        let mut log = dir();
+        log.dir = "/log".into();
+        log.device.filesystem = Some("tmpfs".into());
+        let found = findings(&Evidence { guidance: Guidance::Generic, dirs: vec![data, log] });
+        let order: Vec<(Level, &str, &str)> = found.iter().map(|f| (f.level, f.dir.as_str(), f.rule)).collect();
+        assert_eq!(
+            order,
+            [
+                (Level::Problem, "/log", "memory-filesystem"),
+                (Level::Warning, "/data", "commit-latency"),
+                (Level::Ok, "/data", "memory-filesystem"),
+                (Level::Ok, "/data", "volatile-write-cache"),
+                (Level::Ok, "/data", "page-read-latency"),
+                (Level::Ok, "/data", "page-read-knee"),
+            ]
+        );
+        assert!(found.iter().all(|f| f.source.is_some_and(|s| s.url.starts_with("https://"))));
+        assert_eq!(
+            verdicts(&found),
+            [(Area::Environment, Level::Problem), (Area::PageReads, Level::Ok), (Area::Commits, Level::Warning)]
+        );
+    }
+
+    #[test]
+    fn no_input_makes_a_rule_panic() {
+        let mut odd = dir();
+        odd.device = Default::default();
+        odd.free_bytes = Some(u64::MAX);
+        odd.filesystem_bytes = Some(1);
+        odd.partition_start_bytes = Some(u64::MAX);
+        odd.commits = Some(Commits {
+            write_bytes: 0,
+            count: 1,
+            per_sec: f64::NAN,
+            mean_ns: f64::INFINITY,
+            p99_ns: u64::MAX,
+            flush_median_ns: 0,
+            flush_p99_ns: 0,
+        });
+        odd.page_reads = Some(curve(&[("", f64::NAN, f64::NAN)], Some(usize::MAX)));
+        odd.large_writes = Some(Transfer {
+            block: 0,
+            outstanding: 0,
+            mb_per_sec: 0.0,
+            iops: f64::NAN,
+            latency_mean_ns: f64::NEG_INFINITY,
+            latency_p99_ns: 0,
+        });
+        odd.log = Some(LogCurve { engine: String::new(), points: vec![], optimum: Some(0) });
+        odd.verify = Some(VerifyOutcome { bytes_checked: 0, faults: u64::MAX, examples: vec![] });
+        for guidance in [Guidance::Generic, Guidance::SqlServer, Guidance::Postgres, Guidance::Mysql] {
+            let found = findings(&Evidence { guidance, dirs: vec![odd.clone(), DirEvidence::default()] });
+            assert!(found.iter().any(|f| f.rule == "verify" && f.level == Level::Problem));
+        }
+        assert!(findings(&Evidence { guidance: Guidance::Generic, dirs: vec![] }).is_empty());
+    }
 }

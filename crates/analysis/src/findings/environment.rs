@@ -1,0 +1,433 @@
+//! Judges of where a directory lives: its filesystem, device, mount options, write cache,
+//! partition and free space. Each reads the facts the CLI gathered; none measures.
+
+use super::durability::{FastFlush, fast_flush, is_memory_filesystem};
+use super::figures::latency;
+use super::rules::{Check, Judgement, bound_for, level_of};
+use super::{DirEvidence, Level};
+use spindle_model::units::{format_bytes_approx, format_size, grouped};
+
+fn device_name(dir: &DirEvidence) -> &str {
+    dir.device.device.as_deref().or(dir.device.partition.as_deref()).unwrap_or("the device")
+}
+
+fn judgement(level: Level, text: String, figure: String) -> Judgement {
+    Judgement { level, text, figure, threshold: None, advice: None }
+}
+
+/// tmpfs or ramfs: every figure is memory's. Any other filesystem is an `Ok`, so the
+/// environment has a verdict whenever its filesystem is known.
+pub(crate) fn memory_filesystem(c: &Check) -> Option<Judgement> {
+    let fs = c.dir.device.filesystem.as_deref().filter(|fs| !fs.is_empty())?;
+    if is_memory_filesystem(fs) {
+        return Some(Judgement {
+            advice: Some("Check a directory on the disk the database will use".into()),
+            ..judgement(
+                Level::Problem,
+                format!(
+                    "This directory is on {fs}: these are memory figures, not storage, and nothing on it survives a restart"
+                ),
+                fs.into(),
+            )
+        });
+    }
+    Some(judgement(Level::Ok, format!("{fs} on {}: storage, not memory", device_name(c.dir)), fs.into()))
+}
+
+/// overlay (a container's writable layer, or fuse-overlayfs): copy-on-write between layers.
+pub(crate) fn overlay_filesystem(c: &Check) -> Option<Judgement> {
+    let fs = c.dir.device.filesystem.as_deref().filter(|fs| fs.contains("overlay"))?;
+    Some(Judgement {
+        advice: Some("Give the database a volume (docker run -v, a bind mount) and check that directory".into()),
+        ..judgement(
+            Level::Warning,
+            format!(
+                "This directory is on {fs}, a container's layered filesystem: a database's writes pay its \
+                 copy-on-write, and the figures are not those of a volume"
+            ),
+            fs.into(),
+        )
+    })
+}
+
+/// A loop device: a file pretending to be a disk. Backed by tmpfs it is memory; without direct
+/// I/O the backing file's page cache answers reads and absorbs writes.
+pub(crate) fn loop_device(c: &Check) -> Option<Judgement> {
+    let on_loop = [&c.dir.device.device, &c.dir.device.partition]
+        .into_iter()
+        .any(|name| name.as_deref().is_some_and(|n| n.starts_with("loop")));
+    if !on_loop && c.dir.loop_backing.is_none() {
+        return None;
+    }
+    let name = device_name(c.dir);
+    let Some(backing) = &c.dir.loop_backing else {
+        return Some(judgement(
+            Level::Note,
+            format!("This directory is on a loop device ({name}): the figures are those of the file behind it"),
+            name.into(),
+        ));
+    };
+    let file = if backing.file.is_empty() { "its backing file" } else { backing.file.as_str() };
+    if let Some(fs) = backing.backing_filesystem.as_deref().filter(|fs| is_memory_filesystem(fs)) {
+        return Some(Judgement {
+            advice: Some("Check a directory on the disk the database will use".into()),
+            ..judgement(
+                Level::Problem,
+                format!(
+                    "This directory is on {name}, a loop device backed by {file} on {fs}: these are memory \
+                     figures, not storage, and nothing on it survives a restart"
+                ),
+                format!("{name} on {fs}"),
+            )
+        });
+    }
+    if !backing.direct_io {
+        return Some(Judgement {
+            advice: Some(format!("losetup --direct-io=on /dev/{name}, then check again")),
+            ..judgement(
+                Level::Warning,
+                format!(
+                    "{name} reads and writes {file} through the page cache: memory answers the reads and \
+                     absorbs the writes, so the figures are not the disk's"
+                ),
+                format!("{name} without direct I/O"),
+            )
+        });
+    }
+    Some(judgement(
+        Level::Note,
+        format!(
+            "This directory is on {name}, a loop device backed by {file}: the figures are those of the filesystem under it"
+        ),
+        format!("{name} with direct I/O"),
+    ))
+}
+
+/// Mount options that drop the flushes a journal orders its commits with, or the data order.
+pub(crate) fn mount_options(c: &Check) -> Option<Judgement> {
+    let options = c.dir.device.mount_options.as_deref()?;
+    let set: Vec<&str> = options.split(',').map(str::trim).collect();
+    let dropped: Vec<&str> = set.iter().copied().filter(|o| matches!(*o, "nobarrier" | "barrier=0")).collect();
+    if let Some(first) = dropped.first() {
+        return Some(Judgement {
+            threshold: Some("barriers on (the default)".into()),
+            advice: Some(format!(
+                "Remount without {first} unless the write cache survives power loss (battery-backed, power-loss protection)"
+            )),
+            ..judgement(
+                Level::Warning,
+                format!(
+                    "Mounted with {first}: the filesystem sends the device no cache flushes, so a volatile write \
+                     cache can lose committed data and tear the journal on power failure"
+                ),
+                (*first).into(),
+            )
+        });
+    }
+    set.contains(&"data=writeback").then(|| Judgement {
+        threshold: Some("data=ordered (the default)".into()),
+        advice: Some("Remount with data=ordered unless the database alone writes this filesystem".into()),
+        ..judgement(
+            Level::Note,
+            "Mounted with data=writeback: after a crash, recently written files may hold stale blocks; a \
+             database's own fsyncs still order its log"
+                .into(),
+            "data=writeback".into(),
+        )
+    })
+}
+
+/// Flushes faster than the device class allows: a cache answers them. The commit step measures
+/// the flush alone; a memory filesystem is the memory-filesystem rule's finding, not this one's.
+pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
+    let commits = c.dir.commits.as_ref().filter(|m| m.count > 0)?;
+    if c.dir.device.filesystem.as_deref().is_some_and(is_memory_filesystem) {
+        return None;
+    }
+    let median = latency(commits.flush_median_ns as f64);
+    let name = device_name(c.dir);
+    let floor = |level| bound_for(c.thresholds, level).map(latency).unwrap_or_default();
+    let through = c.dir.device.write_cache.as_deref() == Some("write through");
+    let advice = if through {
+        format!(
+            "The kernel sends {name} no flushes (its write_cache is \"write through\"): right only if the cache \
+             survives power loss; if not, set /sys/block/{name}/queue/write_cache to \"write back\""
+        )
+    } else {
+        "Make sure the cache is battery-backed or has power-loss protection, or turn it off \
+         (hdparm -W 0, sdparm --clear=WCE)"
+            .into()
+    };
+    let (level, text, threshold) = match fast_flush(c.dir.device.rotational, commits.flush_median_ns) {
+        Some(FastFlush::SpinningDisk) => (
+            Level::Warning,
+            format!(
+                "Flushes return in {median} on a rotational device: a volatile write cache is answering them; \
+                 committed data can be lost on power failure unless the cache is battery-backed"
+            ),
+            format!("at least {} on a rotational device", floor(Level::Warning)),
+        ),
+        Some(FastFlush::Ssd) => (
+            Level::Note,
+            format!(
+                "Flushes return in {median}: {name} keeps nothing it must empty on a flush; committed data can be \
+                 lost on power failure unless its cache has power-loss protection"
+            ),
+            format!("at least {} without power-loss protection", floor(Level::Note)),
+        ),
+        None => {
+            return Some(judgement(
+                Level::Ok,
+                format!("Flushes take {median} (median), as long as putting data on stable media takes"),
+                median,
+            ));
+        }
+    };
+    Some(Judgement { level, text, figure: median, threshold: Some(threshold), advice: Some(advice) })
+}
+
+/// A partition that does not start on a 4 KiB boundary splits every page write over two
+/// physical sectors; off the 1 MiB grain is unusual but costs less.
+pub(crate) fn partition_alignment(c: &Check) -> Option<Judgement> {
+    let start = c.dir.partition_start_bytes?;
+    let level = level_of(c.thresholds, start as f64);
+    if level == Level::Ok {
+        return None;
+    }
+    let at = if start % 1024 == 0 { format_size(start) } else { format!("byte {}", grouped(start)) };
+    let text = if level >= Level::Warning {
+        format!(
+            "The partition starts at {at}, not on a 4 KiB boundary: each 4 KiB write spans two physical sectors \
+             and costs a read-modify-write"
+        )
+    } else {
+        format!("The partition starts at {at}, not on the 1 MiB boundary fdisk and parted use")
+    };
+    Some(Judgement {
+        level,
+        text,
+        figure: at,
+        threshold: Some("a multiple of 1 MiB".into()),
+        advice: Some("Recreate the partition at a 1 MiB boundary (the default of fdisk and parted)".into()),
+    })
+}
+
+/// Free space on the directory's filesystem, as a share of its size.
+pub(crate) fn free_space(c: &Check) -> Option<Judgement> {
+    let (free, size) = (c.dir.free_bytes?, c.dir.filesystem_bytes.filter(|s| *s > 0)?);
+    let share = free as f64 / size as f64;
+    let level = level_of(c.thresholds, share);
+    let figure = format!("{} free of {} ({:.0}%)", format_bytes_approx(free), format_bytes_approx(size), share * 100.0);
+    let least = bound_for(c.thresholds, Level::Note).unwrap_or_default();
+    Some(Judgement {
+        level,
+        text: if level == Level::Ok {
+            figure.clone()
+        } else {
+            format!("Only {figure}: a growing database and its log need room, and a full log stops every write")
+        },
+        figure,
+        threshold: Some(format!("at least {:.0}% free", least * 100.0)),
+        advice: (level > Level::Ok).then(|| "Free space or grow the filesystem before the database needs it".into()),
+    })
+}
+
+/// A virtual disk: what it does is the host's storage, shared, behind the host's cache.
+pub(crate) fn virtual_disk(c: &Check) -> Option<Judgement> {
+    let name = c.dir.device.device.as_deref().unwrap_or("");
+    let by_name = ["vd", "xvd"].iter().find(|p| name.starts_with(*p)).map(|p| format!("{p}* devices are virtual"));
+    let label =
+        [&c.dir.device.vendor, &c.dir.device.model].iter().filter_map(|s| s.as_deref()).collect::<Vec<_>>().join(" ");
+    let by_label = ["QEMU", "VMware", "Virtual Disk", "VBOX"]
+        .iter()
+        .find(|v| label.to_ascii_lowercase().contains(&v.to_ascii_lowercase()))
+        .map(|_| format!("it calls itself {}", label.trim()));
+    let why = by_name.or(by_label)?;
+    let name = device_name(c.dir);
+    Some(Judgement {
+        advice: Some("Check the host's storage too, or ask its owner what is under this disk".into()),
+        ..judgement(
+            Level::Note,
+            format!(
+                "{name} is a virtual disk ({why}): the figures are the host's storage, shared with other guests, \
+                 and the host's cache decides what a flush means"
+            ),
+            name.into(),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::evidence::LoopBacking;
+    use super::super::fixtures::{commits, dir, judge, level};
+    use super::*;
+
+    fn on(fs: &str) -> DirEvidence {
+        let mut d = dir();
+        d.device.filesystem = Some(fs.into());
+        d
+    }
+
+    #[test]
+    fn a_memory_filesystem_is_a_problem_and_any_other_an_ok() {
+        let tmpfs = judge("memory-filesystem", &on("tmpfs")).unwrap();
+        assert_eq!(tmpfs.level, Level::Problem);
+        assert!(tmpfs.text.contains("on tmpfs: these are memory figures, not storage"), "{}", tmpfs.text);
+        assert_eq!(level("memory-filesystem", &on("ramfs")), Some(Level::Problem));
+        let ext4 = judge("memory-filesystem", &dir()).unwrap();
+        assert_eq!((ext4.level, ext4.text.as_str()), (Level::Ok, "ext4 on sda: storage, not memory"));
+        let mut unknown = dir();
+        unknown.device.filesystem = None;
+        assert_eq!(level("memory-filesystem", &unknown), None);
+        assert_eq!(level("memory-filesystem", &on("")), None);
+    }
+
+    #[test]
+    fn an_overlay_is_a_warning() {
+        assert_eq!(level("overlay-filesystem", &on("overlay")), Some(Level::Warning));
+        assert_eq!(level("overlay-filesystem", &on("fuse.fuse-overlayfs")), Some(Level::Warning));
+        assert_eq!(level("overlay-filesystem", &dir()), None);
+    }
+
+    fn looped(backing: Option<LoopBacking>) -> DirEvidence {
+        let mut d = dir();
+        d.device.device = Some("loop3".into());
+        d.loop_backing = backing;
+        d
+    }
+
+    fn backing(direct_io: bool, fs: &str) -> Option<LoopBacking> {
+        Some(LoopBacking { file: "/srv/disk.img".into(), direct_io, backing_filesystem: Some(fs.into()) })
+    }
+
+    #[test]
+    fn a_loop_device_is_a_note_a_warning_through_the_page_cache_and_a_problem_on_memory() {
+        let memory = judge("loop-device", &looped(backing(true, "tmpfs"))).unwrap();
+        assert_eq!(memory.level, Level::Problem);
+        assert!(memory.text.contains("/srv/disk.img on tmpfs"), "{}", memory.text);
+        let cached = judge("loop-device", &looped(backing(false, "ext4"))).unwrap();
+        assert_eq!(cached.level, Level::Warning);
+        assert!(cached.text.contains("page cache") && cached.advice.unwrap().contains("--direct-io=on"));
+        assert_eq!(level("loop-device", &looped(backing(true, "ext4"))), Some(Level::Note));
+        // A loop device whose backing was not read: still a note.
+        assert_eq!(level("loop-device", &looped(None)), Some(Level::Note));
+        assert_eq!(level("loop-device", &dir()), None);
+    }
+
+    fn mounted(options: &str) -> DirEvidence {
+        let mut d = dir();
+        d.device.mount_options = Some(options.into());
+        d
+    }
+
+    #[test]
+    fn dropped_barriers_are_a_warning_and_writeback_a_note() {
+        let nobarrier = judge("mount-options", &mounted("rw,relatime,nobarrier")).unwrap();
+        assert_eq!((nobarrier.level, nobarrier.figure.as_str()), (Level::Warning, "nobarrier"));
+        assert_eq!(level("mount-options", &mounted("rw,barrier=0,data=writeback")), Some(Level::Warning));
+        assert_eq!(level("mount-options", &mounted("rw,data=writeback")), Some(Level::Note));
+        // The edge: barriers named on, and the default data mode.
+        assert_eq!(level("mount-options", &mounted("rw,barrier=1,data=ordered")), None);
+        assert_eq!(level("mount-options", &mounted("")), None);
+    }
+
+    fn flushing(rotational: Option<bool>, flush_median_ns: u64) -> DirEvidence {
+        let mut d = dir();
+        d.device.rotational = rotational;
+        d.device.write_cache = Some("write back".into());
+        d.commits = Some(commits(2e6, 4_000_000, flush_median_ns));
+        d
+    }
+
+    #[test]
+    fn a_flush_faster_than_a_rotation_is_a_warning_on_a_spinning_disk() {
+        let fast = judge("volatile-write-cache", &flushing(Some(true), 20_000)).unwrap();
+        assert_eq!(fast.level, Level::Warning);
+        assert_eq!(
+            fast.text,
+            "Flushes return in 20 µs on a rotational device: a volatile write cache is answering them; committed \
+             data can be lost on power failure unless the cache is battery-backed"
+        );
+        assert_eq!(fast.threshold.as_deref(), Some("at least 1 ms on a rotational device"));
+        assert_eq!(level("volatile-write-cache", &flushing(Some(true), 999_999)), Some(Level::Warning));
+        assert_eq!(level("volatile-write-cache", &flushing(Some(true), 1_000_000)), Some(Level::Ok));
+        assert_eq!(level("volatile-write-cache", &flushing(Some(true), 8_000_000)), Some(Level::Ok));
+    }
+
+    #[test]
+    fn a_flush_in_microseconds_is_a_note_on_an_ssd() {
+        assert_eq!(level("volatile-write-cache", &flushing(Some(false), 9_000)), Some(Level::Note));
+        assert_eq!(level("volatile-write-cache", &flushing(Some(false), 49_999)), Some(Level::Note));
+        assert_eq!(level("volatile-write-cache", &flushing(Some(false), 50_000)), Some(Level::Ok));
+        assert_eq!(level("volatile-write-cache", &flushing(None, 500_000)), Some(Level::Ok));
+        let mut through = flushing(Some(false), 9_000);
+        through.device.write_cache = Some("write through".into());
+        let advice = judge("volatile-write-cache", &through).unwrap().advice.unwrap();
+        assert!(advice.contains("/sys/block/sda/queue/write_cache"), "{advice}");
+        // No flushes measured, or memory (the memory-filesystem rule's finding): nothing to say.
+        assert_eq!(level("volatile-write-cache", &dir()), None);
+        let mut memory = flushing(Some(false), 1_000);
+        memory.device.filesystem = Some("tmpfs".into());
+        assert_eq!(level("volatile-write-cache", &memory), None);
+    }
+
+    fn starting_at(bytes: u64) -> DirEvidence {
+        let mut d = dir();
+        d.partition_start_bytes = Some(bytes);
+        d
+    }
+
+    #[test]
+    fn a_partition_off_4_kib_is_a_warning_and_off_1_mib_a_note() {
+        let sector_63 = judge("partition-alignment", &starting_at(32_256)).unwrap();
+        assert_eq!(sector_63.level, Level::Warning);
+        assert!(sector_63.text.starts_with("The partition starts at byte 32,256, not on a 4 KiB boundary"));
+        assert_eq!(level("partition-alignment", &starting_at(4095)), Some(Level::Warning));
+        assert_eq!(level("partition-alignment", &starting_at(4096)), Some(Level::Note));
+        assert_eq!(level("partition-alignment", &starting_at(64 << 10)), Some(Level::Note));
+        assert_eq!(level("partition-alignment", &starting_at(1 << 20)), None);
+        assert_eq!(level("partition-alignment", &starting_at(0)), None);
+        assert_eq!(level("partition-alignment", &dir()), None);
+    }
+
+    fn free(free: u64, size: u64) -> DirEvidence {
+        let mut d = dir();
+        (d.free_bytes, d.filesystem_bytes) = (Some(free), Some(size));
+        d
+    }
+
+    #[test]
+    fn free_space_under_a_fifth_is_a_note_and_under_a_tenth_a_warning() {
+        let plenty = judge("free-space", &free(62 << 30, 100 << 30)).unwrap();
+        assert_eq!((plenty.level, plenty.text.as_str()), (Level::Ok, "62.0 GiB free of 100.0 GiB (62%)"));
+        assert_eq!(level("free-space", &free(20, 100)), Some(Level::Ok));
+        assert_eq!(level("free-space", &free(19, 100)), Some(Level::Note));
+        assert_eq!(level("free-space", &free(10, 100)), Some(Level::Note));
+        assert_eq!(level("free-space", &free(9, 100)), Some(Level::Warning));
+        assert_eq!(level("free-space", &free(0, 0)), None);
+        assert_eq!(level("free-space", &dir()), None);
+    }
+
+    #[test]
+    fn a_virtual_disk_is_a_note_by_name_or_by_label() {
+        let named = |name: &str| {
+            let mut d = dir();
+            d.device.device = Some(name.into());
+            d
+        };
+        let vda = judge("virtual-disk", &named("vda")).unwrap();
+        assert_eq!(vda.level, Level::Note);
+        assert!(vda.text.starts_with("vda is a virtual disk (vd* devices are virtual): the figures are the host's"));
+        assert_eq!(level("virtual-disk", &named("xvdb")), Some(Level::Note));
+        for label in ["QEMU HARDDISK", "Msft Virtual Disk", "VMware Virtual S"] {
+            let mut d = dir();
+            d.device.model = Some(label.into());
+            assert_eq!(level("virtual-disk", &d), Some(Level::Note), "{label}");
+        }
+        let mut ssd = named("nvme0n1");
+        ssd.device.model = Some("Samsung SSD 980".into());
+        assert_eq!(level("virtual-disk", &ssd), None);
+        assert_eq!(level("virtual-disk", &dir()), None);
+    }
+}

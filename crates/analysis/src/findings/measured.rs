@@ -1,0 +1,254 @@
+//! Judges of the measured steps: page reads at rising depth, commits, large transfers.
+
+use super::Level;
+use super::evidence::{Guidance, Transfer};
+use super::figures::{latency, mb_per_sec, rate};
+use super::rules::{Check, Judgement, bound_for, level_of};
+use spindle_model::units::format_size;
+
+/// What each engine calls its log, for sentences about commits.
+pub(crate) fn log_name(guidance: Guidance) -> &'static str {
+    match guidance {
+        Guidance::Generic => "log",
+        Guidance::SqlServer => "transaction log",
+        Guidance::Postgres => "WAL",
+        Guidance::Mysql => "redo log",
+    }
+}
+
+/// `one at a time` for depth 1, else `at 8 outstanding`.
+fn at_depth(depth: &str) -> String {
+    if depth == "1" { "one at a time".into() } else { format!("at {depth} outstanding") }
+}
+
+/// The shallowest point's mean latency against the data-file guidance: a page the cache does
+/// not hold costs a query this much.
+pub(crate) fn page_read_latency(c: &Check) -> Option<Judgement> {
+    let curve = c.dir.page_reads.as_ref()?;
+    let first = curve.points.first().filter(|p| p.latency_mean_ns.is_finite() && p.latency_mean_ns >= 0.0)?;
+    let level = level_of(c.thresholds, first.latency_mean_ns);
+    let took = latency(first.latency_mean_ns);
+    let most = latency(bound_for(c.thresholds, Level::Note).unwrap_or_default());
+    let bottleneck = latency(bound_for(c.thresholds, Level::Warning).unwrap_or_default());
+    let pages = format_size(curve.block);
+    let text = match level {
+        Level::Ok => {
+            format!("{pages} page reads take {took} {}; data files want at most {most}", at_depth(&first.value))
+        }
+        Level::Note => format!(
+            "{pages} page reads take {took} {}: within the {most}-{bottleneck} where reads start to hold queries up",
+            at_depth(&first.value)
+        ),
+        _ => format!(
+            "{pages} page reads take {took} {}: beyond the {bottleneck} past which reads are a bottleneck",
+            at_depth(&first.value)
+        ),
+    };
+    Some(Judgement {
+        level,
+        text,
+        figure: took,
+        threshold: Some(format!("at most {most}; above {bottleneck} a bottleneck")),
+        advice: (level > Level::Ok).then(|| {
+            "Every page the cache does not hold costs a query this long: give the cache more memory, or put the \
+             data files on faster storage"
+                .into()
+        }),
+    })
+}
+
+/// Where more outstanding reads stop buying throughput (the sweep's knee), or that they never
+/// did within the depths tried.
+pub(crate) fn page_read_knee(c: &Check) -> Option<Judgement> {
+    let curve = c.dir.page_reads.as_ref()?;
+    let pages = format_size(curve.block);
+    let (text, point) = match curve.knee.and_then(|i| curve.points.get(i)) {
+        Some(p) => (
+            format!(
+                "{pages} page reads stop scaling at {} outstanding ({} IOPS); beyond that latency grows for nothing",
+                p.value,
+                rate(p.iops)
+            ),
+            p,
+        ),
+        None => {
+            let last = curve.points.last()?;
+            (
+                format!(
+                    "{pages} page reads still scale at {} outstanding ({} IOPS), the deepest tried",
+                    last.value,
+                    rate(last.iops)
+                ),
+                last,
+            )
+        }
+    };
+    Some(Judgement {
+        level: Level::Ok,
+        text,
+        figure: format!("{} outstanding, {} IOPS", point.value, rate(point.iops)),
+        threshold: Some("the depth past which throughput grows under 10% while latency grows".into()),
+        advice: None,
+    })
+}
+
+/// Commit latency (a write and a flush, one at a time): mean against the log guidance, and a
+/// p99 beyond the bottleneck bound earns at least a note.
+pub(crate) fn commit_latency(c: &Check) -> Option<Judgement> {
+    let m = c.dir.commits.as_ref().filter(|m| m.count > 0 && m.mean_ns.is_finite() && m.mean_ns >= 0.0)?;
+    let bottleneck_ns = bound_for(c.thresholds, Level::Warning).unwrap_or(f64::INFINITY);
+    let tail = if m.p99_ns as f64 > bottleneck_ns { Level::Note } else { Level::Ok };
+    let level = level_of(c.thresholds, m.mean_ns).max(tail);
+    let figure = format!("{} (p99 {})", latency(m.mean_ns), latency(m.p99_ns as f64));
+    let most = latency(bound_for(c.thresholds, Level::Note).unwrap_or_default());
+    let log = log_name(c.guidance);
+    Some(Judgement {
+        level,
+        text: format!("Commits take {figure}; a busy OLTP {log} wants at most {most}"),
+        figure,
+        threshold: Some(format!("at most {most}; above {} a bottleneck", latency(bottleneck_ns))),
+        advice: (level > Level::Ok).then(|| {
+            format!(
+                "Every commit waits this long: put the {log} on its own device, or on storage whose write cache \
+                 survives power loss"
+            )
+        }),
+    })
+}
+
+/// A large-transfer step reported with its figures. No source gives a latency bound for I/O a
+/// benchmark queues on purpose (its latency is the queue it was given), so this is a note
+/// against what the storage's maker specifies.
+fn transfer(what: &str, t: &Transfer) -> Option<Judgement> {
+    if !t.mb_per_sec.is_finite() || t.mb_per_sec < 0.0 {
+        return None;
+    }
+    let figure = format!("{} ({} IOPS)", mb_per_sec(t.mb_per_sec), rate(t.iops));
+    Some(Judgement {
+        level: Level::Note,
+        text: format!(
+            "{what} of {} at {} outstanding: {figure}, {} each (p99 {})",
+            format_size(t.block),
+            t.outstanding,
+            latency(t.latency_mean_ns),
+            latency(t.latency_p99_ns as f64)
+        ),
+        figure,
+        threshold: None,
+        advice: Some("Compare with the throughput the storage's maker specifies for this size".into()),
+    })
+}
+
+pub(crate) fn large_writes(c: &Check) -> Option<Judgement> {
+    transfer("Checkpoint-like writes", c.dir.large_writes.as_ref()?)
+}
+
+pub(crate) fn large_reads(c: &Check) -> Option<Judgement> {
+    transfer("Read-ahead-like reads", c.dir.large_reads.as_ref()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::evidence::DirEvidence;
+    use super::super::fixtures::{commits, curve, dir, judge, judge_for, level};
+    use super::*;
+
+    fn reading(points: &[(&str, f64, f64)], knee: Option<usize>) -> DirEvidence {
+        let mut d = dir();
+        d.page_reads = Some(curve(points, knee));
+        d
+    }
+
+    fn qd1(latency_ns: f64) -> DirEvidence {
+        reading(&[("1", 1e9 / latency_ns, latency_ns)], None)
+    }
+
+    #[test]
+    fn page_reads_one_at_a_time_are_held_against_the_data_file_guidance() {
+        let fast = judge("page-read-latency", &qd1(180_000.0)).unwrap();
+        assert_eq!(fast.level, Level::Ok);
+        assert_eq!(fast.text, "8KiB page reads take 180 µs one at a time; data files want at most 10 ms");
+        assert_eq!(level("page-read-latency", &qd1(10e6)), Some(Level::Ok));
+        assert_eq!(level("page-read-latency", &qd1(10e6 + 1.0)), Some(Level::Note));
+        assert_eq!(level("page-read-latency", &qd1(15e6)), Some(Level::Note));
+        let slow = judge("page-read-latency", &qd1(25e6)).unwrap();
+        assert_eq!(slow.level, Level::Warning);
+        assert!(slow.text.contains("beyond the 15 ms") && slow.advice.is_some(), "{}", slow.text);
+        assert_eq!(level("page-read-latency", &qd1(100e6 + 1.0)), Some(Level::Problem));
+        assert_eq!(level("page-read-latency", &qd1(f64::NAN)), None);
+        assert_eq!(level("page-read-latency", &reading(&[], None)), None);
+        assert_eq!(level("page-read-latency", &dir()), None);
+        let deeper = judge("page-read-latency", &reading(&[("4", 1e4, 400_000.0)], None)).unwrap();
+        assert!(deeper.text.contains("400 µs at 4 outstanding"), "{}", deeper.text);
+    }
+
+    #[test]
+    fn the_knee_says_where_page_reads_stop_scaling() {
+        let points = [("1", 6_000.0, 160e3), ("8", 40_000.0, 200e3), ("32", 49_100.0, 650e3), ("64", 50_000.0, 1.3e6)];
+        let knee = judge("page-read-knee", &reading(&points, Some(2))).unwrap();
+        assert_eq!(knee.level, Level::Ok);
+        assert_eq!(
+            knee.text,
+            "8KiB page reads stop scaling at 32 outstanding (49k IOPS); beyond that latency grows for nothing"
+        );
+        let climbing = judge("page-read-knee", &reading(&points, None)).unwrap();
+        assert!(climbing.text.contains("still scale at 64 outstanding (50k IOPS)"), "{}", climbing.text);
+        // A knee past the end of the curve is no knee; an empty curve says nothing.
+        assert!(judge("page-read-knee", &reading(&points, Some(9))).unwrap().text.contains("still scale"));
+        assert_eq!(level("page-read-knee", &reading(&[], Some(0))), None);
+    }
+
+    fn committing(mean_ns: f64, p99_ns: u64) -> DirEvidence {
+        let mut d = dir();
+        d.commits = Some(commits(mean_ns, p99_ns, 100_000));
+        d
+    }
+
+    #[test]
+    fn commits_are_held_against_the_log_guidance_mean_and_tail() {
+        let quick = judge("commit-latency", &committing(180_000.0, 450_000)).unwrap();
+        assert_eq!(quick.level, Level::Ok);
+        assert_eq!(quick.text, "Commits take 180 µs (p99 450 µs); a busy OLTP log wants at most 5 ms");
+        assert_eq!(level("commit-latency", &committing(5e6, 9_000_000)), Some(Level::Ok));
+        assert_eq!(level("commit-latency", &committing(5e6 + 1.0, 9_000_000)), Some(Level::Note));
+        // A quick mean with a tail past the bottleneck bound: a note; at the bound: none.
+        assert_eq!(level("commit-latency", &committing(1e6, 15_000_000)), Some(Level::Ok));
+        assert_eq!(level("commit-latency", &committing(1e6, 15_000_001)), Some(Level::Note));
+        assert_eq!(level("commit-latency", &committing(20e6, 40_000_000)), Some(Level::Warning));
+        assert_eq!(level("commit-latency", &committing(150e6, 400_000_000)), Some(Level::Problem));
+        assert_eq!(level("commit-latency", &committing(f64::NAN, 0)), None);
+        let mut none = committing(1e6, 2_000_000);
+        none.commits.as_mut().unwrap().count = 0;
+        assert_eq!(level("commit-latency", &none), None);
+        let wal = judge_for("commit-latency", &committing(3.9e6, 12_000_000), Guidance::Postgres).unwrap();
+        assert_eq!(wal.text, "Commits take 3.9 ms (p99 12 ms); a busy OLTP WAL wants at most 5 ms");
+    }
+
+    fn transfer(mb: f64) -> Transfer {
+        Transfer {
+            block: 256 << 10,
+            outstanding: 8,
+            mb_per_sec: mb,
+            iops: mb * 1e6 / (256 << 10) as f64,
+            latency_mean_ns: 4.2e6,
+            latency_p99_ns: 9_000_000,
+        }
+    }
+
+    #[test]
+    fn large_transfers_are_notes_with_their_figures_and_no_invented_bound() {
+        let mut d = dir();
+        d.large_writes = Some(transfer(480.0));
+        d.large_reads = Some(transfer(f64::NAN));
+        let writes = judge("large-writes", &d).unwrap();
+        assert_eq!((writes.level, writes.threshold.as_deref()), (Level::Note, None));
+        assert_eq!(
+            writes.text,
+            "Checkpoint-like writes of 256KiB at 8 outstanding: 480 MB/s (1,831 IOPS), 4.2 ms each (p99 9 ms)"
+        );
+        assert_eq!(level("large-reads", &d), None);
+        d.large_reads = Some(transfer(95.0));
+        assert!(judge("large-reads", &d).unwrap().text.starts_with("Read-ahead-like reads of 256KiB"));
+        assert_eq!(level("large-writes", &dir()), None);
+    }
+}
