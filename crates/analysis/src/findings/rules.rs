@@ -276,6 +276,18 @@ mod tests {
     }
 
     #[test]
+    fn every_rule_and_source_is_in_docs_guidance() {
+        let doc = include_str!("../../../../docs/guidance.md");
+        for rule in RULES {
+            assert!(doc.contains(&format!("`{}`", rule.name)), "docs/guidance.md lacks rule {}", rule.name);
+            for g in GUIDANCES {
+                let s = (rule.source)(g);
+                assert!(doc.contains(s.url) && doc.contains(s.title), "docs/guidance.md lacks {}", s.url);
+            }
+        }
+    }
+
+    #[test]
     fn rule_names_are_unique_and_kebab_case() {
         for (i, rule) in RULES.iter().enumerate() {
             assert!(rule.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", rule.name);
