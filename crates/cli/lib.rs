@@ -38,6 +38,7 @@ pub fn main() -> ExitCode {
     let cli = args::Cli::parse();
     secrets::hide_from_process_list();
     let result = match cli.command {
+        args::Command::Check(c) => commands::check::run(&c),
         args::Command::Io(io) => commands::io::run(&io),
         args::Command::Profiles(p) => commands::profiles::run(&p),
         args::Command::Suite(s) => commands::suite::run(&s),
@@ -60,7 +61,7 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
-        Ok(Outcome::OperationsFailed) => ExitCode::from(1),
+        Ok(Outcome::OperationsFailed | Outcome::Problems) => ExitCode::from(1),
         Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {

@@ -19,6 +19,11 @@ pub enum Origin {
         name: &'static str,
         key: &'static str,
     },
+    /// A value `spindle check` sets for one step of its battery (`check, page reads (depth)`).
+    Check {
+        step: &'static str,
+        key: &'static str,
+    },
     /// A value a suite sets for one of its members (`suite sqlserver, seq-8k-read (random)`).
     Suite {
         suite: &'static str,
@@ -34,6 +39,7 @@ impl fmt::Display for Origin {
             Origin::File { path, line, key } => write!(f, "{} line {line} ({key})", path.display()),
             Origin::Profile { name, key } => write!(f, "profile {name} ({key})"),
             Origin::Suite { suite, member, key } => write!(f, "suite {suite}, {member} ({key})"),
+            Origin::Check { step, key } => write!(f, "check, {step} ({key})"),
         }
     }
 }

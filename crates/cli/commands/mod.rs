@@ -3,6 +3,7 @@
 
 pub mod ab;
 pub mod characterize;
+pub mod check;
 pub mod compare;
 pub mod db;
 pub mod durability;

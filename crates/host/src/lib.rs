@@ -9,6 +9,7 @@ pub mod blockdev;
 pub mod dio;
 #[cfg(test)]
 mod fake_sysfs;
+pub mod layers;
 pub mod mountinfo;
 pub mod system;
 
@@ -179,6 +180,19 @@ pub fn block_device_use(dev_path: &Path) -> io::Result<Option<String>> {
 /// Free bytes available to an unprivileged user in the filesystem holding `dir`
 /// (`f_bavail * f_frsize`: root's reserved blocks are not counted).
 pub fn free_space(dir: &Path) -> io::Result<u64> {
+    let st = statvfs(dir)?;
+    #[allow(clippy::unnecessary_cast)] // field widths differ between targets
+    Ok((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
+/// The size of the filesystem holding `dir`, in bytes (`f_blocks * f_frsize`).
+pub fn filesystem_size(dir: &Path) -> io::Result<u64> {
+    let st = statvfs(dir)?;
+    #[allow(clippy::unnecessary_cast)] // field widths differ between targets
+    Ok((st.f_blocks as u64).saturating_mul(st.f_frsize as u64))
+}
+
+fn statvfs(dir: &Path) -> io::Result<libc::statvfs> {
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
     // SAFETY: statvfs is plain old data; all-zero is a valid value.
@@ -187,8 +201,7 @@ pub fn free_space(dir: &Path) -> io::Result<u64> {
     if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    #[allow(clippy::unnecessary_cast)] // field widths differ between targets
-    Ok((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    Ok(st)
 }
 
 /// The active entry of a `queue/scheduler` list: `none [mq-deadline] kyber` -> `mq-deadline`.

@@ -18,10 +18,13 @@ pub enum GroupKind {
     Suite,
     /// `spindle ab A B`, `spindle placement`: two workloads alternated in rounds.
     Ab,
+    /// `spindle check`: the battery of measurements its findings are drawn from.
+    Check,
 }
 
 impl GroupKind {
-    pub const ALL: [GroupKind; 4] = [GroupKind::Repeat, GroupKind::Sweep, GroupKind::Suite, GroupKind::Ab];
+    pub const ALL: [GroupKind; 5] =
+        [GroupKind::Repeat, GroupKind::Sweep, GroupKind::Suite, GroupKind::Ab, GroupKind::Check];
 
     /// As the store and reports spell it.
     pub fn name(self) -> &'static str {
@@ -30,6 +33,7 @@ impl GroupKind {
             GroupKind::Sweep => "sweep",
             GroupKind::Suite => "suite",
             GroupKind::Ab => "ab",
+            GroupKind::Check => "check",
         }
     }
 

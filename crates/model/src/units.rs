@@ -104,6 +104,16 @@ pub fn format_latency_ns(ns: f64) -> String {
     }
 }
 
+/// Formats a span of time for reading: `48 s`, `4 min 05 s`, `1 h 02 min`.
+pub fn format_elapsed(d: std::time::Duration) -> String {
+    let secs = d.as_secs_f64().round() as u64;
+    match secs {
+        0..60 => format!("{secs} s"),
+        60..3600 => format!("{} min {:02} s", secs / 60, secs % 60),
+        _ => format!("{} h {:02} min", secs / 3600, secs % 3600 / 60),
+    }
+}
+
 /// Formats nanoseconds as a duration a user would type back (`30s`, `500ms`).
 pub fn format_duration_ns(ns: u64) -> String {
     if ns % 3_600_000_000_000 == 0 && ns > 0 {
@@ -120,6 +130,14 @@ pub fn format_duration_ns(ns: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elapsed_time_reads_in_the_largest_units_that_fit() {
+        use std::time::Duration;
+        assert_eq!(format_elapsed(Duration::from_millis(31_641)), "32 s");
+        assert_eq!(format_elapsed(Duration::from_secs(245)), "4 min 05 s");
+        assert_eq!(format_elapsed(Duration::from_secs(3_720)), "1 h 02 min");
+    }
 
     #[test]
     fn sizes_use_binary_multiples() {

@@ -3,7 +3,7 @@
 //! again from the stored records so it always agrees with them. The CLI prints it as text or
 //! JSON; a report or a web page can draw the same view.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, compare_rounds};
 use spindle_analysis::curve::{CurvePoint, curve, knee};
 use spindle_analysis::spread::{Spread, spread};
@@ -54,6 +54,34 @@ pub enum Findings {
     },
     /// A suite's members are each their own workload: the run table is the finding.
     Suite,
+    /// `spindle check`: what it found, and the page reads' curve over depth.
+    Check {
+        findings: Vec<CheckFinding>,
+        curve: Vec<CurvePoint>,
+        knee: Option<String>,
+    },
+}
+
+/// One of a check's findings, as its group's summary keeps it (`spindle-check/1`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckFinding {
+    pub dir: String,
+    pub area: String,
+    pub level: String,
+    pub text: String,
+    #[serde(default)]
+    pub threshold: Option<String>,
+    #[serde(default)]
+    pub source: Option<CheckSource>,
+    #[serde(default)]
+    pub advice: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckSource {
+    pub title: String,
+    pub publisher: String,
+    pub url: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -88,6 +116,7 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
         GroupKind::Repeat => Findings::Repeat { spread: spread(&g.runs.iter().map(|r| r.3).collect::<Vec<_>>()) },
         GroupKind::Ab => ab_findings(g),
         GroupKind::Suite => Findings::Suite,
+        GroupKind::Check => check_findings(g),
     };
     GroupView {
         id: g.id,
@@ -102,7 +131,16 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
 
 /// The swept setting's values, in the order the first repeat ran them.
 fn sweep_findings(g: &GroupInput<'_>) -> Findings {
-    let swept = |r: &(i64, Option<&Point>, u32, &RunRecord)| r.1.and_then(Point::as_sweep).cloned();
+    let (param, curve, knee) = swept_curve(g, None);
+    Findings::Sweep { param, curve, knee }
+}
+
+/// The curve of the runs swept over `only` (else over whichever setting the runs step), and
+/// its knee.
+fn swept_curve(g: &GroupInput<'_>, only: Option<&str>) -> (String, Vec<CurvePoint>, Option<String>) {
+    let swept = |r: &(i64, Option<&Point>, u32, &RunRecord)| {
+        r.1.and_then(Point::as_sweep).filter(|p| only.is_none_or(|o| p.param == o)).cloned()
+    };
     let mut values: Vec<String> = Vec::new();
     let mut param = String::new();
     for p in g.runs.iter().filter_map(swept) {
@@ -121,7 +159,18 @@ fn sweep_findings(g: &GroupInput<'_>) -> Findings {
         .collect();
     let c = curve(&points);
     let knee = knee(&c).map(|i| c[i].value.clone());
-    Findings::Sweep { param, curve: c, knee }
+    (param, c, knee)
+}
+
+/// A check's findings as it judged them (kept in the group's summary: the rules of the
+/// version that ran it), and its page reads' depth curve drawn again from the runs.
+fn check_findings(g: &GroupInput<'_>) -> Findings {
+    let findings = g
+        .summary
+        .and_then(|s| serde_json::from_value::<Vec<CheckFinding>>(s["findings"].clone()).ok())
+        .unwrap_or_default();
+    let (_, curve, knee) = swept_curve(g, Some("depth"));
+    Findings::Check { findings, curve, knee }
 }
 
 /// Rounds paired by the runs' side and round labels, judged with the threshold the
@@ -131,6 +180,14 @@ fn ab_findings(g: &GroupInput<'_>) -> Findings {
         g.summary.and_then(|s| s["comparison"]["threshold_pct"].as_f64()).unwrap_or(DEFAULT_THRESHOLD_PCT);
     let runs: Vec<(i64, &RunRecord)> = g.runs.iter().map(|r| (r.0, r.3)).collect();
     Findings::Ab { comparison: compare_rounds(&runs, threshold_pct) }
+}
+
+fn render_check_findings(findings: &[CheckFinding]) -> Vec<u8> {
+    let mut out = String::from("\nfindings:\n");
+    for f in findings {
+        let _ = writeln!(out, "  {:<8} {:<13} {}", f.level, f.area, f.text);
+    }
+    out.into_bytes()
 }
 
 /// The view as text: the group, its runs, and its findings.
@@ -173,6 +230,12 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
             bytes.extend(crate::render_compare(comparison, a, b));
         }
         Findings::Suite => {}
+        Findings::Check { findings, curve, .. } => {
+            bytes.extend(render_check_findings(findings));
+            if !curve.is_empty() {
+                bytes.extend(crate::render_sweep("depth", curve));
+            }
+        }
     }
     bytes
 }

@@ -42,6 +42,9 @@ pub enum Outcome {
     OperationsFailed,
     /// Stopped early (Ctrl-C); partial results were printed.
     Interrupted,
+    /// Everything ran, and what it found includes a problem the user asked to fail on
+    /// (`spindle check --strict`).
+    Problems,
 }
 
 impl Outcome {
@@ -51,6 +54,7 @@ impl Outcome {
         match (self, other) {
             (Outcome::Interrupted, _) | (_, Outcome::Interrupted) => Outcome::Interrupted,
             (Outcome::OperationsFailed, _) | (_, Outcome::OperationsFailed) => Outcome::OperationsFailed,
+            (Outcome::Problems, _) | (_, Outcome::Problems) => Outcome::Problems,
             _ => Outcome::Success,
         }
     }
@@ -65,6 +69,8 @@ mod tests {
         assert_eq!(Outcome::OperationsFailed.and(Outcome::Interrupted), Outcome::Interrupted);
         assert_eq!(Outcome::OperationsFailed.and(Outcome::Success), Outcome::OperationsFailed);
         assert_eq!(Outcome::Success.and(Outcome::Interrupted), Outcome::Interrupted);
+        assert_eq!(Outcome::Problems.and(Outcome::OperationsFailed), Outcome::OperationsFailed);
+        assert_eq!(Outcome::Success.and(Outcome::Problems), Outcome::Problems);
         assert_eq!(RunEnd::OutOfSpace.outcome(), Outcome::OperationsFailed);
         assert!(!RunEnd::OutOfSpace.goes_on());
         assert!(RunEnd::Complete { failed_operations: true }.goes_on());

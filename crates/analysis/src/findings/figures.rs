@@ -43,7 +43,7 @@ pub(crate) fn mb_per_sec(mb: f64) -> String {
     } else if mb < 9.95 {
         format!("{mb:.1} MB/s")
     } else {
-        format!("{mb:.0} MB/s")
+        format!("{} MB/s", grouped(mb.round() as u64))
     }
 }
 

@@ -3,7 +3,7 @@
 //! harness (counters, CPU, the log volume's exact I/O) and saved as one run of a group; at
 //! the end, the original article's `io_results` table with the optimum size marked.
 
-mod table;
+pub(crate) mod table;
 
 use crate::args::LogTestArgs;
 use crate::console::{Console, Shown};

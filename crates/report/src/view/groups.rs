@@ -6,7 +6,7 @@
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportGroup};
 use crate::figures::Cell;
-use crate::group::{Findings, GroupInput, GroupView, group_view};
+use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
 use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
 use spindle_analysis::curve::CurvePoint;
 use spindle_model::group::Point;
@@ -58,8 +58,43 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
         }
         Findings::Ab { comparison } => ab(&mut section, comparison),
         Findings::Suite => {}
+        Findings::Check { findings, curve, knee } => {
+            check(&mut section, findings);
+            if !curve.is_empty() {
+                sweep(&mut section, &view, "depth", curve, knee.as_deref());
+            }
+            let logs: Vec<&RunRecord> = records.iter().copied().filter(|r| r.kind() == RunKind::LogTest).collect();
+            if !logs.is_empty() {
+                // The check keeps the optimum with the rest of its evidence.
+                let optimum = g
+                    .summary
+                    .as_ref()
+                    .map(|s| serde_json::json!({ "optimum_transaction_size": s["evidence"]["log"]["optimum"] }));
+                log_test(&mut section, &logs, optimum.as_ref());
+            }
+        }
     }
     section
+}
+
+/// A check's findings, worst first, each with what it was held against, the source of that
+/// threshold and what to do.
+fn check(section: &mut Section, findings: &[CheckFinding]) {
+    let mut t = Table::new("Findings", &["level", "area", "finding", "threshold", "source", "what to do"]);
+    for f in findings {
+        t.rows.push(vec![
+            Cell::text(f.level.clone()),
+            Cell::text(f.area.clone()),
+            Cell::text(f.text.clone()),
+            Cell::text(f.threshold.clone().unwrap_or_default()),
+            Cell::text(
+                f.source.as_ref().map(|s| format!("{} ({}), {}", s.title, s.publisher, s.url)).unwrap_or_default(),
+            ),
+            Cell::text(f.advice.clone().unwrap_or_default()),
+        ]);
+    }
+    // The findings lead the group's section: they are its answer.
+    section.tables.insert(0, t);
 }
 
 fn runs_table(v: &GroupView) -> Table {

@@ -1,0 +1,293 @@
+//! The check's battery: its steps and their sizes (`--quick`, the default, `--thorough`). Each
+//! I/O step is planned exactly as `spindle io` plans a job (the same validation, free-space and
+//! alignment checks), so a step's figures are what the standalone command would measure.
+
+use crate::machine::ThisMachine;
+use crate::origin::{Origin, Setting};
+use crate::plan::{self, PlanInput};
+use crate::usage::UsageError;
+use spindle_analysis::findings::Guidance;
+use spindle_model::group::Point;
+use spindle_model::spec::JobSpec;
+use spindle_model::units::format_size;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The check's test file in each directory: every I/O step but the verified one shares it.
+pub const TEST_FILE: &str = "spindle-check.dat";
+/// The verified pass's own file: verification marks and stamps what it writes.
+pub const VERIFY_FILE: &str = "spindle-check-verify.dat";
+/// Bytes of each log test row (the original article's `char(4000)`).
+pub const LOG_ROW_BYTES: u64 = 4000;
+
+/// How long a battery runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Quick,
+    Default,
+    Thorough,
+}
+
+/// What a budget buys: the test file, each step's time, the depths and transaction sizes.
+#[derive(Clone, Debug)]
+pub struct Sizing {
+    pub file: u64,
+    pub verify_file: u64,
+    pub step: Duration,
+    pub warmup: Duration,
+    pub depths: &'static [u32],
+    pub log_sizes: &'static [u64],
+    /// About how long the log test's first size (a commit per row) runs.
+    pub log_step: Duration,
+    /// The pause and checkpoint before each transaction size.
+    pub log_settle: Duration,
+}
+
+const MIB: u64 = 1 << 20;
+
+impl Budget {
+    pub fn name(self) -> &'static str {
+        match self {
+            Budget::Quick => "quick",
+            Budget::Default => "default",
+            Budget::Thorough => "thorough",
+        }
+    }
+
+    pub fn sizing(self) -> Sizing {
+        match self {
+            // At most a minute on this kind of machine: 11 short I/O steps and 3 log sizes.
+            Budget::Quick => Sizing {
+                file: 256 * MIB,
+                verify_file: 32 * MIB,
+                step: Duration::from_secs(2),
+                warmup: Duration::from_millis(500),
+                depths: &[1, 2, 4, 8, 16, 32],
+                log_sizes: &[1, 10, 100],
+                log_step: Duration::from_secs(2),
+                log_settle: Duration::ZERO,
+            },
+            Budget::Default => Sizing {
+                file: 1024 * MIB,
+                verify_file: 128 * MIB,
+                step: Duration::from_secs(15),
+                warmup: Duration::from_secs(2),
+                depths: &[1, 2, 4, 8, 16, 32, 64],
+                log_sizes: &[1, 10, 100, 1000],
+                log_step: Duration::from_secs(10),
+                log_settle: Duration::from_secs(1),
+            },
+            Budget::Thorough => Sizing {
+                file: 4096 * MIB,
+                verify_file: 512 * MIB,
+                step: Duration::from_secs(45),
+                warmup: Duration::from_secs(5),
+                depths: &[1, 2, 4, 8, 16, 32, 64, 128],
+                log_sizes: &[1, 10, 100, 1000, 10_000],
+                log_step: Duration::from_secs(30),
+                log_settle: Duration::from_secs(5),
+            },
+        }
+    }
+}
+
+/// One I/O step as the battery defines it.
+struct StepDef {
+    /// The step's name as the store keeps it (`page-reads`).
+    name: &'static str,
+    /// A profile under the settings (the engine's log pattern), if any.
+    profile: Option<&'static str>,
+    settings: Vec<(&'static str, String)>,
+    sweep: Option<String>,
+    verify: bool,
+    file: &'static str,
+}
+
+/// A planned I/O step: its job, and where its run sits in the check's group.
+pub struct IoStep {
+    pub name: &'static str,
+    pub job: JobSpec,
+    pub point: Point,
+}
+
+/// The engine's page size: what its data files are read in.
+pub fn page_bytes(guidance: Guidance) -> u64 {
+    match guidance {
+        Guidance::Mysql => 16 * 1024,
+        _ => 8 * 1024,
+    }
+}
+
+/// The engine's commit: its log's write and flush, as the profile of that name does it.
+fn commit_profile(guidance: Guidance) -> &'static str {
+    match guidance {
+        Guidance::SqlServer => "sqlserver.log-write",
+        Guidance::Mysql => "mysql.redo-write",
+        Guidance::Postgres | Guidance::Generic => "postgres.wal-write",
+    }
+}
+
+fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
+    let page = format_size(page_bytes(guidance));
+    let s = |pairs: &[(&'static str, &str)]| pairs.iter().map(|(k, v)| (*k, v.to_string())).collect::<Vec<_>>();
+    let depths: Vec<String> = sizing.depths.iter().map(u32::to_string).collect();
+    vec![
+        // The data files' page reads, one reader at rising depths: where does it stop paying?
+        StepDef {
+            name: "page-reads",
+            profile: None,
+            settings: s(&[("block", &page), ("read", "100"), ("random", "100"), ("threads", "1")]),
+            sweep: Some(format!("depth={}", depths.join(","))),
+            verify: false,
+            file: TEST_FILE,
+        },
+        // A commit: the log's write and its flush, one at a time.
+        StepDef {
+            name: "commits",
+            profile: Some(commit_profile(guidance)),
+            settings: Vec::new(),
+            sweep: None,
+            verify: false,
+            file: TEST_FILE,
+        },
+        // A checkpoint's or lazy writer's large random writes (the SQLIO article's 256 KiB).
+        StepDef {
+            name: "large-writes",
+            profile: None,
+            settings: s(&[("block", "256K"), ("read", "0"), ("random", "100"), ("threads", "1"), ("depth", "32")]),
+            sweep: None,
+            verify: false,
+            file: TEST_FILE,
+        },
+        // A scan's read-ahead: 512 KiB sequential reads.
+        StepDef {
+            name: "large-reads",
+            profile: None,
+            settings: s(&[("block", "512K"), ("read", "100"), ("random", "0"), ("threads", "1"), ("depth", "8")]),
+            sweep: None,
+            verify: false,
+            file: TEST_FILE,
+        },
+        // Pages written and read back, every sector stamped and checked.
+        StepDef {
+            name: "verify",
+            profile: None,
+            settings: s(&[("block", &page), ("read", "50"), ("random", "100"), ("threads", "1"), ("depth", "4")]),
+            sweep: None,
+            verify: true,
+            file: VERIFY_FILE,
+        },
+    ]
+}
+
+/// Every I/O step of the battery in `dir`, planned (and so validated) before anything runs.
+pub fn plan_io(dir: &Path, guidance: Guidance, sizing: &Sizing) -> Result<(Vec<IoStep>, Vec<String>), UsageError> {
+    let mut steps = Vec::new();
+    let mut warnings = Vec::new();
+    for def in defs(guidance, sizing) {
+        let setting = |key: &'static str, text: String| Setting { text, origin: Origin::Check { step: def.name, key } };
+        let size = if def.file == VERIFY_FILE { sizing.verify_file } else { sizing.file };
+        let mut input = PlanInput {
+            targets: vec![dir.join(def.file)],
+            profile: def.profile.map(|p| setting("profile", p.to_string())),
+            sweep: def.sweep.clone(),
+            verify: def.verify,
+            ..PlanInput::default()
+        };
+        for (key, value) in &def.settings {
+            input.set(key, Some(setting(key, value.clone())));
+        }
+        input.set("size", Some(setting("size", size.to_string())));
+        input.set("duration", Some(setting("duration", format!("{}ms", sizing.step.as_millis()))));
+        input.set("warmup", Some(setting("warmup", format!("{}ms", sizing.warmup.as_millis()))));
+        let planned = plan::plan_io(&input, &ThisMachine)?;
+        for w in planned.warnings {
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
+        }
+        for job in planned.jobs {
+            let point = match (&planned.sweep, job.point) {
+                (Some(sweep), Some(i)) => sweep.point(i),
+                _ => Point::Member(def.name.to_string()),
+            };
+            steps.push(IoStep { name: def.name, job: job.job, point });
+        }
+    }
+    Ok((steps, warnings))
+}
+
+/// Bytes the battery writes in a directory at most: its two test files, and the log test's
+/// database (every row of every transaction size kept until the test ends, and as much again
+/// in its log).
+pub fn bytes_needed(sizing: &Sizing, log_rows: u64) -> u64 {
+    let log = log_rows.saturating_mul(LOG_ROW_BYTES).saturating_mul(sizing.log_sizes.len() as u64).saturating_mul(2);
+    sizing.file + sizing.verify_file + log
+}
+
+/// The most rows the log test may insert at one size: a fast device (or a write cache) must
+/// not turn a one-minute check into a long one or fill the directory.
+pub const MAX_LOG_ROWS: u64 = 100_000;
+
+/// Rows for the log test: as many as a commit per row fits in `sizing.log_step` at the
+/// measured commit latency, a multiple of every transaction size (so every transaction is
+/// whole), at least five of the largest, at most `MAX_LOG_ROWS`.
+pub fn log_rows(sizing: &Sizing, commit_latency: Duration) -> u64 {
+    let largest = sizing.log_sizes.iter().copied().max().unwrap_or(1).max(1);
+    let per_commit = commit_latency.as_nanos().max(1);
+    let fits = (sizing.log_step.as_nanos() / per_commit).min(u128::from(MAX_LOG_ROWS)) as u64;
+    let rows = fits.max(5 * largest).div_ceil(largest) * largest;
+    rows.min(MAX_LOG_ROWS / largest * largest).max(largest)
+}
+
+/// Where the check's database goes when no `--db` is given: a SQLite file of its own in DIR.
+pub fn sqlite_path(dir: &Path) -> PathBuf {
+    dir.join(format!("spindle-check-{}.sqlite", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_rows_fit_the_step_and_divide_into_every_size() {
+        let quick = Budget::Quick.sizing();
+        // 1 ms commits: 2 s holds 2,000 of them.
+        assert_eq!(log_rows(&quick, Duration::from_millis(1)), 2_000);
+        // Slow commits still give five of the largest transaction.
+        assert_eq!(log_rows(&quick, Duration::from_millis(500)), 500);
+        // A commit that takes no time is capped, and still divides by every size.
+        let capped = log_rows(&quick, Duration::ZERO);
+        assert!(capped <= MAX_LOG_ROWS && capped % 100 == 0, "{capped}");
+        for budget in [Budget::Quick, Budget::Default, Budget::Thorough] {
+            let s = budget.sizing();
+            let rows = log_rows(&s, Duration::from_micros(37));
+            assert!(s.log_sizes.iter().all(|n| rows % n == 0), "{budget:?}: {rows}");
+        }
+    }
+
+    #[test]
+    fn the_quick_battery_measures_for_well_under_a_minute() {
+        let s = Budget::Quick.sizing();
+        let io_steps = s.depths.len() + 4;
+        let measured = (s.step + s.warmup) * io_steps as u32 + s.log_step * s.log_sizes.len() as u32;
+        assert!(measured <= Duration::from_secs(40), "{measured:?}");
+    }
+
+    #[test]
+    fn every_step_plans_in_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Budget::Quick.sizing();
+        for guidance in [Guidance::Generic, Guidance::SqlServer, Guidance::Postgres, Guidance::Mysql] {
+            let (steps, _) = plan_io(dir.path(), guidance, &s).expect("the battery plans");
+            assert_eq!(steps.len(), s.depths.len() + 4, "{guidance:?}");
+            assert!(steps.iter().all(|st| st.job.duration_ns == 2_000_000_000));
+            let verify = steps.iter().find(|st| st.name == "verify").unwrap();
+            assert!(verify.job.verify && verify.job.targets[0].path.ends_with(VERIFY_FILE));
+            let commit = steps.iter().find(|st| st.name == "commits").unwrap();
+            let w = &commit.job.targets[0].workload;
+            assert!(w.fsync_every == 1 || w.write_through, "a commit waits for its flush: {w:?}");
+        }
+        assert_eq!(page_bytes(Guidance::Mysql), 16 * 1024);
+    }
+}

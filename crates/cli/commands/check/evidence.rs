@@ -1,0 +1,104 @@
+//! The check's stored runs turned into the evidence its rules judge: each step's record read
+//! for the figures that step is about.
+
+use super::battery::page_bytes;
+use crate::commands::logtest::table;
+use spindle_analysis::curve::{curve, knee};
+use spindle_analysis::findings::{
+    Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
+};
+use spindle_model::RunRecord;
+use spindle_model::group::Point;
+use spindle_model::record::RunStatus;
+use spindle_runner::experiment::Finished;
+
+/// At most this many faults are named in the evidence; the run's record keeps the rest.
+const FAULT_EXAMPLES: usize = 5;
+/// `VerifySummary` counts sectors of this many bytes.
+const SECTOR_BYTES: u64 = 512;
+
+/// Fills `dir`'s figures from the runs of its battery (`runs` holds only this directory's).
+pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log_engine: &str) {
+    let member = |name: &str| {
+        runs.iter().find(|f| f.point == Some(Point::Member(name.into())) && f.record.status == RunStatus::Complete)
+    };
+    let depth_runs: Vec<(String, Vec<&RunRecord>)> = runs
+        .iter()
+        .filter(|f| f.record.status == RunStatus::Complete)
+        .filter_map(|f| match &f.point {
+            Some(Point::Sweep(p)) if p.param == "depth" => Some((p.value.clone(), vec![&f.record])),
+            _ => None,
+        })
+        .collect();
+    if !depth_runs.is_empty() {
+        let points = curve(&depth_runs);
+        dir.page_reads = Some(DepthCurve { block: page_bytes(guidance), knee: knee(&points), points });
+    }
+    dir.commits = member("commits").map(|f| commits(&f.record));
+    dir.large_writes = member("large-writes").map(|f| transfer(&f.record));
+    dir.large_reads = member("large-reads").map(|f| transfer(&f.record));
+    dir.verify = member("verify").and_then(|f| f.record.details.verify()).map(|v| VerifyOutcome {
+        bytes_checked: v.sectors_checked.saturating_mul(SECTOR_BYTES),
+        faults: v.faulty_sectors(),
+        examples: v
+            .findings
+            .iter()
+            .take(FAULT_EXAMPLES)
+            .map(|f| format!("{} at offset {} ({} bytes)", f.kind.name(), f.offset, f.bytes))
+            .collect(),
+    });
+    let log_records: Vec<RunRecord> =
+        runs.iter().filter(|f| f.record.details.log_test().is_some()).map(|f| f.record.clone()).collect();
+    if !log_records.is_empty() {
+        dir.log = Some(log_curve(&log_records, log_engine));
+    }
+}
+
+/// A commit is the write and its flush; a write-through log (SQL Server's) has no flush of its
+/// own, and its write is the commit.
+fn commits(r: &RunRecord) -> Commits {
+    let s = &r.summary;
+    let (count, latency) =
+        if s.commit.count > 0 { (s.commit.count, &s.commit.latency_ns) } else { (s.write.ios, &s.write.latency_ns) };
+    Commits {
+        write_bytes: r.details.job().map_or(0, |j| j.targets.first().map_or(0, |t| t.workload.largest_block())),
+        count,
+        per_sec: if r.measured_seconds > 0.0 { count as f64 / r.measured_seconds } else { 0.0 },
+        mean_ns: latency.mean,
+        p99_ns: latency.p99,
+        flush_median_ns: s.flush.latency_ns.p50,
+        flush_p99_ns: s.flush.latency_ns.p99,
+    }
+}
+
+fn transfer(r: &RunRecord) -> Transfer {
+    let s = &r.summary;
+    let job = r.details.job();
+    Transfer {
+        block: job.map_or(0, |j| j.targets.first().map_or(0, |t| t.workload.largest_block())),
+        outstanding: job.map_or(0, |j| j.targets.iter().map(|t| t.workload.threads * t.workload.depth).sum()),
+        mb_per_sec: s.mb_per_sec,
+        iops: s.iops,
+        latency_mean_ns: s.latency_ns.mean,
+        latency_p99_ns: s.latency_ns.p99,
+    }
+}
+
+/// The log test's sizes, and its optimum chosen as `spindle logtest` chooses it.
+fn log_curve(records: &[RunRecord], engine: &str) -> LogCurve {
+    let rows = table::rows(records);
+    let per_sec = |n: u64, secs: f64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    LogCurve {
+        engine: engine.to_string(),
+        optimum: rows.iter().find(|r| r.optimum).map(|r| r.figures.transaction_size),
+        points: rows
+            .iter()
+            .map(|r| LogPoint {
+                transaction_size: r.figures.transaction_size,
+                rows_per_sec: per_sec(r.figures.rows, r.figures.duration_s),
+                commits_per_sec: per_sec(r.figures.commits, r.figures.duration_s),
+                mb_per_sec: r.figures.mb_per_sec,
+            })
+            .collect(),
+    }
+}

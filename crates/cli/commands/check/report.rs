@@ -1,0 +1,88 @@
+//! What a check hands on: the HTML report (every step's runs with their charts, and the
+//! findings, drawn from the store as `spindle report` draws them) and the `--json` document.
+
+use super::battery::Budget;
+use crate::output;
+use crate::usage::UsageError;
+use spindle_analysis::findings::{Area, Evidence, Finding, Level};
+use spindle_report::{Format, ReportGroup};
+use spindle_runner::experiment::Runner;
+use std::path::{Path, PathBuf};
+
+/// The `--json` document's and each check group's summary schema (docs/check.md).
+pub const SCHEMA: &str = "spindle-check/1";
+
+/// Where the report goes: `-o`, checked now (before any I/O); else a new file in the first
+/// directory named for the time, never over an existing one.
+pub fn path(given: Option<&Path>, dir: &Path, force: bool) -> Result<PathBuf, UsageError> {
+    if let Some(path) = given {
+        output::check_output(path, &[])?;
+        if path.exists() && !force {
+            return Err(UsageError::flag(
+                "-o",
+                path.display().to_string(),
+                "the file exists; pass --force to replace it",
+            ));
+        }
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !parent.is_dir() {
+            return Err(UsageError::flag("-o", path.display().to_string(), "its directory does not exist"));
+        }
+        return Ok(path.to_path_buf());
+    }
+    let stamp = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
+    // 2026-11-26T10:52:07Z -> 2026-11-26-1052
+    let name = format!("spindle-check-{}-{}", &stamp[..10], stamp.get(11..16).unwrap_or("").replace(':', ""));
+    let mut path = dir.join(format!("{name}.html"));
+    let mut n = 2;
+    while path.symlink_metadata().is_ok() {
+        path = dir.join(format!("{name}-{n}.html"));
+        n += 1;
+    }
+    Ok(path)
+}
+
+/// Writes the HTML report of the check's groups; `None` when nothing was saved to report.
+pub fn write(path: &Path, runner: &Runner<'_>, group_ids: &[i64], force: bool) -> anyhow::Result<Option<PathBuf>> {
+    let Some(store) = runner.saver.store() else { return Ok(None) };
+    let records: Vec<_> = runner.runs.iter().map(|f| f.record.clone()).collect();
+    let mut doc = runner.saver.document(&records);
+    for id in group_ids {
+        let g = store.group(*id)?;
+        doc.groups.push(ReportGroup {
+            id: g.id,
+            kind: g.kind,
+            name: g.name,
+            created_at: g.created_at,
+            summary: g.summary,
+        });
+    }
+    doc.title = "spindle check".into();
+    doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
+    let bytes = Format::Html.exporter().export(&doc)?;
+    output::write_whole(path, &bytes, force)?;
+    Ok(Some(path.to_path_buf()))
+}
+
+/// The `--json` document: every directory's evidence, the findings, the verdict per area.
+pub fn json(
+    evidence: &Evidence,
+    findings: &[Finding],
+    verdicts: &[(Area, Level)],
+    budget: Budget,
+    groups: &[i64],
+    report: Option<&Path>,
+    interrupted: bool,
+) -> serde_json::Value {
+    serde_json::json!({
+        "schema": SCHEMA,
+        "budget": budget.name(),
+        "guidance": evidence.guidance,
+        "complete": !interrupted,
+        "groups": groups,
+        "report": report.map(|p| p.display().to_string()),
+        "verdicts": verdicts.iter().map(|(area, level)| serde_json::json!({"area": area, "level": level})).collect::<Vec<_>>(),
+        "findings": findings,
+        "dirs": evidence.dirs,
+    })
+}

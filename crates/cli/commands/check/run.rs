@@ -1,0 +1,174 @@
+//! One directory's battery through the runner: the log test's database readied first (one it
+//! cannot use stops the check before any I/O), then the I/O steps in order, then the log test,
+//! sized from the commit latency just measured. Every run is saved in the directory's check
+//! group as it ends; the test files and the check's own database are removed at the end, on
+//! Ctrl-C too.
+
+use super::battery::{IoStep, LOG_ROW_BYTES, Sizing, log_rows};
+use spindle_db::DbUrl;
+use spindle_db::logtest::LogTestPlan;
+use spindle_model::group::Point;
+use spindle_model::units::format_elapsed;
+use spindle_runner::experiment::{Place, Runner};
+use spindle_runner::workload::Workload;
+use spindle_runner::workload::database::Database;
+use spindle_runner::workload::io::{Files, IoJob};
+use spindle_runner::workload::logtest::LogTest;
+use spindle_store::GroupKind;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The database the log test runs on.
+pub enum LogDb {
+    /// A SQLite file the check makes in the directory and removes at the end.
+    Own(PathBuf),
+    /// The user's database (`--db`); only the test's table is made and dropped there.
+    Given(DbUrl),
+}
+
+impl LogDb {
+    pub fn url(&self) -> anyhow::Result<DbUrl> {
+        match self {
+            LogDb::Own(path) => Ok(spindle_db::parse_url(&format!("sqlite://{}", path.display()))
+                .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?),
+            LogDb::Given(url) => Ok(url.clone()),
+        }
+    }
+}
+
+/// What the remaining steps will take, for the progress line.
+pub struct Eta {
+    pub left: Duration,
+    pub done: usize,
+    pub total: usize,
+}
+
+impl Eta {
+    fn announce(&mut self, runner: &Runner<'_>, what: &str, takes: Duration) {
+        self.done += 1;
+        runner.observer.announce(&format!(
+            "step {} of {}: {what} (about {} left)",
+            self.done,
+            self.total,
+            format_elapsed(self.left)
+        ));
+        self.left = self.left.saturating_sub(takes);
+    }
+}
+
+/// The group a directory's runs are saved in.
+pub fn group_of(dir: &Path) -> (GroupKind, String) {
+    (GroupKind::Check, format!("check {}", dir.display()))
+}
+
+/// Runs the battery in `dir`; `false` when it stopped early (Ctrl-C, a full disk, a failure).
+pub fn battery(
+    runner: &mut Runner<'_>,
+    dir: &Path,
+    steps: Vec<IoStep>,
+    warnings: &[String],
+    log_db: Option<&LogDb>,
+    sizing: &Sizing,
+    eta: &mut Eta,
+) -> anyhow::Result<bool> {
+    let group = group_of(dir);
+    let mut log = match log_db {
+        Some(db) => Some(LogTest::new(
+            Database::at(db.url()?, None),
+            LogTestPlan { rows: sizing.log_sizes.iter().copied().max().unwrap_or(1), row_bytes: LOG_ROW_BYTES },
+            sizing.log_sizes.to_vec(),
+            sizing.log_settle,
+        )),
+        None => None,
+    };
+    runner.files = Files::for_jobs(steps.iter().map(|s| &s.job));
+    let mut jobs: Vec<(&'static str, Point, IoJob)> =
+        steps.into_iter().map(|s| (s.name, s.point, IoJob::new(s.job, warnings.to_vec()))).collect();
+    let result = run_steps(runner, &mut jobs, log.as_mut(), &group, sizing, eta);
+    let mut workloads: Vec<&mut dyn Workload> = jobs.iter_mut().map(|(_, _, j)| j as &mut dyn Workload).collect();
+    if let Some(log) = log.as_mut() {
+        workloads.push(log);
+    }
+    runner.finish(&mut workloads);
+    if let Some(LogDb::Own(path)) = log_db {
+        remove_sqlite(path, runner);
+    }
+    result
+}
+
+fn run_steps(
+    runner: &mut Runner<'_>,
+    jobs: &mut [(&'static str, Point, IoJob)],
+    mut log: Option<&mut LogTest>,
+    group: &(GroupKind, String),
+    sizing: &Sizing,
+    eta: &mut Eta,
+) -> anyhow::Result<bool> {
+    let place = |point: Point| {
+        let group = group.clone();
+        move |_: &spindle_runner::workload::Measured| Place {
+            group: Some(group.clone()),
+            point: Some(point.clone()),
+            repeat: 1,
+            labels: Default::default(),
+        }
+    };
+    if let Some(log) = log.as_deref_mut()
+        && !runner.prepare(log, &mut place(Point::Member("log".into())))?
+    {
+        return Ok(false);
+    }
+    for (_, point, job) in jobs.iter_mut() {
+        if !runner.prepare(job, &mut place(point.clone()))? {
+            return Ok(false);
+        }
+    }
+    let mut commit_latency = None;
+    for (name, point, job) in jobs.iter_mut() {
+        let takes = Duration::from_nanos(job.job.duration_ns + job.job.warmup_ns);
+        eta.announce(runner, &describe(name, point), takes);
+        let before = runner.runs.len();
+        if !runner.step(job, 0, &mut place(point.clone()))? {
+            return Ok(false);
+        }
+        if *name == "commits" {
+            commit_latency = runner.runs[before..].first().map(|f| {
+                let s = &f.record.summary;
+                let mean = if s.commit.count > 0 { s.commit.latency_ns.mean } else { s.write.latency_ns.mean };
+                Duration::from_nanos(mean.max(0.0) as u64)
+            });
+        }
+    }
+    let Some(log) = log else { return Ok(true) };
+    // Without a commit measured here (it failed), the log test assumes a millisecond a commit.
+    log.set_rows(log_rows(sizing, commit_latency.unwrap_or(Duration::from_millis(1))));
+    for (i, size) in sizing.log_sizes.iter().enumerate() {
+        let takes = sizing.log_step / (i as u32 + 1);
+        eta.announce(runner, &format!("log test, {size} rows per transaction"), takes);
+        if !runner.step(log, i, &mut place(Point::sweep("batch", size.to_string())))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn describe(name: &str, point: &Point) -> String {
+    let what = name.replace('-', " ");
+    match point {
+        Point::Sweep(p) => format!("{what}, {}={}", p.param, p.value),
+        _ => what,
+    }
+}
+
+/// Removes the check's own SQLite database and the files SQLite keeps beside it.
+fn remove_sqlite(path: &Path, runner: &Runner<'_>) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        match std::fs::remove_file(&file) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => runner.observer.warn(&format!("{}: {e}; remove it yourself", Path::new(&file).display())),
+        }
+    }
+}
