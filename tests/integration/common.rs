@@ -41,6 +41,12 @@ pub fn io_usage_error(args: &[&str]) -> String {
     stderr
 }
 
+/// The runs in `store` as `runs list --json` gives them (none while it does not exist yet).
+pub fn runs_in(store: &Path) -> Vec<serde_json::Value> {
+    let out = spindle().env("SPINDLE_STORE", store).args(["runs", "list", "--json"]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_default()
+}
+
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("utf-8 temp path")
 }

@@ -4,7 +4,7 @@
 //! server's death (PostgreSQL shut down at once, MariaDB killed) keeps its committed rows,
 //! and `db start` and `--resume` finish it.
 
-use crate::common::{spindle, spindle_process};
+use crate::common::{runs_in, spindle, spindle_process};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,11 +23,6 @@ fn installed(engine: &str) -> bool {
         spindle_testenv::unavailable(&format!("{engine} server binaries"), "not installed");
     }
     found
-}
-
-fn runs_in(store: &Path) -> Vec<serde_json::Value> {
-    let out = spindle().env("SPINDLE_STORE", store).args(["runs", "list", "--json"]).output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_default()
 }
 
 /// Server processes whose command line names a path under `dir`.

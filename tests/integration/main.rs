@@ -2,6 +2,7 @@
 
 mod ab;
 mod ab_database;
+mod check;
 mod common;
 mod compare;
 mod counters;

@@ -1,7 +1,7 @@
 //! The README's quick start, followed as a new user would: its main command, taken from the
 //! README itself (with the built binary for `cargo run --release --`), run in an empty
-//! directory with nothing else set up, and what the README says of it checked: the run is
-//! what the comment says, the test file is gone afterwards, and the run is kept in
+//! directory with nothing else set up, and what the README says of it checked: findings per
+//! area on one screen, only the report left behind, and every step kept in
 //! `$XDG_DATA_HOME/spindle/results.db`, where `spindle runs list` finds it. When the README
 //! and the tool disagree, this fails.
 
@@ -26,7 +26,7 @@ fn quick_start_command() -> Vec<String> {
 #[test]
 fn the_quick_start_does_what_the_readme_says() {
     let args = quick_start_command();
-    assert_eq!(args[0], "io", "the main job is an io run: {args:?}");
+    assert_eq!(args, ["check", "--quick"], "the main job is a quick check of the current directory");
     let home = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let xdg = home.path().join("xdg");
@@ -42,24 +42,32 @@ fn the_quick_start_does_what_the_readme_says() {
             .unwrap()
     };
     let out = spindle(&args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    // "removed at the end unless --keep-file is given"
-    let target = args.iter().position(|a| a == "--target").map(|i| &args[i + 1]).unwrap();
-    assert!(!cwd.path().join(target).exists(), "{target} is removed at the end");
-    // "Every run is kept in a results store, $XDG_DATA_HOME/spindle/results.db"
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{args:?}: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    // "findings in plain words": a verdict per area, each measured area named.
+    for area in ["environment", "page reads", "commits", "large writes", "large reads", "log", "verify"] {
+        assert!(stdout.lines().any(|l| l.trim_start().starts_with(area)), "no {area} verdict:\n{stdout}");
+    }
+    assert!(stdout.lines().count() <= 26, "the summary fits a terminal:\n{stdout}");
+    // "The check's test files and its SQLite database are removed at the end; its report stays."
+    let left: Vec<String> =
+        std::fs::read_dir(cwd.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(left.len(), 1, "only the report is left: {left:?}");
+    assert!(left[0].starts_with("spindle-check-") && left[0].ends_with(".html"), "{left:?}");
+    assert!(stdout.contains(&format!("report: ./{}", left[0])), "the summary names the report:\n{stdout}");
+    let html = std::fs::read_to_string(cwd.path().join(&left[0])).unwrap();
+    assert!(html.contains("<caption>Findings</caption>"), "the report leads with the findings");
+    // "Every step of it is a run kept in a results store, $XDG_DATA_HOME/spindle/results.db"
     assert!(xdg.join("spindle/results.db").exists());
     let list = spindle(&["runs".into(), "list".into(), "--json".into()]);
     let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
-    assert_eq!(runs.as_array().map(Vec::len), Some(1), "`spindle runs list` shows it: {runs}");
-    // "an 8 KiB random-read run on a 256 MiB test file"
-    let show = spindle(&["runs".into(), "show".into(), "1".into(), "--json".into()]);
-    let record: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap();
-    let target = &record["details"]["spec"]["targets"][0];
-    let line = &target["workload"]["mix"][0];
-    assert_eq!(
-        (line["block"].as_u64(), line["read_pct"].as_u64(), line["random_pct"].as_u64()),
-        (Some(8192), Some(100), Some(100)),
-        "{target}"
-    );
-    assert_eq!(target["size"].as_u64(), Some(256 << 20));
+    let runs = runs.as_array().expect("a list of runs");
+    // Six depths of page reads, commits, large writes and reads, the verified pass, and three
+    // transaction sizes of the log test, all in one group.
+    assert_eq!(runs.len(), 13, "`spindle runs list` shows every step: {runs:?}");
+    assert!(runs.iter().all(|r| r["group"] == runs[0]["group"] && r["group"].is_i64()), "{runs:?}");
+    let group = runs[0]["group"].as_i64().unwrap().to_string();
+    let show = spindle(&["runs".into(), "show".into(), "--group".into(), group]);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(shown.contains("(check ") && shown.contains("findings:"), "{shown}");
 }

@@ -41,6 +41,10 @@ pub struct Sizing {
     pub log_step: Duration,
     /// The pause and checkpoint before each transaction size.
     pub log_settle: Duration,
+    /// The most rows the log test inserts at one size: a fast device (or a write cache) must
+    /// not turn the step into a long one, nor fill the directory (the rows of every size stay
+    /// until the test ends, as in the original article).
+    pub max_log_rows: u64,
 }
 
 const MIB: u64 = 1 << 20;
@@ -66,6 +70,7 @@ impl Budget {
                 log_sizes: &[1, 10, 100],
                 log_step: Duration::from_secs(2),
                 log_settle: Duration::ZERO,
+                max_log_rows: 20_000,
             },
             Budget::Default => Sizing {
                 file: 1024 * MIB,
@@ -76,6 +81,7 @@ impl Budget {
                 log_sizes: &[1, 10, 100, 1000],
                 log_step: Duration::from_secs(10),
                 log_settle: Duration::from_secs(1),
+                max_log_rows: 100_000,
             },
             Budget::Thorough => Sizing {
                 file: 4096 * MIB,
@@ -86,6 +92,7 @@ impl Budget {
                 log_sizes: &[1, 10, 100, 1000, 10_000],
                 log_step: Duration::from_secs(30),
                 log_settle: Duration::from_secs(5),
+                max_log_rows: 250_000,
             },
         }
     }
@@ -217,27 +224,27 @@ pub fn plan_io(dir: &Path, guidance: Guidance, sizing: &Sizing) -> Result<(Vec<I
     Ok((steps, warnings))
 }
 
-/// Bytes the battery writes in a directory at most: its two test files, and the log test's
-/// database (every row of every transaction size kept until the test ends, and as much again
-/// in its log).
-pub fn bytes_needed(sizing: &Sizing, log_rows: u64) -> u64 {
-    let log = log_rows.saturating_mul(LOG_ROW_BYTES).saturating_mul(sizing.log_sizes.len() as u64).saturating_mul(2);
+/// Bytes the battery writes in a directory at most: its two test files and, when the log
+/// test's database is its own, every row of every transaction size and one size's log.
+pub fn bytes_needed(sizing: &Sizing, own_database: bool) -> u64 {
+    let log = if own_database {
+        let sizes = sizing.log_sizes.len() as u64 + 1;
+        sizing.max_log_rows.saturating_mul(LOG_ROW_BYTES).saturating_mul(sizes)
+    } else {
+        0
+    };
     sizing.file + sizing.verify_file + log
 }
 
-/// The most rows the log test may insert at one size: a fast device (or a write cache) must
-/// not turn a one-minute check into a long one or fill the directory.
-pub const MAX_LOG_ROWS: u64 = 100_000;
-
 /// Rows for the log test: as many as a commit per row fits in `sizing.log_step` at the
 /// measured commit latency, a multiple of every transaction size (so every transaction is
-/// whole), at least five of the largest, at most `MAX_LOG_ROWS`.
+/// whole), at least five of the largest, at most `sizing.max_log_rows`.
 pub fn log_rows(sizing: &Sizing, commit_latency: Duration) -> u64 {
     let largest = sizing.log_sizes.iter().copied().max().unwrap_or(1).max(1);
     let per_commit = commit_latency.as_nanos().max(1);
-    let fits = (sizing.log_step.as_nanos() / per_commit).min(u128::from(MAX_LOG_ROWS)) as u64;
+    let fits = (sizing.log_step.as_nanos() / per_commit).min(u128::from(sizing.max_log_rows)) as u64;
     let rows = fits.max(5 * largest).div_ceil(largest) * largest;
-    rows.min(MAX_LOG_ROWS / largest * largest).max(largest)
+    rows.min(sizing.max_log_rows / largest * largest).max(largest)
 }
 
 /// Where the check's database goes when no `--db` is given: a SQLite file of its own in DIR.
@@ -258,12 +265,19 @@ mod tests {
         assert_eq!(log_rows(&quick, Duration::from_millis(500)), 500);
         // A commit that takes no time is capped, and still divides by every size.
         let capped = log_rows(&quick, Duration::ZERO);
-        assert!(capped <= MAX_LOG_ROWS && capped % 100 == 0, "{capped}");
+        assert!(capped <= quick.max_log_rows && capped % 100 == 0, "{capped}");
         for budget in [Budget::Quick, Budget::Default, Budget::Thorough] {
             let s = budget.sizing();
             let rows = log_rows(&s, Duration::from_micros(37));
             assert!(s.log_sizes.iter().all(|n| rows % n == 0), "{budget:?}: {rows}");
         }
+    }
+
+    #[test]
+    fn the_quick_battery_fits_in_well_under_a_gigabyte() {
+        let quick = Budget::Quick.sizing();
+        assert!(bytes_needed(&quick, true) < 700 << 20, "{}", bytes_needed(&quick, true));
+        assert_eq!(bytes_needed(&quick, false), quick.file + quick.verify_file);
     }
 
     #[test]

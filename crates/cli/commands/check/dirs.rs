@@ -2,6 +2,7 @@
 //! directory, not writable, or short of the space the battery needs; and what the host says
 //! lies under each (filesystem, device, partition start, a loop device's backing file).
 
+use super::battery::Budget;
 use crate::usage::UsageError;
 use spindle_analysis::findings::{DirEvidence, LoopBacking};
 use spindle_model::units::format_bytes_approx;
@@ -9,7 +10,7 @@ use std::fs::OpenOptions;
 use std::path::Path;
 
 /// A directory the battery can write in, with `needed` bytes free; exit 2 naming it otherwise.
-pub fn usable(dir: &Path, needed: u64) -> Result<(), UsageError> {
+pub fn usable(dir: &Path, needed: u64, budget: Budget) -> Result<(), UsageError> {
     let meta = std::fs::metadata(dir).map_err(|e| {
         let why =
             if e.kind() == std::io::ErrorKind::NotFound { "no such directory".to_string() } else { e.to_string() };
@@ -35,9 +36,11 @@ pub fn usable(dir: &Path, needed: u64) -> Result<(), UsageError> {
         return Err(UsageError::file(
             dir,
             format_args!(
-                "{} free, and this battery needs {}; free some space, or use --quick (a smaller test file)",
+                "{} free, and the {} battery needs {}; free some space{}",
                 format_bytes_approx(free),
-                format_bytes_approx(needed)
+                budget.name(),
+                format_bytes_approx(needed),
+                if budget == Budget::Quick { "" } else { ", or use --quick (a smaller test file)" }
             ),
         ));
     }
@@ -72,12 +75,13 @@ mod tests {
     fn a_missing_file_or_full_directory_is_refused_by_name() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("nope");
+        let usable = |dir: &Path, needed| usable(dir, needed, Budget::Default);
         assert!(usable(&missing, 0).unwrap_err().to_string().contains("nope: no such directory"));
         let file = dir.path().join("f");
         std::fs::write(&file, b"x").unwrap();
         assert!(usable(&file, 0).unwrap_err().to_string().contains("not a directory"));
         let e = usable(dir.path(), u64::MAX / 2).unwrap_err().to_string();
-        assert!(e.contains("this battery needs") && e.contains("--quick"), "{e}");
+        assert!(e.contains("the default battery needs") && e.contains("--quick"), "{e}");
         usable(dir.path(), 1).expect("a writable directory with room");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "the probe is removed");
     }

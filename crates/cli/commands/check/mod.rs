@@ -16,7 +16,7 @@ use crate::console::{Console, Shown};
 use crate::database::url_of;
 use crate::usage::UsageError;
 use crate::{Outcome, output, runner, store};
-use battery::{Budget, MAX_LOG_ROWS, bytes_needed};
+use battery::{Budget, bytes_needed};
 use run::{Eta, LogDb};
 use spindle_analysis::findings::{self, DirEvidence, Evidence, Guidance, Level};
 use spindle_db::Engine;
@@ -35,15 +35,18 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let given_db = args.db.as_deref().map(url_of).transpose()?;
     if let Some(url) = &given_db {
         spindle_db::check_built(url)?;
+        // Reached now, so a wrong URL is said before the plan; whether the test's table can be
+        // made there is known when the log test is prepared, still before any I/O.
+        spindle_db::open(url)?;
     }
     let guidance = guidance_of(args.for_engine.as_deref(), given_db.as_ref().map(|u| u.engine))?;
     let labels = output::labels(&args.labels)?;
     let dirs: Vec<PathBuf> = if args.dirs.is_empty() { vec![PathBuf::from(".")] } else { args.dirs.clone() };
     // A database of the check's own in each directory; a given one is tested once, its log
     // being wherever its server keeps it.
-    let needed = bytes_needed(&sizing, if given_db.is_some() { 0 } else { MAX_LOG_ROWS });
+    let needed = bytes_needed(&sizing, given_db.is_none());
     for dir in &dirs {
-        dirs::usable(dir, needed)?;
+        dirs::usable(dir, needed, budget)?;
     }
     let report_path = report::path(args.output.as_deref(), &dirs[0], args.force)?;
     let mut planned = Vec::new();

@@ -11,6 +11,7 @@ pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};
 
 use crate::document::Document;
 use serde::Serialize;
+use spindle_model::group::GroupKind;
 
 /// A table: a title, column names, and rows of cells.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -115,8 +116,17 @@ pub struct ReportView {
 /// How much of each run a report shows: every figure, or (for very many runs) no per-run
 /// sections beyond their rows in the tables.
 pub fn report_view(doc: &Document) -> ReportView {
-    let mut sections = kinds::sections(doc);
-    sections.extend(groups::sections(doc));
+    // A check's findings are the report's answer, so its group leads; otherwise the runs by
+    // kind come first and their groups after.
+    let mut sections = if doc.groups.iter().any(|g| g.kind == GroupKind::Check) {
+        let mut s = groups::sections(doc);
+        s.extend(kinds::sections(doc));
+        s
+    } else {
+        let mut s = kinds::sections(doc);
+        s.extend(groups::sections(doc));
+        s
+    };
     sections.extend(doc.runs.iter().enumerate().map(|(i, r)| runs::section(r, i)));
     let contents = sections.iter().filter(|s| s.level == 2).map(|s| (s.anchor.clone(), s.title.clone())).collect();
     ReportView {

@@ -1,0 +1,103 @@
+//! `spindle check`: mistakes refused before any I/O, Ctrl-C saving the steps done with a
+//! partial report, and a finding on storage prepared to deserve it (a tmpfs directory).
+//! The quick check on an ordinary directory is the README's quick start (readme_quickstart.rs).
+
+use crate::common::{spindle_process, spindle_with_store};
+use crate::io_safety::Tmpfs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn mistakes_are_refused_by_name_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let existing = work.join("old.html");
+    std::fs::write(&existing, "mine").unwrap();
+    let file = work.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let missing = work.join("missing");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec![missing.display().to_string()], "missing: no such directory"),
+        (vec![file.display().to_string()], "a-file: not a directory"),
+        (vec!["--for".into(), "oracle".into(), work.display().to_string()], "--for oracle: valid engines"),
+        (vec!["-o".into(), existing.display().to_string(), work.display().to_string()], "pass --force"),
+        // The password is never repeated, and no server listens on port 1.
+        (
+            vec!["--db".into(), "postgres://spindle:secret@127.0.0.1:1/test".into(), work.display().to_string()],
+            "postgres://spindle:****@127.0.0.1:1/test",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = spindle_with_store(&store).arg("check").arg("--quick").args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?} should say {says:?}: {stderr}");
+        assert!(!stderr.contains("secret"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(files_in(&work), ["a-file", "old.html"], "nothing made, nothing replaced");
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "mine");
+    assert!(!store.exists(), "nothing ran, so nothing was stored");
+}
+
+#[test]
+fn ctrl_c_saves_the_steps_done_writes_the_partial_report_and_removes_the_test_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let child = spindle_process()
+        .env("SPINDLE_STORE", &store)
+        .args(["check", "--quick", "--json"])
+        .arg(&work)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupted once two steps are saved, wherever the third is.
+    let started = Instant::now();
+    while crate::common::runs_in(&store).len() < 2 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no step was ever saved");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: signals our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the findings so far, as JSON");
+    assert_eq!(doc["complete"], false);
+    assert!(doc["groups"].as_array().is_some_and(|g| g.len() == 1), "{doc}");
+    let left = files_in(&work);
+    assert_eq!(left.len(), 1, "the test files and database are removed, the report stays: {left:?}");
+    assert!(left[0].starts_with("spindle-check-") && doc["report"].as_str().is_some_and(|r| r.ends_with(&left[0])));
+    assert!(crate::common::runs_in(&store).len() >= 2);
+}
+
+#[test]
+fn a_tmpfs_directory_is_a_problem_and_strict_fails_on_it() {
+    let Some(fs) = Tmpfs::mount("1G") else { return };
+    let store = tempfile::tempdir().unwrap();
+    let out = spindle_with_store(&store.path().join("results.db"))
+        .args(["check", "--quick", "--strict", "--json"])
+        .arg(&fs.0)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "--strict fails on a problem: {}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    let memory = findings.iter().find(|f| f["rule"] == "memory-filesystem").expect("the memory finding");
+    assert_eq!(memory["level"], "problem", "{memory}");
+    assert!(memory["text"].as_str().unwrap().contains("memory figures, not storage"), "{memory}");
+    assert!(memory["source"]["url"].as_str().is_some_and(|u| u.starts_with("https://")), "{memory}");
+    let environment = doc["verdicts"].as_array().unwrap().iter().find(|v| v["area"] == "environment").unwrap();
+    assert_eq!(environment["level"], "problem");
+}
