@@ -142,3 +142,26 @@ fn db_up_refuses_bad_input_and_leaves_nothing() {
     let out = db(&xdg).args(["down", "--data"]).arg(&full).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "not an instance");
 }
+
+/// A registry that is not a list (garbage, a half-written file from elsewhere): `db status`
+/// says so and exits 2 rather than "no managed instances", and `db up` stops before making
+/// anything, the registry as it was.
+#[test]
+fn a_garbage_registry_is_named_and_never_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let registry = xdg.join("spindle/instances.json");
+    std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
+    std::fs::write(&registry, "\u{1}garbage{").unwrap();
+    let status = db(&xdg).arg("status").output().unwrap();
+    let err = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(2), "{err}");
+    assert!(err.contains(registry.to_str().unwrap()) && err.contains("unreadable"), "{err}");
+    let data = dir.path().join("data");
+    let up = db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).output().unwrap();
+    let err = String::from_utf8_lossy(&up.stderr);
+    assert_eq!(up.status.code(), Some(2), "{err}");
+    assert!(err.contains(registry.to_str().unwrap()), "{err}");
+    assert!(!data.exists(), "nothing made");
+    assert_eq!(std::fs::read_to_string(&registry).unwrap(), "\u{1}garbage{");
+}

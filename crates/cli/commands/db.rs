@@ -33,6 +33,7 @@ pub fn managed_instance_at(url: &spindle_db::DbUrl) -> Option<Instance> {
     }
     let registry = registry_path().ok()?;
     registry::list(&registry)
+        .ok()?
         .into_iter()
         .filter_map(|data| Instance::find(&data).ok())
         .find(|i| Some(i.state.port) == url.port && i.is_running())
@@ -115,7 +116,7 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
 fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
     let registry = registry_path()?;
     let mut rows = Vec::new();
-    for data in registry::list(&registry) {
+    for data in registry::list(&registry)? {
         let row = match Instance::find(&data) {
             Ok(i) => {
                 let s = &i.state;
@@ -170,7 +171,7 @@ fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
     let registry = registry_path()?;
     let targets: Vec<PathBuf> = match &args.data {
         Some(d) => vec![instance_dir(d)?],
-        None => registry::list(&registry),
+        None => registry::list(&registry)?,
     };
     for data in targets {
         let mut instance = match Instance::find(&data) {

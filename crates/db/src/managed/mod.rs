@@ -96,6 +96,8 @@ pub struct Instance {
 impl Instance {
     /// Creates and starts an instance; nothing is left behind when it fails.
     pub fn up(spec: &InstanceSpec) -> Result<Instance, DbError> {
+        // A registry the instance could not be added to is found before anything is made.
+        registry::list(&spec.registry)?;
         let state: State = match spec.engine {
             #[cfg(feature = "postgres")]
             ManagedEngine::Postgres => postgres::up(spec),
@@ -176,6 +178,8 @@ impl Instance {
     /// Stops the server if it runs, and removes the directories spindle created for it and
     /// its entry in the registry.
     pub fn remove(mut self, registry: &Path) -> Result<(), DbError> {
+        // A registry that cannot be updated stops the removal before anything is gone.
+        registry::list(registry)?;
         if self.is_running() {
             self.stop()?;
         }
