@@ -165,3 +165,41 @@ fn a_garbage_registry_is_named_and_never_written_over() {
     assert!(!data.exists(), "nothing made");
     assert_eq!(std::fs::read_to_string(&registry).unwrap(), "\u{1}garbage{");
 }
+
+/// An instance whose recorded pid now belongs to another process named like the server (the
+/// server died, its number was taken): `db down` leaves that process alone and says the
+/// instance was not running.
+#[test]
+fn db_down_never_signals_a_look_alike() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("pgdata")).unwrap();
+    let mut lookalike = std::process::Command::new("sleep").arg0("postgres").arg("120").spawn().unwrap();
+    let state = serde_json::json!({
+        "engine": "postgres",
+        "data": data,
+        "server_data": data.join("pgdata"),
+        "wal": data.join("pgdata/pg_wal"),
+        "port": 1,
+        "socket_dir": dir.path().join("sock"),
+        "pid": lookalike.id(),
+        "user": "spindle",
+        "password": "secret",
+        "database": "spindle",
+        "os_user": "postgres",
+        "created": [],
+        "version": "PostgreSQL 15",
+        "started_at": "2025-01-01T00:00:00Z",
+        "spindle_version": "0.1.0",
+    });
+    std::fs::write(data.join("spindle-instance.json"), state.to_string()).unwrap();
+    let down = db(&xdg).args(["down", "--data"]).arg(&data).output().unwrap();
+    let alive = lookalike.try_wait().unwrap().is_none();
+    let _ = (lookalike.kill(), lookalike.wait());
+    let err = String::from_utf8_lossy(&down.stderr);
+    assert!(down.status.success(), "{err}");
+    assert!(alive, "the look-alike was signalled: {err}");
+    assert!(err.contains("was not running"), "{err}");
+}

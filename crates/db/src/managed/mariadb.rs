@@ -176,7 +176,7 @@ fn setup(state: &State) -> Result<String, DbError> {
 
 /// Asks the server to shut down (SIGTERM: InnoDB flushes and closes cleanly).
 pub(super) fn stop(state: &State) -> Result<(), DbError> {
-    if let Some(pid) = state.pid.filter(|p| super::process::is_alive(*p, ManagedEngine::Mariadb)) {
+    if let Some(pid) = state.pid.filter(|p| super::process::is_server(*p, ManagedEngine::Mariadb, &state.server_data)) {
         // SAFETY: kill with the server's verified pid; no memory is involved.
         unsafe { libc::kill(pid as i32, libc::SIGTERM) };
     }

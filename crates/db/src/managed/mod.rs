@@ -134,7 +134,7 @@ impl Instance {
     }
 
     pub fn is_running(&self) -> bool {
-        self.state.pid.is_some_and(|pid| process::is_alive(pid, self.state.engine))
+        self.state.pid.is_some_and(|pid| process::is_server(pid, self.state.engine, &self.state.server_data))
     }
 
     /// Stops the server cleanly, waiting until its process is gone (killed after a minute).
@@ -147,14 +147,14 @@ impl Instance {
             // A server already on its way out (killed, or shutting down on its own) has
             // nothing left for the stop command to stop: what matters is that it is gone.
             if let Some(pid) = self.state.pid {
-                process::wait_gone(pid, self.state.engine, Duration::from_secs(10));
+                process::wait_gone(pid, self.state.engine, &self.state.server_data, Duration::from_secs(10));
             }
             if self.is_running() {
                 return Err(e);
             }
         }
         if let Some(pid) = self.state.pid.take() {
-            process::wait_gone(pid, self.state.engine, Duration::from_secs(60));
+            process::wait_gone(pid, self.state.engine, &self.state.server_data, Duration::from_secs(60));
         }
         self.state.write()
     }
