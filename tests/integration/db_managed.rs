@@ -203,3 +203,34 @@ fn db_down_never_signals_a_look_alike() {
     assert!(alive, "the look-alike was signalled: {err}");
     assert!(err.contains("was not running"), "{err}");
 }
+
+/// `db down --remove` of an instance made in directories that were there (empty) before
+/// `db up`: what spindle made in them goes (the state file with the password first of all),
+/// the directories stay, and it says so, naming what is left and why.
+#[test]
+fn remove_takes_what_spindle_made_in_the_users_directories_and_says_what_it_kept() {
+    if !installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, data, wal) = (dir.path().join("xdg"), dir.path().join("data"), dir.path().join("wal"));
+    std::fs::create_dir(&data).unwrap();
+    std::fs::create_dir(&wal).unwrap();
+    let up =
+        db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).arg("--wal").arg(&wal).output().unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    std::fs::write(data.join("notes.txt"), "mine").unwrap();
+    let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
+    let err = String::from_utf8_lossy(&down.stderr);
+    assert!(down.status.success(), "{err}");
+    let left = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+    };
+    assert_eq!(left(&data), ["notes.txt"], "{err}");
+    assert!(left(&wal).is_empty(), "{err}");
+    let (data_shown, wal_shown) = (data.to_str().unwrap(), wal.to_str().unwrap());
+    assert!(err.contains(&format!("{data_shown} kept: it was there before `db up`")), "{err}");
+    assert!(err.contains("left in it: notes.txt") && err.contains(&format!("{wal_shown} kept")), "{err}");
+    let status = db(&xdg).args(["status", "--json"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]");
+}

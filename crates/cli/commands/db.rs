@@ -84,8 +84,9 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
     crate::interrupt::stop_flag();
     let instance = Instance::up(&spec).map_err(managed_error)?;
     if crate::interrupt::requested() {
-        instance.remove(&spec.registry)?;
+        let kept = instance.remove(&spec.registry)?;
         eprintln!("spindle: interrupted; the instance was stopped and removed");
+        kept.iter().for_each(|why| eprintln!("spindle: {why}"));
         return Ok(Outcome::Interrupted);
     }
     let state = instance.detach();
@@ -184,12 +185,13 @@ fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
         };
         let running = instance.is_running();
         if args.remove {
-            instance.remove(&registry)?;
+            let kept = instance.remove(&registry)?;
             eprintln!(
-                "spindle: {} removed ({})",
+                "spindle: the instance in {} removed ({})",
                 data.display(),
                 if running { "stopped first" } else { "was stopped" }
             );
+            kept.iter().for_each(|why| eprintln!("spindle: {why}"));
         } else {
             if running {
                 instance.stop()?;

@@ -255,6 +255,7 @@ impl Setup {
             database: "spindle".into(),
             os_user: self.owner.name.clone(),
             created: Vec::new(),
+            made_inside: Vec::new(),
             version: String::new(),
             started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
             spindle_version: env!("CARGO_PKG_VERSION").into(),
@@ -266,19 +267,25 @@ impl Setup {
     pub fn finish(self, result: Result<super::State, DbError>) -> Result<super::State, DbError> {
         match result {
             Ok(mut state) => {
+                // The user's directories were empty: all they hold now is the instance's.
+                state.made_inside = self
+                    .users_dirs()
+                    .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()))
+                    .collect();
                 state.created = self.made.keep();
                 state.write()?;
                 Ok(state)
             }
             Err(e) => {
-                for dir in std::iter::once(&self.data).chain(&self.wal) {
-                    if !self.made.dirs.contains(dir) {
-                        clear(dir);
-                    }
-                }
+                self.users_dirs().for_each(|dir| clear(dir));
                 Err(e)
             }
         }
+    }
+
+    /// The data and WAL directories that were there before, which spindle did not make.
+    fn users_dirs(&self) -> impl Iterator<Item = &PathBuf> {
+        std::iter::once(&self.data).chain(&self.wal).filter(|dir| !self.made.dirs.contains(dir))
     }
 }
 
