@@ -234,3 +234,37 @@ fn remove_takes_what_spindle_made_in_the_users_directories_and_says_what_it_kept
     let status = db(&xdg).args(["status", "--json"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]");
 }
+
+/// A data directory whose name holds quotes, backticks and a `#`: no shell ever sees it (the
+/// server is started directly) and the servers' settings quote it, so it is only a name.
+/// MariaDB's installer is a shell script that splits paths at white space: such a path is
+/// refused before anything is made.
+#[test]
+fn a_data_path_with_quotes_and_backticks_is_only_a_path() {
+    for (engine, name) in [("postgres", "q'uo\"te`touch pwned` #x"), ("mariadb", "q'uo\"te`touch${IFS}pwned`#x")] {
+        if !installed(engine) {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let xdg = dir.path().join("xdg");
+        let data = dir.path().join(name);
+        let up = db(&xdg).args(["up", "--engine", engine, "--data"]).arg(&data).output().unwrap();
+        assert!(up.status.success(), "{engine}: {}", String::from_utf8_lossy(&up.stderr));
+        let status = db(&xdg).args(["status", "--json"]).output().unwrap();
+        let rows: Vec<serde_json::Value> = serde_json::from_slice(&status.stdout).unwrap();
+        assert_eq!(rows[0]["running"], true, "{engine}: {rows:?}");
+        let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
+        assert!(down.status.success(), "{engine}: {}", String::from_utf8_lossy(&down.stderr));
+        assert!(!data.exists(), "{engine}: removed");
+        assert!(!Path::new("/pwned").exists() && !Path::new("/var/lib/postgresql/pwned").exists(), "{engine}");
+    }
+    if installed("mariadb") {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("with space");
+        let up = db(&dir.path().join("xdg")).args(["up", "--engine", "mariadb", "--data"]).arg(&data).output().unwrap();
+        let err = String::from_utf8_lossy(&up.stderr);
+        assert_eq!(up.status.code(), Some(2), "{err}");
+        assert!(err.contains("--data") && err.contains("with space") && err.contains("white space"), "{err}");
+        assert!(!data.exists());
+    }
+}
