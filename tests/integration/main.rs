@@ -25,6 +25,7 @@ mod io_timing;
 mod io_verify;
 mod largeops;
 mod logtest;
+mod output_targets;
 #[cfg(feature = "postgres")]
 mod placement;
 mod readme_quickstart;
