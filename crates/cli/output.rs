@@ -32,15 +32,28 @@ pub fn print_document(doc: &Document, output: &OutputArgs) -> anyhow::Result<()>
     if format == spindle_report::Format::Text { write_report(&bytes) } else { write_stdout(&bytes) }
 }
 
-/// A text report to stdout: on a terminal, its verdicts coloured (`style`); anywhere else, as is.
+/// A text report to stdout: on a terminal, its verdicts coloured (`style`); anywhere else, as
+/// is. Either way its control characters are escaped, as `write_text` does.
 pub fn write_report(bytes: &[u8]) -> anyhow::Result<()> {
+    let text = String::from_utf8_lossy(bytes);
+    let text = crate::style::printable(&text);
     if crate::style::enabled(crate::style::Stream::Stdout) {
-        write_stdout(crate::style::verdicts(&String::from_utf8_lossy(bytes)).as_bytes())
+        // Coloured after it is escaped: the colours are spindle's own escapes.
+        write_stdout(crate::style::verdicts(&text).as_bytes())
     } else {
-        write_stdout(bytes)
+        write_stdout(text.as_bytes())
     }
 }
 
+/// Text for people (tables, summaries) to stdout, its control characters escaped
+/// (`style::printable`): labels and imported fields reach the terminal as text, never as
+/// escape sequences.
+pub fn write_text(bytes: &[u8]) -> anyhow::Result<()> {
+    write_stdout(crate::style::printable(&String::from_utf8_lossy(bytes)).as_bytes())
+}
+
+/// Bytes to stdout exactly: JSON (which escapes control characters itself), CSV, scripts, and
+/// text already made printable.
 pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(bytes).context("cannot write results to stdout")?;

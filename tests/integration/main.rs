@@ -35,3 +35,4 @@ mod server_db;
 mod store_runs;
 mod store_v1;
 mod sweep_suite;
+mod terminal_text;

@@ -164,7 +164,7 @@ fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
             r["url"].as_str().or(r["error"].as_str()).unwrap_or("-"),
         ));
     }
-    output::write_stdout(out.as_bytes())?;
+    output::write_text(out.as_bytes())?;
     Ok(Outcome::Success)
 }
 
