@@ -80,7 +80,8 @@ impl Observer for Console<'_> {
 
     fn error(&self, message: &str) {
         self.display.finish_line();
-        eprintln!("spindle: {} {message}", crate::style::error("error:", crate::style::Stream::Stderr));
+        let error = crate::style::error("error:", crate::style::Stream::Stderr);
+        eprintln!("spindle: {error} {}", crate::style::printable(message));
     }
 
     fn tick(&self, progress: &Progress) {
@@ -110,7 +111,7 @@ impl Observer for Console<'_> {
             // Every warning is said on stderr as it arises, so the report printed now leaves
             // them out; the record keeps them all, and `runs show` prints them.
             let shown = RunRecord { warnings: Vec::new(), ..run.record.clone() };
-            let _ = output::write_stdout(&spindle_report::render_text(std::slice::from_ref(&shown)));
+            let _ = output::write_text(&spindle_report::render_text(std::slice::from_ref(&shown)));
         }
         let id = run.id;
         // The store is named once; after that, the run's id is enough.

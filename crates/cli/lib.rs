@@ -65,7 +65,11 @@ pub fn main() -> ExitCode {
         Ok(Outcome::Interrupted) => ExitCode::from(130),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("spindle: {} {}", style::error("error:", style::Stream::Stderr), error_text(&e));
+            eprintln!(
+                "spindle: {} {}",
+                style::error("error:", style::Stream::Stderr),
+                style::printable(&error_text(&e))
+            );
             ExitCode::from(2)
         }
     }

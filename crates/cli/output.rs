@@ -32,15 +32,28 @@ pub fn print_document(doc: &Document, output: &OutputArgs) -> anyhow::Result<()>
     if format == spindle_report::Format::Text { write_report(&bytes) } else { write_stdout(&bytes) }
 }
 
-/// A text report to stdout: on a terminal, its verdicts coloured (`style`); anywhere else, as is.
+/// A text report to stdout: on a terminal, its verdicts coloured (`style`); anywhere else, as
+/// is. Either way its control characters are escaped, as `write_text` does.
 pub fn write_report(bytes: &[u8]) -> anyhow::Result<()> {
+    let text = String::from_utf8_lossy(bytes);
+    let text = crate::style::printable(&text);
     if crate::style::enabled(crate::style::Stream::Stdout) {
-        write_stdout(crate::style::verdicts(&String::from_utf8_lossy(bytes)).as_bytes())
+        // Coloured after it is escaped: the colours are spindle's own escapes.
+        write_stdout(crate::style::verdicts(&text).as_bytes())
     } else {
-        write_stdout(bytes)
+        write_stdout(text.as_bytes())
     }
 }
 
+/// Text for people (tables, summaries) to stdout, its control characters escaped
+/// (`style::printable`): labels and imported fields reach the terminal as text, never as
+/// escape sequences.
+pub fn write_text(bytes: &[u8]) -> anyhow::Result<()> {
+    write_stdout(crate::style::printable(&String::from_utf8_lossy(bytes)).as_bytes())
+}
+
+/// Bytes to stdout exactly: JSON (which escapes control characters itself), CSV, scripts, and
+/// text already made printable.
 pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(bytes).context("cannot write results to stdout")?;
@@ -61,20 +74,46 @@ pub fn command_line() -> Vec<String> {
 }
 
 /// Refuses an output path that is a symbolic link (even with `--force`: writing through it
-/// would replace a file the user did not name) or that is one of the command's input files.
+/// would replace a file the user did not name), anything else that is not a regular file (a
+/// device, a FIFO, a socket: `--force` replacing /dev/full with a report would break the
+/// machine for everyone), or one of the command's input files.
 pub fn check_output(path: &std::path::Path, inputs: &[&std::path::Path]) -> Result<(), crate::usage::UsageError> {
     use std::os::unix::fs::MetadataExt;
     let shown = path.display().to_string();
-    let Ok(meta) = path.symlink_metadata() else { return Ok(()) };
-    if meta.file_type().is_symlink() {
-        return Err(crate::usage::UsageError::flag("-o", shown, "is a symbolic link; name the file itself"));
-    }
+    let Some(meta) = existing_regular(path)? else { return Ok(()) };
     let same =
         |input: &&std::path::Path| input.metadata().is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino());
     if inputs.iter().any(same) {
         return Err(crate::usage::UsageError::flag("-o", shown, "is the file being read; name another"));
     }
     Ok(())
+}
+
+/// What is at `path` when it is a regular file, `None` when nothing is; anything else (a
+/// symbolic link, a directory, a device, a FIFO, a socket) is refused whatever `--force` says,
+/// since only a regular file may be replaced.
+fn existing_regular(path: &std::path::Path) -> Result<Option<std::fs::Metadata>, crate::usage::UsageError> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = path.symlink_metadata() else { return Ok(None) };
+    let kind = meta.file_type();
+    let what = if kind.is_file() {
+        return Ok(Some(meta));
+    } else if kind.is_symlink() {
+        "is a symbolic link; name the file itself"
+    } else if kind.is_dir() {
+        "is a directory; name a file"
+    } else if kind.is_char_device() {
+        "is a character device; --force replaces regular files only"
+    } else if kind.is_block_device() {
+        "is a block device; --force replaces regular files only"
+    } else if kind.is_fifo() {
+        "is a FIFO; --force replaces regular files only"
+    } else if kind.is_socket() {
+        "is a socket; --force replaces regular files only"
+    } else {
+        "is not a regular file; --force replaces regular files only"
+    };
+    Err(crate::usage::UsageError::flag("-o", path.display().to_string(), what))
 }
 
 /// Writes `bytes` to a new file beside `path`, then moves it into place: a reader never sees
@@ -87,6 +126,9 @@ pub fn write_whole(path: &std::path::Path, bytes: &[u8], force: bool) -> Result<
     };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.spindle-{}.tmp", std::process::id()));
+    // Checked again just before the move: a device or FIFO may have appeared since the
+    // command's first check, and the rename would replace it.
+    existing_regular(path)?;
     let written = std::fs::write(&temp, bytes).and_then(|()| {
         if force {
             std::fs::rename(&temp, path)
@@ -106,6 +148,7 @@ pub fn write_whole(path: &std::path::Path, bytes: &[u8], force: bool) -> Result<
 
 /// Creates a file the user named with `-o`: never over an existing file unless `force`.
 pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::usage::UsageError> {
+    existing_regular(path)?;
     let shown = path.display();
     let mut open = std::fs::OpenOptions::new();
     open.write(true);

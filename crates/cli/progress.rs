@@ -41,7 +41,8 @@ impl Display {
         let width = 30;
         let filled = (done as u128 * width as u128 / total as u128) as usize;
         eprint!(
-            "\r\x1b[2K{what} [{}{}] {:>3}%",
+            "\r\x1b[2K{} [{}{}] {:>3}%",
+            crate::style::printable(what),
             "#".repeat(filled),
             " ".repeat(width - filled),
             done as u128 * 100 / total as u128
@@ -52,7 +53,7 @@ impl Display {
     /// What is running, on the live line (the next tick or `finish_line` replaces it).
     pub fn announce(&self, what: &str) {
         if self.enabled {
-            eprint!("\r\x1b[2Kspindle: {what}");
+            eprint!("\r\x1b[2Kspindle: {}", crate::style::printable(what));
             let _ = std::io::stderr().flush();
         }
     }
@@ -69,13 +70,14 @@ impl Display {
 /// A note about what spindle is doing (`reusing test file ...`), unless --quiet.
 pub fn note(quiet: bool, message: &str) {
     if !quiet {
-        eprintln!("spindle: {message}");
+        eprintln!("spindle: {}", crate::style::printable(message));
     }
 }
 
 /// A warning, always shown (unless --quiet), on stderr.
 pub fn warn(quiet: bool, message: &str) {
     if !quiet {
-        eprintln!("spindle: {} {message}", crate::style::warning("warning:", crate::style::Stream::Stderr));
+        let warning = crate::style::warning("warning:", crate::style::Stream::Stderr);
+        eprintln!("spindle: {warning} {}", crate::style::printable(message));
     }
 }

@@ -77,6 +77,26 @@ pub fn verdicts(text: &str) -> String {
     out
 }
 
+/// Text from a user or a file as a terminal may be given it: control characters (C0 but line
+/// feed and tab, DEL, C1) written out as `\xNN`, so a label or an imported target cannot set
+/// the window title, clear the screen or move the cursor. Every text spindle prints passes
+/// here (`output::write_text`, `write_report`, notes, warnings and errors on stderr).
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +115,14 @@ mod tests {
         assert!(!decide(&env(&[("CLICOLOR_FORCE", "0")]), false));
         assert!(!decide(&env(&[("TERM", "dumb")]), true));
         assert!(decide(&env(&[("NO_COLOR", "")]), true), "an empty NO_COLOR is unset, as no-color.org says");
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped_and_the_rest_as_is() {
+        let hostile = "t\x1b]0;owned\x07\x1b[2J\r\u{9b}31m\x7f.dat";
+        assert_eq!(printable(hostile), "t\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x9b31m\\x7f.dat");
+        let plain = "line\tone\nµs ±3% naïve\n";
+        assert!(matches!(printable(plain), std::borrow::Cow::Borrowed(p) if p == plain));
     }
 
     #[test]

@@ -142,3 +142,129 @@ fn db_up_refuses_bad_input_and_leaves_nothing() {
     let out = db(&xdg).args(["down", "--data"]).arg(&full).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "not an instance");
 }
+
+/// A registry that is not a list (garbage, a half-written file from elsewhere): `db status`
+/// says so and exits 2 rather than "no managed instances", and `db up` stops before making
+/// anything, the registry as it was.
+#[test]
+fn a_garbage_registry_is_named_and_never_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let registry = xdg.join("spindle/instances.json");
+    std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
+    std::fs::write(&registry, "\u{1}garbage{").unwrap();
+    let status = db(&xdg).arg("status").output().unwrap();
+    let err = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(2), "{err}");
+    assert!(err.contains(registry.to_str().unwrap()) && err.contains("unreadable"), "{err}");
+    let data = dir.path().join("data");
+    let up = db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).output().unwrap();
+    let err = String::from_utf8_lossy(&up.stderr);
+    assert_eq!(up.status.code(), Some(2), "{err}");
+    assert!(err.contains(registry.to_str().unwrap()), "{err}");
+    assert!(!data.exists(), "nothing made");
+    assert_eq!(std::fs::read_to_string(&registry).unwrap(), "\u{1}garbage{");
+}
+
+/// An instance whose recorded pid now belongs to another process named like the server (the
+/// server died, its number was taken): `db down` leaves that process alone and says the
+/// instance was not running.
+#[test]
+fn db_down_never_signals_a_look_alike() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("pgdata")).unwrap();
+    let mut lookalike = std::process::Command::new("sleep").arg0("postgres").arg("120").spawn().unwrap();
+    let state = serde_json::json!({
+        "engine": "postgres",
+        "data": data,
+        "server_data": data.join("pgdata"),
+        "wal": data.join("pgdata/pg_wal"),
+        "port": 1,
+        "socket_dir": dir.path().join("sock"),
+        "pid": lookalike.id(),
+        "user": "spindle",
+        "password": "secret",
+        "database": "spindle",
+        "os_user": "postgres",
+        "created": [],
+        "version": "PostgreSQL 15",
+        "started_at": "2025-01-01T00:00:00Z",
+        "spindle_version": "0.1.0",
+    });
+    std::fs::write(data.join("spindle-instance.json"), state.to_string()).unwrap();
+    let down = db(&xdg).args(["down", "--data"]).arg(&data).output().unwrap();
+    let alive = lookalike.try_wait().unwrap().is_none();
+    let _ = (lookalike.kill(), lookalike.wait());
+    let err = String::from_utf8_lossy(&down.stderr);
+    assert!(down.status.success(), "{err}");
+    assert!(alive, "the look-alike was signalled: {err}");
+    assert!(err.contains("was not running"), "{err}");
+}
+
+/// `db down --remove` of an instance made in directories that were there (empty) before
+/// `db up`: what spindle made in them goes (the state file with the password first of all),
+/// the directories stay, and it says so, naming what is left and why.
+#[test]
+fn remove_takes_what_spindle_made_in_the_users_directories_and_says_what_it_kept() {
+    if !installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, data, wal) = (dir.path().join("xdg"), dir.path().join("data"), dir.path().join("wal"));
+    std::fs::create_dir(&data).unwrap();
+    std::fs::create_dir(&wal).unwrap();
+    let up =
+        db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).arg("--wal").arg(&wal).output().unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    std::fs::write(data.join("notes.txt"), "mine").unwrap();
+    let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
+    let err = String::from_utf8_lossy(&down.stderr);
+    assert!(down.status.success(), "{err}");
+    let left = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+    };
+    assert_eq!(left(&data), ["notes.txt"], "{err}");
+    assert!(left(&wal).is_empty(), "{err}");
+    let (data_shown, wal_shown) = (data.to_str().unwrap(), wal.to_str().unwrap());
+    assert!(err.contains(&format!("{data_shown} kept: it was there before `db up`")), "{err}");
+    assert!(err.contains("left in it: notes.txt") && err.contains(&format!("{wal_shown} kept")), "{err}");
+    let status = db(&xdg).args(["status", "--json"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]");
+}
+
+/// A data directory whose name holds quotes, backticks and a `#`: no shell ever sees it (the
+/// server is started directly) and the servers' settings quote it, so it is only a name.
+/// MariaDB's installer is a shell script that splits paths at white space: such a path is
+/// refused before anything is made.
+#[test]
+fn a_data_path_with_quotes_and_backticks_is_only_a_path() {
+    for (engine, name) in [("postgres", "q'uo\"te`touch pwned` #x"), ("mariadb", "q'uo\"te`touch${IFS}pwned`#x")] {
+        if !installed(engine) {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let xdg = dir.path().join("xdg");
+        let data = dir.path().join(name);
+        let up = db(&xdg).args(["up", "--engine", engine, "--data"]).arg(&data).output().unwrap();
+        assert!(up.status.success(), "{engine}: {}", String::from_utf8_lossy(&up.stderr));
+        let status = db(&xdg).args(["status", "--json"]).output().unwrap();
+        let rows: Vec<serde_json::Value> = serde_json::from_slice(&status.stdout).unwrap();
+        assert_eq!(rows[0]["running"], true, "{engine}: {rows:?}");
+        let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
+        assert!(down.status.success(), "{engine}: {}", String::from_utf8_lossy(&down.stderr));
+        assert!(!data.exists(), "{engine}: removed");
+        assert!(!Path::new("/pwned").exists() && !Path::new("/var/lib/postgresql/pwned").exists(), "{engine}");
+    }
+    if installed("mariadb") {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("with space");
+        let up = db(&dir.path().join("xdg")).args(["up", "--engine", "mariadb", "--data"]).arg(&data).output().unwrap();
+        let err = String::from_utf8_lossy(&up.stderr);
+        assert_eq!(up.status.code(), Some(2), "{err}");
+        assert!(err.contains("--data") && err.contains("with space") && err.contains("white space"), "{err}");
+        assert!(!data.exists());
+    }
+}

@@ -26,6 +26,7 @@ mod io_timing;
 mod io_verify;
 mod largeops;
 mod logtest;
+mod output_targets;
 #[cfg(feature = "postgres")]
 mod placement;
 mod readme_quickstart;
@@ -35,3 +36,4 @@ mod server_db;
 mod store_runs;
 mod store_v1;
 mod sweep_suite;
+mod terminal_text;

@@ -227,3 +227,52 @@ fn a_run_the_store_cannot_take_is_printed_kept_and_imported_later() {
     assert_eq!(runs.as_array().unwrap().len(), 1);
     assert_eq!(runs[0]["kind"], "io");
 }
+
+/// Under umask 000, everything spindle makes to keep runs is still its owner's alone: a new
+/// store and the directories made for it, a store made through a symbolic link to a file not
+/// there yet, and a run kept in a file when the store cannot take it.
+#[test]
+fn stores_and_kept_runs_are_private_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |store: &Path| {
+        let mut cmd = crate::common::spindle_process();
+        cmd.env("SPINDLE_STORE", store).current_dir(dir.path());
+        cmd.args(["io", "--engine", "null", "--size", "1M", "--duration", "100ms", "--warmup", "0s", "-q"]);
+        cmd.args(["--target", "t.dat"]);
+        // SAFETY: umask in the child before exec touches no memory of the parent.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::umask(0);
+                Ok(())
+            });
+        }
+        cmd.output().unwrap()
+    };
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+
+    let nested = dir.path().join("new/deeper/s.db");
+    let out = run(&nested);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(mode(&dir.path().join("new")), 0o700);
+    assert_eq!(mode(&dir.path().join("new/deeper")), 0o700);
+    assert_eq!(mode(&nested), 0o600);
+
+    let (link, target) = (dir.path().join("link.db"), dir.path().join("target.db"));
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = run(&link);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(mode(&target), 0o600, "the store made through the link");
+
+    std::fs::write(dir.path().join("plain"), "a file, not a directory").unwrap();
+    let out = run(&dir.path().join("plain/results.db"));
+    assert!(!out.status.success());
+    let kept = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("spindle-unsaved-"))
+        .expect("the run is kept");
+    assert_eq!(mode(&kept), 0o600);
+}

@@ -63,7 +63,7 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
             let _ = writeln!(summary, "written to {p}; {how}");
         }
     }
-    output::write_stdout(summary.as_bytes())?;
+    if args.json { output::write_stdout(summary.as_bytes()) } else { output::write_text(summary.as_bytes()) }?;
     Ok(Outcome::Success)
 }
 

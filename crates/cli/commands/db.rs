@@ -33,6 +33,7 @@ pub fn managed_instance_at(url: &spindle_db::DbUrl) -> Option<Instance> {
     }
     let registry = registry_path().ok()?;
     registry::list(&registry)
+        .ok()?
         .into_iter()
         .filter_map(|data| Instance::find(&data).ok())
         .find(|i| Some(i.state.port) == url.port && i.is_running())
@@ -83,8 +84,9 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
     crate::interrupt::stop_flag();
     let instance = Instance::up(&spec).map_err(managed_error)?;
     if crate::interrupt::requested() {
-        instance.remove(&spec.registry)?;
+        let kept = instance.remove(&spec.registry)?;
         eprintln!("spindle: interrupted; the instance was stopped and removed");
+        kept.iter().for_each(|why| eprintln!("spindle: {why}"));
         return Ok(Outcome::Interrupted);
     }
     let state = instance.detach();
@@ -115,7 +117,7 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
 fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
     let registry = registry_path()?;
     let mut rows = Vec::new();
-    for data in registry::list(&registry) {
+    for data in registry::list(&registry)? {
         let row = match Instance::find(&data) {
             Ok(i) => {
                 let s = &i.state;
@@ -162,7 +164,7 @@ fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
             r["url"].as_str().or(r["error"].as_str()).unwrap_or("-"),
         ));
     }
-    output::write_stdout(out.as_bytes())?;
+    output::write_text(out.as_bytes())?;
     Ok(Outcome::Success)
 }
 
@@ -170,7 +172,7 @@ fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
     let registry = registry_path()?;
     let targets: Vec<PathBuf> = match &args.data {
         Some(d) => vec![instance_dir(d)?],
-        None => registry::list(&registry),
+        None => registry::list(&registry)?,
     };
     for data in targets {
         let mut instance = match Instance::find(&data) {
@@ -183,12 +185,13 @@ fn down(args: &DbDownArgs) -> anyhow::Result<Outcome> {
         };
         let running = instance.is_running();
         if args.remove {
-            instance.remove(&registry)?;
+            let kept = instance.remove(&registry)?;
             eprintln!(
-                "spindle: {} removed ({})",
+                "spindle: the instance in {} removed ({})",
                 data.display(),
                 if running { "stopped first" } else { "was stopped" }
             );
+            kept.iter().for_each(|why| eprintln!("spindle: {why}"));
         } else {
             if running {
                 instance.stop()?;

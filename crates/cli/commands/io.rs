@@ -54,7 +54,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             .iter()
             .map(|f| (f.point.clone().map_or(f.id.to_string(), |p| format!("{} {p}", f.id)), &f.record))
             .collect();
-        output::write_stdout(&spindle_report::render_overview(&rows))?;
+        output::write_text(&spindle_report::render_overview(&rows))?;
     }
     if let Some(sweep) = &sweep {
         let points: Vec<(String, Vec<&RunRecord>)> = (0..sweep.points.len())
@@ -75,7 +75,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             store.set_group_summary(group, &summary)?;
         }
         if text {
-            output::write_stdout(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
+            output::write_text(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
         }
         if sweep_json {
             let doc = spindle_report::SweepDocument {

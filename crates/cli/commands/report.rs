@@ -51,7 +51,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
 }
 
 /// Each `-o` with its format, checked before anything is read: a format spindle writes, a
-/// directory that exists, and a file that does not (unless `--force`).
+/// directory that exists, and a file that does not (unless `--force`, and then a regular one).
 fn outputs(args: &ReportArgs) -> Result<Vec<(PathBuf, Format)>, UsageError> {
     const WRITES: &str = "html, xlsx, csv or md";
     let forced = match &args.format {
@@ -82,9 +82,6 @@ fn outputs(args: &ReportArgs) -> Result<Vec<(PathBuf, Format)>, UsageError> {
                     &shown,
                     format_args!("the directory {} does not exist", dir.display()),
                 ));
-            }
-            if path.is_dir() {
-                return Err(UsageError::flag("-o", &shown, "is a directory; name a file"));
             }
             crate::output::check_output(path, &[])?;
             if !args.force && path.symlink_metadata().is_ok() {

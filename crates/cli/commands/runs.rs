@@ -41,7 +41,7 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
         text.push('\n');
         output::write_stdout(text.as_bytes())?;
     } else {
-        output::write_stdout(list_text(&runs, total).as_bytes())?;
+        output::write_text(list_text(&runs, total).as_bytes())?;
     }
     Ok(Outcome::Success)
 }
@@ -138,16 +138,15 @@ fn show_group(args: &RunsShowArgs, text: &str) -> anyhow::Result<Outcome> {
         runs: runs.iter().map(|r| (r.summary.id, r.summary.point.as_ref(), r.summary.repeat, &r.record)).collect(),
     };
     let view = spindle_report::group_view(&input);
-    let bytes = if args.json {
+    if args.json {
         let mut text = serde_json::to_string_pretty(&view)?;
         text.push('\n');
-        text.into_bytes()
+        output::write_stdout(text.as_bytes())?;
     } else if args.csv {
-        spindle_report::render_csv(&document_of(runs))
+        output::write_stdout(&spindle_report::render_csv(&document_of(runs)))?;
     } else {
-        spindle_report::render_group(&view)
-    };
-    output::write_stdout(&bytes)?;
+        output::write_text(&spindle_report::render_group(&view))?;
+    }
     Ok(Outcome::Success)
 }
 

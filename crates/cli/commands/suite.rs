@@ -72,7 +72,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
             .collect();
         let mut table = format!("\nsuite {} (group {})", suite.engine, group.unwrap_or(0)).into_bytes();
         table.extend(spindle_report::render_overview(&rows));
-        output::write_stdout(&table)?;
+        output::write_text(&table)?;
     }
     Ok(outcome)
 }

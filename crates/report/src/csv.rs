@@ -117,13 +117,25 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+/// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. Before
+/// that, OWASP's defence against formula injection: a spreadsheet runs a cell beginning `=`,
+/// `+`, `-` or `@` (or a tab or carriage return before one) as a formula, so text from a
+/// user or an imported file (a target named `=HYPERLINK(...)`) gets a leading `'` and is
+/// shown as the text it is. A number (`-3.5`) stays a number, to be charted.
 fn quote(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
+    let field = if field.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_number(field) {
+        format!("'{field}")
     } else {
         field.to_string()
-    }
+    };
+    if field.contains([',', '"', '\n', '\r']) { format!("\"{}\"", field.replace('"', "\"\"")) } else { field }
+}
+
+/// A plain decimal number, as spindle writes figures: a sign, digits, a point, an exponent.
+/// Rust also parses `inf` and `NaN`, which a spreadsheet would take for names in a formula.
+fn is_number(field: &str) -> bool {
+    let unsigned = field.strip_prefix(['-', '+']).unwrap_or(field);
+    unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') && field.parse::<f64>().is_ok_and(f64::is_finite)
 }
 
 #[cfg(test)]
@@ -172,5 +184,24 @@ mod tests {
         assert_eq!(data[commits], "0", "the data file flushes nothing");
         assert_eq!(fields(lines[3])[commits], r.targets[1].stats.commit.count.to_string(), "the log commits");
         assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn text_a_spreadsheet_would_run_is_written_as_text_and_numbers_stay_numbers() {
+        let mut r = record();
+        r.targets[0].path = "=SUM(1+1)*cmd.dat".into();
+        r.targets[1].path = "=HYPERLINK(\"http://x\",\"y\")".into();
+        r.labels.insert("@cmd".into(), "x".into());
+        let text = String::from_utf8(render_csv(&Document::of_records(std::slice::from_ref(&r)))).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(fields(lines[2])[7], "'=SUM(1+1)*cmd.dat");
+        assert_eq!(fields(lines[3])[7], "'=HYPERLINK(\"http://x\",\"y\")");
+        assert!(fields(lines[1]).last().unwrap().starts_with("'@cmd=x"), "{}", lines[1]);
+        for risky in ["+1+cmd", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\t=1", "\r=1", "-inf", "-NaN", "-1,5", "-"] {
+            assert!(fields(&quote(risky))[0].starts_with('\''), "{risky:?}: {}", quote(risky));
+        }
+        for number in ["-3.5", "+2", "-0.25e-3", "-.5", "12", "0"] {
+            assert_eq!(quote(number), number, "a number stays a number");
+        }
     }
 }

@@ -128,10 +128,8 @@ fn keep_unsaved(store: &Path, record: &RunRecord, e: anyhow::Error) -> anyhow::E
     let places = beside.into_iter().chain(std::iter::once(PathBuf::from(&name)));
     let json = spindle_report::render_json(record);
     for file in places {
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&file)
+        // Private as the store is: the record holds the same command line, host and labels.
+        let written = spindle_store::private::create_file(&file)
             .and_then(|mut f| std::io::Write::write_all(&mut f, &json).and_then(|()| f.sync_all()));
         match written {
             Ok(()) => {

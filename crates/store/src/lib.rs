@@ -5,6 +5,7 @@
 
 mod error;
 mod location;
+pub mod private;
 mod query;
 mod records_v2;
 mod save;
@@ -36,7 +37,7 @@ impl Store {
     /// A file that is not a spindle store, or one from a newer spindle, is refused untouched.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::Directory { dir: dir.into(), source })?;
+            private::create_dirs(dir).map_err(|source| StoreError::Directory { dir: dir.into(), source })?;
         }
         create_private(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -81,11 +82,24 @@ impl Store {
 /// and labels. SQLite gives its -wal and -shm files the same mode. An existing file is left as
 /// it is.
 fn create_private(path: &Path) -> Result<(), StoreError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+    let error = |source| StoreError::Create { path: path.into(), source };
+    match private::create_file(path) {
         Ok(_) => Ok(()),
+        // A symbolic link to a file not there yet (creating anew never follows a link): SQLite
+        // would make its target with the umask's mode, so it is made here, through the link.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !path.exists() => {
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            // Never truncated: another spindle may have made and filled it meanwhile.
+            let open = std::fs::OpenOptions::new().write(true).create(true).truncate(false).mode(0o600).open(path);
+            let file = open.map_err(error)?;
+            // Empty: made just now, so its mode is spindle's to set.
+            if file.metadata().map_err(error)?.len() == 0 {
+                file.set_permissions(std::fs::Permissions::from_mode(0o600)).map_err(error)?;
+            }
+            Ok(())
+        }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(source) => Err(StoreError::Create { path: path.into(), source }),
+        Err(source) => Err(error(source)),
     }
 }
 

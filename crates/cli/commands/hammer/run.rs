@@ -85,7 +85,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     } else if !quiet && records.len() > 1 {
         let rows: Vec<(String, &RunRecord)> =
             sessions.iter().zip(&records).map(|(n, r)| (format!("sessions={n}"), r)).collect();
-        output::write_stdout(&spindle_report::render_overview(&rows))?;
+        output::write_text(&spindle_report::render_overview(&rows))?;
     }
     Ok(outcome)
 }

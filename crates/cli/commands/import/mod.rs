@@ -87,7 +87,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
             let _ = writeln!(out, "{}: {runs} from {}{version}, saved as {saved} {}", f.shown, f.tool, id_list(&mine));
         }
         let _ = writeln!(out, "store: {}", store_path.display());
-        output::write_stdout(out.as_bytes())?;
+        output::write_text(out.as_bytes())?;
     }
     Ok(Outcome::Success)
 }

@@ -49,7 +49,7 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
     } else if args.output.csv {
         output::print_document(&runner.saver.document(&records), &args.output)?;
     } else if !quiet {
-        output::write_stdout(table::render(&url.to_string(), &records).as_bytes())?;
+        output::write_text(table::render(&url.to_string(), &records).as_bytes())?;
     }
     Ok(runner.outcome)
 }

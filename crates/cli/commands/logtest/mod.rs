@@ -78,7 +78,7 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
     } else if args.output.csv {
         output::print_document(&runner.saver.document(&records), &args.output)?;
     } else if !quiet {
-        output::write_stdout(table::render(&url.to_string(), &rows_out).as_bytes())?;
+        output::write_text(table::render(&url.to_string(), &rows_out).as_bytes())?;
     }
     Ok(runner.outcome)
 }

@@ -135,7 +135,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         let mut text = spindle_report::render_overview(&rows);
         text.extend(comparisons_text(&runner, &compared, "layout=same", "layout=split"));
         text.extend(explain::render(&volumes).into_bytes());
-        output::write_stdout(&text)?;
+        output::write_text(&text)?;
     }
     note(
         quiet,

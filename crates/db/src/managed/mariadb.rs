@@ -15,9 +15,7 @@ use super::{
 use crate::DbError;
 #[cfg(feature = "mysql")]
 use mysql_async::prelude::Queryable;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 const PACKAGE: &str = "mariadb-server";
 
@@ -36,6 +34,15 @@ fn socket(state: &State) -> PathBuf {
 #[cfg(feature = "mysql")]
 pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     let (install, _) = (bin("mariadb-install-db")?, bin("mariadbd")?);
+    for (flag, dir) in std::iter::once(("--data", &spec.data)).chain(spec.wal.iter().map(|w| ("--wal", w))) {
+        let absolute = std::path::absolute(dir).map_err(|e| DbError::Io(dir.clone(), e))?;
+        if absolute.to_string_lossy().contains(char::is_whitespace) {
+            return Err(DbError::Managed {
+                what: format!("{flag} {}", absolute.display()),
+                why: "mariadb-install-db, a shell script, splits a path at white space; name a directory whose path has no spaces, tabs or line breaks".into(),
+            });
+        }
+    }
     let setup = Setup::prepare(spec, "mysql")?;
     let server_data = setup.data.join("mariadb");
     let wal = setup.wal.clone().unwrap_or_else(|| server_data.clone());
@@ -55,12 +62,12 @@ fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State)
          pid-file = {}\nlog-error = {}\nuser = {}\nskip-name-resolve\n\
          max_connections = {MAX_CONNECTIONS}\ninnodb_buffer_pool_size = {}\nlocal_infile = ON\n\
          performance_schema = ON\ninnodb_flush_log_at_trx_commit = 1\n",
-        state.server_data.display(),
-        state.wal.display(),
-        socket(state).display(),
+        option_value(&state.server_data),
+        option_value(&state.wal),
+        option_value(&socket(state)),
         state.port,
-        state.data.join("mariadbd.pid").display(),
-        state.data.join("mariadbd.log").display(),
+        option_value(&state.data.join("mariadbd.pid")),
+        option_value(&state.data.join("mariadbd.log")),
         owner.name,
         memory,
     );
@@ -77,7 +84,7 @@ fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State)
         conf.push_str(&format!("{key} = {value}\n"));
     }
     if let Some(tls) = super::cert::make(&state.data, owner)? {
-        conf.push_str(&format!("ssl_cert = {}\nssl_key = {}\n", tls.cert.display(), tls.key.display()));
+        conf.push_str(&format!("ssl_cert = {}\nssl_key = {}\n", option_value(&tls.cert), option_value(&tls.key)));
     }
     let path = options(state);
     std::fs::write(&path, conf).map_err(|e| DbError::Io(path.clone(), e))?;
@@ -105,41 +112,22 @@ fn create(spec: &InstanceSpec, install: &Path, owner: &RunAs, state: &mut State)
     }
 }
 
+/// A path as an option file value: in double quotes, with what the server unescapes there
+/// (backslash, quote, line breaks) escaped, so a `#` or a quote in a directory's name is
+/// read back as it is.
+#[cfg(feature = "mysql")]
+fn option_value(path: &Path) -> String {
+    let text = path.display().to_string();
+    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\r', "\\r");
+    format!("\"{escaped}\"")
+}
+
 /// Starts `mariadbd` in a session of its own and waits until it accepts connections.
 pub(super) fn start(state: &State) -> Result<u32, DbError> {
-    let log = state.data.join("mariadbd.log");
-    let out =
-        std::fs::OpenOptions::new().create(true).append(true).open(&log).map_err(|e| DbError::Io(log.clone(), e))?;
-    let err = out.try_clone().map_err(|e| DbError::Io(log.clone(), e))?;
     let mut cmd = std::process::Command::new(bin("mariadbd")?);
-    cmd.arg(format!("--defaults-file={}", options(state).display())).stdout(out).stderr(err).current_dir("/");
-    // SAFETY: setsid in the child before exec touches no memory of the parent; it only makes
-    // the server the leader of a new session, out of reach of the terminal's signals.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().map_err(|e| DbError::Managed { what: "mariadbd".into(), why: e.to_string() })?;
-    let pid = child.id();
-    let until = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < until {
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(DbError::Managed {
-                what: "mariadbd".into(),
-                why: format!("exited at start ({status}); see {}", log.display()),
-            });
-        }
-        if std::os::unix::net::UnixStream::connect(socket(state)).is_ok() {
-            // The child is reaped by the system once spindle exits; it runs on its own.
-            std::mem::forget(child);
-            return Ok(pid);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    Err(DbError::Managed { what: "mariadbd".into(), why: format!("not ready after 60 s; see {}", log.display()) })
+    cmd.arg(format!("--defaults-file={}", options(state).display())).current_dir("/");
+    let ready = || std::os::unix::net::UnixStream::connect(socket(state)).is_ok();
+    system::start_server(cmd, "mariadbd", &state.data.join("mariadbd.log"), &ready)
 }
 
 /// Creates spindle's user and database, closes root's empty password, returns the version.
@@ -176,7 +164,7 @@ fn setup(state: &State) -> Result<String, DbError> {
 
 /// Asks the server to shut down (SIGTERM: InnoDB flushes and closes cleanly).
 pub(super) fn stop(state: &State) -> Result<(), DbError> {
-    if let Some(pid) = state.pid.filter(|p| super::process::is_alive(*p, ManagedEngine::Mariadb)) {
+    if let Some(pid) = state.pid.filter(|p| super::process::is_server(*p, ManagedEngine::Mariadb, &state.server_data)) {
         // SAFETY: kill with the server's verified pid; no memory is involved.
         unsafe { libc::kill(pid as i32, libc::SIGTERM) };
     }

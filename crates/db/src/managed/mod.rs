@@ -96,6 +96,8 @@ pub struct Instance {
 impl Instance {
     /// Creates and starts an instance; nothing is left behind when it fails.
     pub fn up(spec: &InstanceSpec) -> Result<Instance, DbError> {
+        // A registry the instance could not be added to is found before anything is made.
+        registry::list(&spec.registry)?;
         let state: State = match spec.engine {
             #[cfg(feature = "postgres")]
             ManagedEngine::Postgres => postgres::up(spec),
@@ -132,7 +134,7 @@ impl Instance {
     }
 
     pub fn is_running(&self) -> bool {
-        self.state.pid.is_some_and(|pid| process::is_alive(pid, self.state.engine))
+        self.state.pid.is_some_and(|pid| process::is_server(pid, self.state.engine, &self.state.server_data))
     }
 
     /// Stops the server cleanly, waiting until its process is gone (killed after a minute).
@@ -145,14 +147,14 @@ impl Instance {
             // A server already on its way out (killed, or shutting down on its own) has
             // nothing left for the stop command to stop: what matters is that it is gone.
             if let Some(pid) = self.state.pid {
-                process::wait_gone(pid, self.state.engine, Duration::from_secs(10));
+                process::wait_gone(pid, self.state.engine, &self.state.server_data, Duration::from_secs(10));
             }
             if self.is_running() {
                 return Err(e);
             }
         }
         if let Some(pid) = self.state.pid.take() {
-            process::wait_gone(pid, self.state.engine, Duration::from_secs(60));
+            process::wait_gone(pid, self.state.engine, &self.state.server_data, Duration::from_secs(60));
         }
         self.state.write()
     }
@@ -173,9 +175,12 @@ impl Instance {
         self.state.write()
     }
 
-    /// Stops the server if it runs, and removes the directories spindle created for it and
-    /// its entry in the registry.
-    pub fn remove(mut self, registry: &Path) -> Result<(), DbError> {
+    /// Stops the server if it runs, and removes the directories spindle created for it, what
+    /// it made in directories that were there before, and its entry in the registry. Returns
+    /// what was kept, and why, one line each.
+    pub fn remove(mut self, registry: &Path) -> Result<Vec<String>, DbError> {
+        // A registry that cannot be updated stops the removal before anything is gone.
+        registry::list(registry)?;
         if self.is_running() {
             self.stop()?;
         }
@@ -183,9 +188,42 @@ impl Instance {
         for dir in self.state.created.iter().rev() {
             let _ = std::fs::remove_dir_all(dir);
         }
+        for made in &self.state.made_inside {
+            let _ = if made.is_dir() { std::fs::remove_dir_all(made) } else { std::fs::remove_file(made) };
+        }
+        // The state file (it holds the password) is the instance's wherever it is.
+        let _ = std::fs::remove_file(State::path(&self.state.data));
         let _ = std::fs::remove_dir_all(&self.state.socket_dir);
-        registry::remove(registry, &self.state.data)
+        registry::remove(registry, &self.state.data)?;
+        // The user's directories: the data directory unless spindle made it, and those it
+        // made things in.
+        let mut theirs: Vec<&Path> = self.state.made_inside.iter().filter_map(|p| p.parent()).collect();
+        theirs.push(&self.state.data);
+        theirs.sort();
+        theirs.dedup();
+        let recorded = !self.state.made_inside.is_empty();
+        Ok(theirs
+            .into_iter()
+            .filter(|dir| dir.exists() && !self.state.created.iter().any(|c| c == dir))
+            .map(|dir| kept_why(dir, recorded))
+            .collect())
     }
+}
+
+/// Why a directory that was there before `db up` is kept, and what is left in it. `recorded`:
+/// the state says what spindle made in it (an older spindle's does not).
+fn kept_why(dir: &Path, recorded: bool) -> String {
+    let mut left: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    left.sort();
+    let removed = if recorded {
+        "only what spindle made in it was removed"
+    } else {
+        "and the instance's state (from an older spindle) does not say what was made in it, so only that state was removed"
+    };
+    let left = if left.is_empty() { "it is empty now".to_string() } else { format!("left in it: {}", left.join(", ")) };
+    format!("{} kept: it was there before `db up`, {removed}; {left}", dir.display())
 }
 
 impl Drop for Instance {

@@ -1,5 +1,5 @@
 //! A managed PostgreSQL: `initdb` (with `--waldir` where the WAL goes), spindle's settings in
-//! an included file, `pg_ctl start -w` (which puts the server in a session of its own, so a
+//! an included file, `postgres` started in a session of its own (so a
 //! terminal's Ctrl-C does not reach it), and a database of spindle's own.
 
 use super::state::State;
@@ -26,7 +26,7 @@ fn bin(name: &str) -> Result<PathBuf, DbError> {
 #[cfg(feature = "postgres")]
 pub(super) fn up(spec: &InstanceSpec) -> Result<State, DbError> {
     // Both binaries are looked for before anything is made.
-    let (initdb, _) = (bin("initdb")?, bin("pg_ctl")?);
+    let (initdb, _, _) = (bin("initdb")?, bin("postgres")?, bin("pg_ctl")?);
     let setup = Setup::prepare(spec, "postgres")?;
     let result = create(spec, &initdb, &setup);
     setup.finish(result)
@@ -51,23 +51,23 @@ fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, Db
     let memory = spec.memory.unwrap_or(DEFAULT_MEMORY);
     let mut conf = format!(
         "# spindle's settings for a managed instance\n\
-         listen_addresses = '127.0.0.1'\nport = {port}\nunix_socket_directories = '{}'\n\
+         listen_addresses = '127.0.0.1'\nport = {port}\nunix_socket_directories = {}\n\
          max_connections = {MAX_CONNECTIONS}\nshared_buffers = {}kB\n\
          track_io_timing = on\ntrack_wal_io_timing = on\nlogging_collector = off\n",
-        socket_dir.display(),
+        conf_string(&socket_dir.display().to_string()),
         memory / 1024
     );
     if spec.checkpoints == Checkpoints::PushedOut {
         conf.push_str("checkpoint_timeout = '1d'\nmax_wal_size = '100GB'\ncheckpoint_completion_target = 0.9\n");
     }
     for (key, value) in &spec.settings {
-        conf.push_str(&format!("{key} = '{}'\n", value.replace('\'', "''")));
+        conf.push_str(&format!("{key} = {}\n", conf_string(value)));
     }
     if let Some(tls) = super::cert::make(data, owner)? {
         conf.push_str(&format!(
-            "ssl = on\nssl_cert_file = '{}'\nssl_key_file = '{}'\n",
-            tls.cert.display(),
-            tls.key.display()
+            "ssl = on\nssl_cert_file = {}\nssl_key_file = {}\n",
+            conf_string(&tls.cert.display().to_string()),
+            conf_string(&tls.key.display().to_string())
         ));
     }
     let conf_path = server_data.join("spindle.conf");
@@ -88,6 +88,15 @@ fn create(spec: &InstanceSpec, initdb: &Path, setup: &Setup) -> Result<State, Db
     Ok(state)
 }
 
+/// `text` as a string in postgresql.conf: quoted, its quotes doubled, and its backslashes and
+/// line breaks escaped (the server reads `\n` in a string as a line break), so a directory's
+/// name is read back as it is.
+#[cfg(feature = "postgres")]
+fn conf_string(text: &str) -> String {
+    let escaped = text.replace('\\', "\\\\").replace('\'', "''").replace('\n', "\\n").replace('\r', "\\r");
+    format!("'{escaped}'")
+}
+
 /// Creates spindle's database and returns the server's version.
 #[cfg(feature = "postgres")]
 fn create_database(state: &State) -> Result<String, DbError> {
@@ -106,18 +115,20 @@ fn create_database(state: &State) -> Result<String, DbError> {
     })
 }
 
-/// Starts the server and waits until it accepts connections; returns its pid.
+/// Starts the server and waits until it accepts connections; returns its pid. `postgres` is
+/// started directly rather than by `pg_ctl start`, which runs it through `/bin/sh -c` with
+/// the data directory's path in the command line: there, backticks in the path would run
+/// and a quote would break it.
 pub(super) fn start(state: &State) -> Result<u32, DbError> {
     let owner = RunAs::choose(&state.os_user)?;
     let log = state.data.join("postgres.log");
-    let mut cmd = owner.command(&bin("pg_ctl")?);
-    cmd.arg("-D").arg(&state.server_data).arg("-l").arg(&log).args(["-w", "-t", "60", "start"]);
-    system::run(cmd, "pg_ctl start").map_err(|e| with_log(e, &log))?;
+    let mut cmd = owner.command(&bin("postgres")?);
+    cmd.arg("-D").arg(&state.server_data);
+    // As pg_ctl waits: until the server says "ready" in the status line of its pid file.
     let pid_file = state.server_data.join("postmaster.pid");
-    std::fs::read_to_string(&pid_file)
-        .ok()
-        .and_then(|t| t.lines().next()?.trim().parse().ok())
-        .ok_or_else(|| DbError::Managed { what: pid_file.display().to_string(), why: "no server pid".into() })
+    let ready =
+        || std::fs::read_to_string(&pid_file).is_ok_and(|t| t.lines().nth(7).is_some_and(|l| l.trim() == "ready"));
+    system::start_server(cmd, "postgres", &log, &ready).map_err(|e| with_log(e, &log))
 }
 
 pub(super) fn stop(state: &State) -> Result<(), DbError> {

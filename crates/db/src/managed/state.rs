@@ -32,6 +32,11 @@ pub struct State {
     pub os_user: String,
     /// Directories spindle created, removed by `db down --remove`.
     pub created: Vec<PathBuf>,
+    /// What spindle made inside the directories that were there (empty) before `db up`:
+    /// `db down --remove` removes these and keeps the directories, which are the user's.
+    /// (A state written before spindle recorded them has none.)
+    #[serde(default)]
+    pub made_inside: Vec<PathBuf>,
     pub version: String,
     pub started_at: String,
     pub spindle_version: String,

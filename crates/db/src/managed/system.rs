@@ -255,6 +255,7 @@ impl Setup {
             database: "spindle".into(),
             os_user: self.owner.name.clone(),
             created: Vec::new(),
+            made_inside: Vec::new(),
             version: String::new(),
             started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
             spindle_version: env!("CARGO_PKG_VERSION").into(),
@@ -266,19 +267,25 @@ impl Setup {
     pub fn finish(self, result: Result<super::State, DbError>) -> Result<super::State, DbError> {
         match result {
             Ok(mut state) => {
+                // The user's directories were empty: all they hold now is the instance's.
+                state.made_inside = self
+                    .users_dirs()
+                    .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()))
+                    .collect();
                 state.created = self.made.keep();
                 state.write()?;
                 Ok(state)
             }
             Err(e) => {
-                for dir in std::iter::once(&self.data).chain(&self.wal) {
-                    if !self.made.dirs.contains(dir) {
-                        clear(dir);
-                    }
-                }
+                self.users_dirs().for_each(|dir| clear(dir));
                 Err(e)
             }
         }
+    }
+
+    /// The data and WAL directories that were there before, which spindle did not make.
+    fn users_dirs(&self) -> impl Iterator<Item = &PathBuf> {
+        std::iter::once(&self.data).chain(&self.wal).filter(|dir| !self.made.dirs.contains(dir))
     }
 }
 
@@ -316,6 +323,42 @@ pub fn drop_os_cache() -> Result<(), String> {
     unsafe { libc::sync() };
     std::fs::write("/proc/sys/vm/drop_caches", b"1")
         .map_err(|e| format!("the OS page cache could not be dropped (/proc/sys/vm/drop_caches: {e}); run as root"))
+}
+
+/// Starts a server in a session of its own (out of reach of the terminal's signals), its
+/// output appended to `log`, and waits up to a minute until `ready` says it accepts
+/// connections; returns its pid. The server is started directly, never through a shell, so
+/// a path with quotes or backticks in it is only a path.
+pub(super) fn start_server(mut cmd: Command, what: &str, log: &Path, ready: &dyn Fn() -> bool) -> Result<u32, DbError> {
+    let out =
+        std::fs::OpenOptions::new().create(true).append(true).open(log).map_err(|e| DbError::Io(log.into(), e))?;
+    let err = out.try_clone().map_err(|e| DbError::Io(log.into(), e))?;
+    cmd.stdin(std::process::Stdio::null()).stdout(out).stderr(err);
+    // SAFETY: setsid in the child before exec touches no memory of the parent; it only makes
+    // the server the leader of a new session.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().map_err(|e| managed(what, e.to_string()))?;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < until {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(managed(what, format!("exited at start ({status}); see {}", log.display())));
+        }
+        if ready() {
+            let pid = child.id();
+            // The child is reaped by the system once spindle exits; it runs on its own.
+            std::mem::forget(child);
+            return Ok(pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Err(managed(what, format!("not ready after 60 s; see {}", log.display())))
 }
 
 /// Runs a setup command, its output kept for the error when it fails.
