@@ -14,6 +14,7 @@ mod summary;
 use crate::args::{CheckArgs, OutputArgs};
 use crate::console::{Console, Shown};
 use crate::database::url_of;
+use crate::progress::note;
 use crate::usage::UsageError;
 use crate::{Outcome, output, runner, store};
 use battery::{Budget, bytes_needed};
@@ -59,15 +60,18 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let per_io = sizing.step + sizing.warmup;
     let total_time = per_io * io_steps as u32 + sizing.log_step * (sizing.log_sizes.len() * log_runs) as u32;
     if !args.quiet && !args.json {
-        eprintln!(
-            "spindle check ({} battery, for {}): {} steps in {}, about {}; needs {} free in each; results kept in {}",
-            budget.name(),
-            guidance_name(guidance),
-            io_steps + sizing.log_sizes.len() * log_runs,
-            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
-            format_elapsed(total_time),
-            format_bytes_approx(needed),
-            store::path(&args.store)?.display()
+        note(
+            false,
+            &format!(
+                "check ({} battery, for {}): {} steps in {}, about {}; needs {} free in each; results kept in {}",
+                budget.name(),
+                guidance_name(guidance),
+                io_steps + sizing.log_sizes.len() * log_runs,
+                dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
+                format_elapsed(total_time),
+                format_bytes_approx(needed),
+                store::path(&args.store)?.display()
+            ),
         );
     }
 
@@ -125,7 +129,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         if args.quiet {
             eprint!("{}", summary::verdict_line(&found));
         } else {
-            output::write_stdout(text.as_bytes())?;
+            output::write_text(text.as_bytes())?;
         }
     }
     let problems = args.strict && found.iter().any(|f| f.level == Level::Problem);
