@@ -250,6 +250,22 @@ impl Store {
         }
     }
 
+    /// The newest group of `kind` named `name` made before group `before`, among those that
+    /// ended with a summary: what `spindle check` compares a new check of the same place with.
+    pub fn previous_group(&self, kind: GroupKind, name: &str, before: i64) -> Result<Option<StoredGroup>, StoreError> {
+        let id = self.conn.query_row(
+            "SELECT id FROM groups WHERE kind = ?1 AND name = ?2 AND id < ?3 AND summary IS NOT NULL
+             ORDER BY id DESC LIMIT 1",
+            rusqlite::params![kind.name(), name, before],
+            |r| r.get::<_, i64>(0),
+        );
+        match id {
+            Ok(id) => self.group(id).map(Some),
+            Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
+            Err(e) => Err(self.sql(e)),
+        }
+    }
+
     /// One run with its full record.
     pub fn load(&self, id: i64) -> Result<StoredRun, StoreError> {
         let filter = Filter { ids: vec![(id, id)], ..Filter::default() };

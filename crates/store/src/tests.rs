@@ -128,3 +128,19 @@ fn time_bounds_accept_dates_times_and_ages() {
     let since = Filter { since: Some("2026-11-10T00:00:00Z".into()), ..Filter::default() };
     assert_eq!(store.list(&since).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [late_id]);
 }
+
+#[test]
+fn the_previous_group_of_a_name_is_the_newest_one_that_ended() {
+    let (_dir, store) = temp_store();
+    let at = "2026-11-26T10:00:00Z";
+    let first = store.new_group(GroupKind::Check, "check /data", at).unwrap();
+    store.set_group_summary(first, &serde_json::json!({"n": 1})).unwrap();
+    let other = store.new_group(GroupKind::Check, "check /log", at).unwrap();
+    store.set_group_summary(other, &serde_json::json!({"n": 2})).unwrap();
+    let unfinished = store.new_group(GroupKind::Check, "check /data", at).unwrap();
+    let now = store.new_group(GroupKind::Check, "check /data", at).unwrap();
+    let found = store.previous_group(GroupKind::Check, "check /data", now).unwrap().expect("the first check");
+    assert_eq!(found.id, first, "the one without a summary ({unfinished}) never ended");
+    assert!(store.previous_group(GroupKind::Check, "check /data", first).unwrap().is_none());
+    assert!(store.previous_group(GroupKind::Sweep, "check /data", now).unwrap().is_none());
+}

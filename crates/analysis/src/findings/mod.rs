@@ -10,6 +10,7 @@ mod fixtures;
 mod measured;
 mod outcomes;
 pub mod rules;
+pub mod since;
 mod sources;
 
 pub use evidence::*;

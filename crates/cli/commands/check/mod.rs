@@ -9,6 +9,7 @@ mod dirs;
 mod evidence;
 mod report;
 mod run;
+mod since;
 mod summary;
 
 use crate::args::{CheckArgs, OutputArgs};
@@ -102,9 +103,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let found = findings::findings(&evidence);
     let verdicts = findings::verdicts(&found);
     let elapsed = started.elapsed();
+    let mut since = Vec::new();
     for (dir, path) in evidence.dirs.iter().zip(&dirs) {
         let name = run::group_of(path).1;
         let Some(group) = runner.groups.iter().find(|g| g.name == name) else { continue };
+        let (Some(id), Some(store)) = (group.id, runner.saver.store()) else { continue };
+        let before = since::since(store, &name, id, dir, guidance)?;
         let of_dir: Vec<_> = found.iter().filter(|f| f.dir == dir.dir).collect();
         runner.saver.set_group_summary(
             group,
@@ -114,18 +118,22 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
                 "guidance": guidance,
                 "evidence": dir,
                 "findings": of_dir,
+                "since": before,
             }),
         )?;
+        since.push((dir.dir.clone(), before));
     }
     let group_ids: Vec<i64> = runner.groups.iter().filter_map(|g| g.id).collect();
     let written = report::write(&report_path, &runner, &group_ids, args.force)?;
     let interrupted = runner.outcome == Outcome::Interrupted;
     if args.json {
-        let doc = report::json(&evidence, &found, &verdicts, budget, &group_ids, written.as_deref(), interrupted);
+        let doc =
+            report::json(&evidence, &found, &verdicts, &since, budget, &group_ids, written.as_deref(), interrupted);
         output::write_stdout(serde_json::to_string_pretty(&doc)?.as_bytes())?;
         output::write_stdout(b"\n")?;
     } else {
-        let text = summary::render(&evidence, &found, &verdicts, budget, elapsed, written.as_deref(), interrupted);
+        let text =
+            summary::render(&evidence, &found, &verdicts, &since, budget, elapsed, written.as_deref(), interrupted);
         if args.quiet {
             eprint!("{}", summary::verdict_line(&found));
         } else {

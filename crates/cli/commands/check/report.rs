@@ -2,6 +2,7 @@
 //! findings, drawn from the store as `spindle report` draws them) and the `--json` document.
 
 use super::battery::Budget;
+use super::since::Since;
 use crate::output;
 use crate::usage::UsageError;
 use spindle_analysis::findings::{Area, Evidence, Finding, Level};
@@ -64,11 +65,14 @@ pub fn write(path: &Path, runner: &Runner<'_>, group_ids: &[i64], force: bool) -
     Ok(Some(path.to_path_buf()))
 }
 
-/// The `--json` document: every directory's evidence, the findings, the verdict per area.
+/// The `--json` document: every directory's evidence, the findings, the verdict per area, and
+/// what changed since the last check of each directory.
+#[allow(clippy::too_many_arguments)] // one document of everything the check found
 pub fn json(
     evidence: &Evidence,
     findings: &[Finding],
     verdicts: &[(Area, Level)],
+    since: &[(String, Option<Since>)],
     budget: Budget,
     groups: &[i64],
     report: Option<&Path>,
@@ -84,5 +88,6 @@ pub fn json(
         "verdicts": verdicts.iter().map(|(area, level)| serde_json::json!({"area": area, "level": level})).collect::<Vec<_>>(),
         "findings": findings,
         "dirs": evidence.dirs,
+        "since": since.iter().map(|(dir, s)| serde_json::json!({"dir": dir, "last": s})).collect::<Vec<_>>(),
     })
 }

@@ -56,9 +56,11 @@ impl Eta {
     }
 }
 
-/// The group a directory's runs are saved in.
+/// The group a directory's runs are saved in, named for the directory's full path so a later
+/// check of the same place finds it however the directory was written (`.`, `../data`).
 pub fn group_of(dir: &Path) -> (GroupKind, String) {
-    (GroupKind::Check, format!("check {}", dir.display()))
+    let full = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    (GroupKind::Check, format!("check {}", full.display()))
 }
 
 /// Runs the battery in `dir`; `false` when it stopped early (Ctrl-C, a full disk, a failure).

@@ -3,6 +3,8 @@
 //! `MAX_LINES` lines, the rest in the report.
 
 use super::battery::Budget;
+use super::since::Since;
+use spindle_analysis::findings::since::CHANGE_PCT;
 use spindle_analysis::findings::{Area, DirEvidence, Evidence, Finding, Level};
 use spindle_model::units::{format_bytes_approx, format_elapsed};
 use std::fmt::Write;
@@ -33,10 +35,15 @@ pub fn level_word(level: Level) -> &'static str {
     }
 }
 
+/// How many moved figures one "since" line names.
+const CHANGES_SHOWN: usize = 3;
+
+#[allow(clippy::too_many_arguments)] // the summary says everything the check found
 pub fn render(
     evidence: &Evidence,
     findings: &[Finding],
     verdicts: &[(Area, Level)],
+    since: &[(String, Option<Since>)],
     budget: Budget,
     elapsed: Duration,
     report: Option<&Path>,
@@ -64,6 +71,9 @@ pub fn render(
         }
         if several && !findings.iter().any(|f| f.dir == dir.dir) {
             lines.push("  nothing measured here".into());
+        }
+        if let Some((_, Some(last))) = since.iter().find(|(d, _)| *d == dir.dir) {
+            lines.push(since_line(last));
         }
     }
     if findings.iter().any(|f| f.level >= Level::Warning) {
@@ -100,6 +110,18 @@ pub fn render(
         let _ = writeln!(out, "{l}");
     }
     out
+}
+
+/// "since 2026-11-20T10:34:07Z (group 12): commit latency 2.4 ms -> 3.9 ms (+62%, worse)".
+fn since_line(last: &Since) -> String {
+    let head = format!("  since the check of {} (group {})", last.created_at, last.group);
+    if last.changes.is_empty() {
+        return format!("{head}: no figure moved by more than {CHANGE_PCT:.0}%");
+    }
+    let named: Vec<&str> = last.changes.iter().take(CHANGES_SHOWN).map(|c| c.text.as_str()).collect();
+    let more = last.changes.len().saturating_sub(CHANGES_SHOWN);
+    let more = if more > 0 { format!("; {more} more in --json") } else { String::new() };
+    format!("{head}: {}{more}", named.join("; "))
 }
 
 /// The counts by level, in one line (`--quiet`).
