@@ -1,11 +1,69 @@
 //! `spindle check`: mistakes refused before any I/O, Ctrl-C saving the steps done with a
-//! partial report, and a finding on storage prepared to deserve it (a tmpfs directory).
-//! The quick check on an ordinary directory is the README's quick start (readme_quickstart.rs).
+//! partial report, and findings on storage prepared to deserve them (a tmpfs directory, a
+//! "disk" whose backing file is in memory, a healthy ext4 loop device). The quick check on an
+//! ordinary directory is the README's quick start (readme_quickstart.rs).
 
-use crate::common::{spindle_process, spindle_with_store};
+use crate::common::{Loop, spindle_process, spindle_with_store};
 use crate::io_safety::Tmpfs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+/// An ext4 filesystem on a loop device, mounted on a scratch directory; unmounted on drop.
+struct Ext4 {
+    mount: PathBuf,
+    _device: Loop,
+}
+
+impl Ext4 {
+    fn on(device: Loop) -> Option<Ext4> {
+        // Initialised at once, so no background zeroing competes with what the check measures.
+        let made = Command::new("mkfs.ext4")
+            .args(["-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", &device.0])
+            .status()
+            .is_ok_and(|s| s.success());
+        let mount = tempfile::tempdir().unwrap().keep();
+        if !made || !Command::new("mount").arg(&device.0).arg(&mount).status().is_ok_and(|s| s.success()) {
+            spindle_testenv::unavailable("an ext4 filesystem on a loop device", "mkfs.ext4 or mount failed");
+            let _ = std::fs::remove_dir(&mount);
+            return None;
+        }
+        Some(Ext4 { mount, _device: device })
+    }
+}
+
+impl Drop for Ext4 {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.mount).status();
+        let _ = std::fs::remove_dir(&self.mount);
+    }
+}
+
+/// `check --quick --json DIR`, which must end 0; its document.
+fn check_json(dir: &Path) -> serde_json::Value {
+    let store = tempfile::tempdir().unwrap();
+    let out = spindle_with_store(&store.path().join("results.db"))
+        .args(["check", "--quick", "--json"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn findings(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
+    doc["findings"].as_array().unwrap().iter().collect()
+}
+
+/// The flush-speed finding is judged from the flushes the check measured, so it is asserted
+/// against that figure: present exactly when the median flush beat the device class's floor.
+fn flush_finding_agrees_with_its_figure(doc: &serde_json::Value) {
+    let dir = &doc["dirs"][0];
+    let median = dir["commits"]["flush_median_ns"].as_u64().unwrap();
+    let floor = if dir["device"]["rotational"] == true { 1_000_000 } else { 50_000 };
+    let found = findings(doc).into_iter().any(|f| f["rule"] == "volatile-write-cache" && f["level"] != "ok");
+    assert_eq!(found, median < floor, "median flush {median} ns against {floor} ns: {:?}", findings(doc));
+}
 
 fn files_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> =
@@ -100,4 +158,43 @@ fn a_tmpfs_directory_is_a_problem_and_strict_fails_on_it() {
     assert!(memory["source"]["url"].as_str().is_some_and(|u| u.starts_with("https://")), "{memory}");
     let environment = doc["verdicts"].as_array().unwrap().iter().find(|v| v["area"] == "environment").unwrap();
     assert_eq!(environment["level"], "problem");
+}
+
+#[test]
+fn a_disk_whose_backing_file_is_in_memory_is_a_problem() {
+    let Some(memory) = Tmpfs::mount("1200M") else { return };
+    let Some(device) = Loop::over(memory.0.join("disk.img"), 1100 << 20, &[]) else { return };
+    // Said to spin, as a virtual disk may be: then fast flushes are a cache answering them.
+    device.set_attr("queue/rotational", "1");
+    let Some(fs) = Ext4::on(device) else { return };
+    let doc = check_json(&fs.mount);
+    let all = findings(&doc);
+    let backing = all.iter().find(|f| f["rule"] == "loop-device").expect("the loop device is named");
+    assert_eq!(backing["level"], "problem", "{backing}");
+    assert!(backing["text"].as_str().unwrap().contains("on tmpfs"), "{backing}");
+    assert_eq!(doc["dirs"][0]["loop_backing"]["backing_filesystem"], "tmpfs");
+    flush_finding_agrees_with_its_figure(&doc);
+}
+
+#[test]
+fn a_healthy_ext4_loop_device_gets_no_warning_it_does_not_deserve() {
+    // Backed by a file on the build's own disk, read and written with direct I/O.
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let Some(device) = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"]) else { return };
+    let Some(fs) = Ext4::on(device) else { return };
+    let doc = check_json(&fs.mount);
+    let loop_note = findings(&doc).into_iter().find(|f| f["rule"] == "loop-device").expect("named");
+    assert_eq!(loop_note["level"], "note", "a loop device with direct I/O is only worth knowing: {loop_note}");
+    for f in findings(&doc) {
+        let deserved = f["rule"] == "volatile-write-cache"
+            // The build's disk may itself be slow or full: those findings are the disk's own.
+            || ["commit-latency", "page-read-latency", "free-space", "virtual-disk"].contains(&f["rule"].as_str().unwrap());
+        assert!(f["level"] == "ok" || f["level"] == "note" || deserved, "{f}");
+    }
+    assert!(
+        findings(&doc).iter().all(|f| f["level"] != "problem" || f["rule"] == "commit-latency"),
+        "{:?}",
+        findings(&doc)
+    );
+    flush_finding_agrees_with_its_figure(&doc);
 }

@@ -73,11 +73,14 @@ pub struct Loop(pub String, pub PathBuf);
 impl Loop {
     pub fn attach(sector_size: u32) -> Option<Loop> {
         let backing = tempfile::NamedTempFile::new().unwrap().into_temp_path().keep().unwrap();
-        std::fs::File::options().write(true).open(&backing).unwrap().set_len(64 << 20).unwrap();
-        let out = ProcessCommand::new("losetup")
-            .args(["--find", "--show", "--sector-size", &sector_size.to_string()])
-            .arg(&backing)
-            .output();
+        Loop::over(backing, 64 << 20, &["--sector-size", &sector_size.to_string()])
+    }
+
+    /// A loop device over a new sparse file `backing` of `size` bytes (removed on drop), with
+    /// losetup's `options` (`--direct-io=on`).
+    pub fn over(backing: PathBuf, size: u64, options: &[&str]) -> Option<Loop> {
+        std::fs::File::create(&backing).unwrap().set_len(size).unwrap();
+        let out = ProcessCommand::new("losetup").args(["--find", "--show"]).args(options).arg(&backing).output();
         match out {
             Ok(o) if o.status.success() => Some(Loop(String::from_utf8_lossy(&o.stdout).trim().to_string(), backing)),
             other => {
@@ -88,6 +91,12 @@ impl Loop {
                 None
             }
         }
+    }
+
+    /// The device's sysfs attribute `rel` (`queue/rotational`) set to `value`.
+    pub fn set_attr(&self, rel: &str, value: &str) {
+        let name = self.0.trim_start_matches("/dev/");
+        std::fs::write(format!("/sys/block/{name}/{rel}"), value).unwrap();
     }
 }
 

@@ -51,7 +51,10 @@ pub fn usable(dir: &Path, needed: u64, budget: Budget) -> Result<(), UsageError>
 pub fn host_facts(dir: &Path) -> DirEvidence {
     let device = spindle_host::device_info(dir);
     let partition_start_bytes = device.partition.as_deref().and_then(spindle_host::layers::partition_start_bytes);
-    let loop_backing = device.partition.as_deref().and_then(spindle_host::layers::loop_info).map(|l| LoopBacking {
+    // A loop device is the "partition" over its backing file's disk, or, when that file is on
+    // no disk (tmpfs), the device itself.
+    let loop_device = [&device.partition, &device.device].into_iter().flatten().find(|n| n.starts_with("loop"));
+    let loop_backing = loop_device.and_then(|n| spindle_host::layers::loop_info(n)).map(|l| LoopBacking {
         file: l.backing_file,
         direct_io: l.direct_io,
         backing_filesystem: l.backing_filesystem,
