@@ -70,6 +70,26 @@ pub fn host_facts(dir: &Path) -> DirEvidence {
     }
 }
 
+/// Directories that sit on one physical device, said before the first step: their figures
+/// are not independent, and data and log split between them share the device all the same.
+pub fn sharing_a_device(dirs: &[DirEvidence]) -> Vec<String> {
+    let mut said = Vec::new();
+    for (i, a) in dirs.iter().enumerate() {
+        for b in &dirs[i + 1..] {
+            if let (Some(x), Some(y)) = (&a.device.device, &b.device.device)
+                && x == y
+            {
+                said.push(format!(
+                    "{} and {} are on one physical device ({x}): what one does, the other waits for; \
+                     data and log on them are on one volume",
+                    a.dir, b.dir
+                ));
+            }
+        }
+    }
+    said
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +107,18 @@ mod tests {
         assert!(e.contains("the default battery needs") && e.contains("--quick"), "{e}");
         usable(dir.path(), 1).expect("a writable directory with room");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "the probe is removed");
+    }
+
+    #[test]
+    fn directories_on_one_disk_are_said_to_share_it() {
+        let on = |dir: &str, disk: Option<&str>| {
+            let mut d = DirEvidence { dir: dir.into(), ..DirEvidence::default() };
+            d.device.device = disk.map(String::from);
+            d
+        };
+        let said = sharing_a_device(&[on("/data", Some("vda")), on("/log", Some("vdb")), on("/tmp", Some("vda"))]);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("/data and /tmp are on one physical device (vda)"), "{said:?}");
+        assert!(sharing_a_device(&[on("/a", None), on("/b", None)]).is_empty(), "unknown is not the same");
     }
 }

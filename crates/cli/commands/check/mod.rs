@@ -4,6 +4,7 @@
 //! check group; then the evidence judged by the findings rules, the summary on the terminal,
 //! and the HTML report. Everything the user could get wrong is refused before any I/O.
 
+mod answer;
 mod battery;
 mod dirs;
 mod evidence;
@@ -18,6 +19,7 @@ use crate::database::url_of;
 use crate::progress::note;
 use crate::usage::UsageError;
 use crate::{Outcome, output, runner, store};
+use answer::Answer;
 use battery::{Budget, bytes_needed};
 use run::{Eta, LogDb};
 use spindle_analysis::findings::{self, DirEvidence, Evidence, Guidance, Level};
@@ -76,14 +78,19 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         );
     }
 
+    // What lies under each directory, read before the battery writes anything.
+    let mut facts: Vec<DirEvidence> = dirs.iter().map(|d| dirs::host_facts(d)).collect();
+    let shared = dirs::sharing_a_device(&facts);
+    for line in &shared {
+        note(args.quiet || args.json, line);
+    }
     let mut evidence = Evidence { guidance, dirs: Vec::new() };
     let console_output =
         OutputArgs { quiet: args.quiet || args.json, labels: args.labels.clone(), ..OutputArgs::default() };
     let console = Console::new(&console_output, store::path(&args.store)?, Shown::Saved);
     let mut runner = runner::new(&console, &args.store, labels, Duration::from_secs(1))?;
     let mut eta = Eta { left: total_time, done: 0, total: io_steps + sizing.log_sizes.len() * log_runs };
-    for (i, (dir, (steps, warnings))) in dirs.iter().zip(planned).enumerate() {
-        let mut facts: DirEvidence = dirs::host_facts(dir);
+    for (i, ((dir, (steps, warnings)), mut facts)) in dirs.iter().zip(planned).zip(facts.drain(..)).enumerate() {
         let log_db = match &given_db {
             Some(url) if i == 0 => Some(LogDb::Given(url.clone())),
             Some(_) => None,
@@ -124,23 +131,28 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         since.push((dir.dir.clone(), before));
     }
     let group_ids: Vec<i64> = runner.groups.iter().filter_map(|g| g.id).collect();
-    let written = report::write(&report_path, &runner, &group_ids, args.force)?;
-    let interrupted = runner.outcome == Outcome::Interrupted;
+    let report = report::write(&report_path, &runner, &group_ids, args.force)?;
+    let answer = Answer {
+        evidence,
+        findings: found,
+        verdicts,
+        since,
+        shared,
+        budget,
+        elapsed,
+        groups: group_ids,
+        report,
+        interrupted: runner.outcome == Outcome::Interrupted,
+    };
     if args.json {
-        let doc =
-            report::json(&evidence, &found, &verdicts, &since, budget, &group_ids, written.as_deref(), interrupted);
-        output::write_stdout(serde_json::to_string_pretty(&doc)?.as_bytes())?;
+        output::write_stdout(serde_json::to_string_pretty(&report::json(&answer))?.as_bytes())?;
         output::write_stdout(b"\n")?;
+    } else if args.quiet {
+        eprint!("{}", summary::verdict_line(&answer.findings));
     } else {
-        let text =
-            summary::render(&evidence, &found, &verdicts, &since, budget, elapsed, written.as_deref(), interrupted);
-        if args.quiet {
-            eprint!("{}", summary::verdict_line(&found));
-        } else {
-            output::write_text(text.as_bytes())?;
-        }
+        output::write_text(summary::render(&answer).as_bytes())?;
     }
-    let problems = args.strict && found.iter().any(|f| f.level == Level::Problem);
+    let problems = args.strict && answer.findings.iter().any(|f| f.level == Level::Problem);
     Ok(runner.outcome.and(if problems { Outcome::Problems } else { Outcome::Success }))
 }
 

@@ -1,11 +1,9 @@
 //! What a check hands on: the HTML report (every step's runs with their charts, and the
 //! findings, drawn from the store as `spindle report` draws them) and the `--json` document.
 
-use super::battery::Budget;
-use super::since::Since;
+use super::answer::Answer;
 use crate::output;
 use crate::usage::UsageError;
-use spindle_analysis::findings::{Area, Evidence, Finding, Level};
 use spindle_report::{Format, ReportGroup};
 use spindle_runner::experiment::Runner;
 use std::path::{Path, PathBuf};
@@ -67,27 +65,18 @@ pub fn write(path: &Path, runner: &Runner<'_>, group_ids: &[i64], force: bool) -
 
 /// The `--json` document: every directory's evidence, the findings, the verdict per area, and
 /// what changed since the last check of each directory.
-#[allow(clippy::too_many_arguments)] // one document of everything the check found
-pub fn json(
-    evidence: &Evidence,
-    findings: &[Finding],
-    verdicts: &[(Area, Level)],
-    since: &[(String, Option<Since>)],
-    budget: Budget,
-    groups: &[i64],
-    report: Option<&Path>,
-    interrupted: bool,
-) -> serde_json::Value {
+pub fn json(a: &Answer) -> serde_json::Value {
     serde_json::json!({
         "schema": SCHEMA,
-        "budget": budget.name(),
-        "guidance": evidence.guidance,
-        "complete": !interrupted,
-        "groups": groups,
-        "report": report.map(|p| p.display().to_string()),
-        "verdicts": verdicts.iter().map(|(area, level)| serde_json::json!({"area": area, "level": level})).collect::<Vec<_>>(),
-        "findings": findings,
-        "dirs": evidence.dirs,
-        "since": since.iter().map(|(dir, s)| serde_json::json!({"dir": dir, "last": s})).collect::<Vec<_>>(),
+        "budget": a.budget.name(),
+        "guidance": a.evidence.guidance,
+        "complete": !a.interrupted,
+        "groups": a.groups,
+        "report": a.report.as_ref().map(|p| p.display().to_string()),
+        "verdicts": a.verdicts.iter().map(|(area, level)| serde_json::json!({"area": area, "level": level})).collect::<Vec<_>>(),
+        "findings": a.findings,
+        "dirs": a.evidence.dirs,
+        "shared_devices": a.shared,
+        "since": a.since.iter().map(|(dir, s)| serde_json::json!({"dir": dir, "last": s})).collect::<Vec<_>>(),
     })
 }

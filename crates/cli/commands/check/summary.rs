@@ -2,14 +2,12 @@
 //! warnings, each with its advice and source), then notes while room remains; at most
 //! `MAX_LINES` lines, the rest in the report.
 
-use super::battery::Budget;
+use super::answer::Answer;
 use super::since::Since;
 use spindle_analysis::findings::since::CHANGE_PCT;
-use spindle_analysis::findings::{Area, DirEvidence, Evidence, Finding, Level};
+use spindle_analysis::findings::{Area, DirEvidence, Finding, Level};
 use spindle_model::units::{format_bytes_approx, format_elapsed};
 use std::fmt::Write;
-use std::path::Path;
-use std::time::Duration;
 
 /// A summary a terminal shows whole.
 const MAX_LINES: usize = 25;
@@ -38,29 +36,22 @@ pub fn level_word(level: Level) -> &'static str {
 /// How many moved figures one "since" line names.
 const CHANGES_SHOWN: usize = 3;
 
-#[allow(clippy::too_many_arguments)] // the summary says everything the check found
-pub fn render(
-    evidence: &Evidence,
-    findings: &[Finding],
-    verdicts: &[(Area, Level)],
-    since: &[(String, Option<Since>)],
-    budget: Budget,
-    elapsed: Duration,
-    report: Option<&Path>,
-    interrupted: bool,
-) -> String {
+pub fn render(a: &Answer) -> String {
+    let (evidence, findings, verdicts, since) = (&a.evidence, &a.findings, &a.verdicts, &a.since);
     let mut lines: Vec<String> = Vec::new();
     // Each finding is said once: as its area's lead, under what to do, or among the rest.
     let mut said = vec![false; findings.len()];
     let several = evidence.dirs.len() > 1;
+    // Blank lines between the parts, where one directory leaves room for them.
+    let gap = if several { "" } else { "\n" };
     for dir in &evidence.dirs {
         lines.push(format!(
-            "\ncheck of {}: {} ({} battery, {}{})",
+            "{gap}check of {}: {} ({} battery, {}{})",
             dir.dir,
             where_it_is(dir),
-            budget.name(),
-            format_elapsed(elapsed),
-            if interrupted { ", stopped early" } else { "" }
+            a.budget.name(),
+            format_elapsed(a.elapsed),
+            if a.interrupted { ", stopped early" } else { "" }
         ));
         // Per area, the worst finding of this directory leads (findings come worst first).
         for (area, _) in verdicts {
@@ -77,23 +68,53 @@ pub fn render(
         }
     }
     if findings.iter().any(|f| f.level >= Level::Warning) {
-        lines.push("\nwhat to do:".into());
+        lines.push(format!("{gap}what to do:"));
         for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.level >= Level::Warning) {
-            let at = if several { format!(" [{}]", f.dir) } else { String::new() };
+            if said[i] && several {
+                continue;
+            }
+            // The same rule with the same advice in several directories is said once, naming them.
+            let alike: Vec<usize> = (i..findings.len())
+                .filter(|&j| {
+                    findings[j].rule == f.rule && findings[j].level == f.level && findings[j].advice == f.advice
+                })
+                .collect();
+            let at = if several {
+                let names: Vec<&str> = alike.iter().map(|&j| findings[j].dir.as_str()).collect();
+                format!(" [{}]", names.join(", "))
+            } else {
+                String::new()
+            };
             lines.push(format!("  {:<8} {}{at}", level_word(f.level), f.text));
             if let Some(advice) = &f.advice {
                 let source = f.source.map(|s| format!(" (after \"{}\")", s.title)).unwrap_or_default();
                 lines.push(format!("           {advice}{source}"));
             }
+            for j in alike {
+                said[j] = true;
+            }
             said[i] = true;
         }
     }
     let rest: Vec<&Finding> = findings.iter().zip(&said).filter(|(_, said)| !**said).map(|(f, _)| f).collect();
-    // Room for the rest, keeping the report's line and the "more" line.
-    let room = MAX_LINES.saturating_sub(lines.len() + 4);
+    let mut tail: Vec<String> = Vec::new();
+    if !a.shared.is_empty() {
+        tail.push(gap.trim_end().to_string());
+        tail.extend(a.shared.iter().cloned());
+    }
+    tail.push(match &a.report {
+        Some(p) => format!("{gap}report: {}", p.display()),
+        None => format!("{gap}no report: nothing was measured"),
+    });
+    // Terminal lines so far (an entry starting with a newline takes two; the very first
+    // newline is the gap above the summary, not a line of it), and the room left for the rest
+    // beside the "also:" heading and the "more" line.
+    let count = |ls: &[String]| ls.iter().map(|l| l.split('\n').count()).sum::<usize>();
+    let used = (count(&lines) + count(&tail)).saturating_sub(gap.len());
+    let room = MAX_LINES.saturating_sub(used + 3);
     let shown = rest.len().min(room);
     if shown > 0 {
-        lines.push("\nalso:".into());
+        lines.push(format!("{gap}also:"));
         for f in &rest[..shown] {
             lines.push(format!("  {}", f.text));
         }
@@ -101,10 +122,7 @@ pub fn render(
     if shown < rest.len() {
         lines.push(format!("  ({} more in the report)", rest.len() - shown));
     }
-    lines.push(match report {
-        Some(p) => format!("\nreport: {}", p.display()),
-        None => "\nno report: nothing was measured".to_string(),
-    });
+    lines.extend(tail);
     let mut out = String::new();
     for l in lines {
         let _ = writeln!(out, "{l}");
@@ -154,4 +172,67 @@ fn where_it_is(dir: &DirEvidence) -> String {
         parts.push(format!("{} free", format_bytes_approx(free)));
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::check::battery::Budget;
+    use spindle_analysis::findings::{Evidence, Guidance};
+
+    fn finding(dir: &str, area: Area, level: Level, rule: &'static str) -> Finding {
+        Finding {
+            dir: dir.into(),
+            area,
+            level,
+            rule,
+            text: format!("{rule} in {dir}"),
+            figure: "1".into(),
+            threshold: None,
+            source: None,
+            advice: (level >= Level::Warning).then(|| format!("fix {rule}")),
+        }
+    }
+
+    fn answer(dirs: &[&str], findings: Vec<Finding>) -> Answer {
+        let evidence = Evidence {
+            guidance: Guidance::Generic,
+            dirs: dirs.iter().map(|d| DirEvidence { dir: d.to_string(), ..DirEvidence::default() }).collect(),
+        };
+        let mut findings = findings;
+        findings.sort_by(|a, b| b.level.cmp(&a.level));
+        Answer {
+            verdicts: spindle_analysis::findings::verdicts(&findings),
+            evidence,
+            findings,
+            since: Vec::new(),
+            shared: vec!["/a and /b are on one physical device (vda)".into()],
+            budget: Budget::Quick,
+            elapsed: std::time::Duration::from_secs(31),
+            groups: vec![1, 2],
+            report: Some("/a/r.html".into()),
+            interrupted: false,
+        }
+    }
+
+    #[test]
+    fn two_directories_with_many_findings_fit_one_screen_and_alike_advice_is_said_once() {
+        let areas = [Area::Environment, Area::PageReads, Area::Commits, Area::LargeWrites, Area::LargeReads, Area::Log];
+        let mut all = Vec::new();
+        for dir in ["/a", "/b"] {
+            all.push(finding(dir, Area::Environment, Level::Warning, "volatile-write-cache"));
+            all.push(finding(dir, Area::Commits, Level::Problem, "commit-latency"));
+            for (i, area) in areas.iter().enumerate() {
+                all.push(finding(dir, *area, Level::Note, ["n0", "n1", "n2", "n3", "n4", "n5"][i]));
+            }
+            all.push(finding(dir, Area::Verify, Level::Ok, "verify"));
+        }
+        let text = render(&answer(&["/a", "/b"], all));
+        let lines: Vec<&str> = text.trim_start().lines().collect();
+        assert!(lines.len() <= MAX_LINES, "{} lines:\n{text}", lines.len());
+        assert_eq!(text.matches("fix volatile-write-cache").count(), 1, "{text}");
+        assert!(text.contains("volatile-write-cache in /a [/a, /b]"), "{text}");
+        assert!(text.contains("more in the report") && text.contains("report: /a/r.html"), "{text}");
+        assert!(text.contains("one physical device"), "{text}");
+    }
 }

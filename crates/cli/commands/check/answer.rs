@@ -1,0 +1,25 @@
+//! Everything one check found, in one place: what the summary and `--json` both say.
+
+use super::battery::Budget;
+use super::since::Since;
+use spindle_analysis::findings::{Area, Evidence, Finding, Level};
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub struct Answer {
+    pub evidence: Evidence,
+    /// Worst first.
+    pub findings: Vec<Finding>,
+    pub verdicts: Vec<(Area, Level)>,
+    /// Per directory (as given), its last check, if any.
+    pub since: Vec<(String, Option<Since>)>,
+    /// Directories on one physical device, said in words.
+    pub shared: Vec<String>,
+    pub budget: Budget,
+    pub elapsed: Duration,
+    /// The stored groups, one per directory checked.
+    pub groups: Vec<i64>,
+    pub report: Option<PathBuf>,
+    /// Stopped by Ctrl-C.
+    pub interrupted: bool,
+}
