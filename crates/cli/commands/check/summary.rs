@@ -200,7 +200,7 @@ mod tests {
             dirs: dirs.iter().map(|d| DirEvidence { dir: d.to_string(), ..DirEvidence::default() }).collect(),
         };
         let mut findings = findings;
-        findings.sort_by(|a, b| b.level.cmp(&a.level));
+        findings.sort_by_key(|f| std::cmp::Reverse(f.level));
         Answer {
             verdicts: spindle_analysis::findings::verdicts(&findings),
             evidence,
