@@ -39,14 +39,64 @@ pub fn curve(points: &[(String, Vec<&RunRecord>)]) -> Vec<CurvePoint> {
         .collect()
 }
 
-/// The first point whose successor gains less than 10% throughput (bytes per second, so a
-/// block-size sweep is judged by MB/s) while mean latency grows. `None` while the curve is
-/// still climbing at its end.
+/// A throughput that falls by more than this share from one point to a later one, and then
+/// rises by as much again, is noise: storage under more load does not lose and regain it.
+const NOISE_SWING: f64 = 0.25;
+
+/// What a curve says about where more load stops paying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The point past which no later point gains 10% more throughput, while latency grows.
+    Knee(usize),
+    /// Still gaining at its end (or too short to say).
+    Climbing,
+    /// Throughput fell by more than 25% and rose again: no knee can be named from single
+    /// runs of it; repeats (averaged per point) smooth it.
+    Noisy,
+}
+
+/// The curve's shape, judged on throughput in bytes per second (so a block-size sweep is
+/// judged by MB/s). The knee is where the whole rest of the curve stops paying, not the
+/// first flat step: a point is the knee when no deeper point reaches 10% more throughput
+/// than it, and latency at the end is higher than there.
+pub fn shape(curve: &[CurvePoint]) -> Shape {
+    let mb: Vec<f64> = curve.iter().map(|p| if p.mb_per_sec.is_finite() { p.mb_per_sec } else { 0.0 }).collect();
+    if is_noisy(&mb) {
+        return Shape::Noisy;
+    }
+    let Some(last) = curve.last() else { return Shape::Climbing };
+    let knee = (0..curve.len().saturating_sub(1)).find(|&i| {
+        let best_later = mb[i + 1..].iter().copied().fold(0.0, f64::max);
+        best_later < mb[i] * (1.0 + KNEE_GAIN) && last.latency_mean_ns > curve[i].latency_mean_ns
+    });
+    knee.map_or(Shape::Climbing, Shape::Knee)
+}
+
+/// The knee's index, when the curve has one (see [`shape`]).
 pub fn knee(curve: &[CurvePoint]) -> Option<usize> {
-    curve.windows(2).position(|w| {
-        let gain = if w[0].mb_per_sec > 0.0 { w[1].mb_per_sec / w[0].mb_per_sec - 1.0 } else { f64::INFINITY };
-        gain < KNEE_GAIN && w[1].latency_mean_ns > w[0].latency_mean_ns
-    })
+    match shape(curve) {
+        Shape::Knee(i) => Some(i),
+        Shape::Climbing | Shape::Noisy => None,
+    }
+}
+
+/// A fall of more than `NOISE_SWING` from some point, followed by a rise of as much from the
+/// low.
+fn is_noisy(mb: &[f64]) -> bool {
+    let mut high = 0.0_f64;
+    let mut low_after_fall: Option<f64> = None;
+    for &v in mb {
+        if let Some(low) = low_after_fall
+            && v > low * (1.0 + NOISE_SWING)
+        {
+            return true;
+        }
+        if v < high * (1.0 - NOISE_SWING) {
+            low_after_fall = Some(low_after_fall.map_or(v, |l: f64| l.min(v)));
+        }
+        high = high.max(v);
+    }
+    false
 }
 
 #[cfg(test)]
@@ -75,6 +125,43 @@ mod tests {
             point("16", 39.0, 410.0),
         ];
         assert_eq!(knee(&c), Some(2));
+    }
+
+    #[test]
+    fn one_flat_step_is_not_the_knee_when_the_curve_climbs_again() {
+        // The curve: 2 -> 4 is flat, but 4 -> 8 gains 84% and 32 is the best.
+        let c = [
+            point("1", 100.0, 100.0),
+            point("2", 190.0, 105.0),
+            point("4", 200.0, 200.0),
+            point("8", 368.0, 220.0),
+            point("16", 449.0, 360.0),
+            point("32", 521.0, 620.0),
+        ];
+        assert_eq!(shape(&c), Shape::Climbing);
+        // Flat from 16 on: 16 is the knee, not the flat step at 2.
+        let mut flat = c.to_vec();
+        flat[5] = point("32", 460.0, 700.0);
+        assert_eq!(shape(&flat), Shape::Knee(4));
+    }
+
+    #[test]
+    fn a_curve_that_falls_and_rises_again_is_too_noisy_for_a_knee() {
+        // IOPS at depths 1..128 on a disk under other load.
+        let iops = [3_632.0, 5_690.0, 3_510.0, 692.0, 5_136.0, 1_416.0, 13_595.0, 24_325.0];
+        let c: Vec<CurvePoint> = iops
+            .iter()
+            .enumerate()
+            .map(|(i, v)| point(&(1 << i).to_string(), v / 128.0, 100.0 * (i + 1) as f64))
+            .collect();
+        assert_eq!(shape(&c), Shape::Noisy);
+        assert_eq!(knee(&c), None);
+        // A fall after the knee that does not rise again is saturation, not noise.
+        let sat = [point("1", 10.0, 1.0), point("2", 20.0, 2.0), point("4", 20.5, 4.0), point("8", 14.0, 9.0)];
+        assert_eq!(shape(&sat), Shape::Knee(1));
+        // Exactly at the swing is within it.
+        let edge = [point("1", 100.0, 1.0), point("2", 75.0, 2.0), point("4", 93.75, 3.0)];
+        assert_ne!(shape(&edge), Shape::Noisy);
     }
 
     #[test]

@@ -71,6 +71,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
                 "param": sweep.param.name(),
                 "curve": curve,
                 "knee": knee.map(|i| &curve[i].value),
+                "noisy": spindle_analysis::curve::shape(&curve) == spindle_analysis::curve::Shape::Noisy,
             });
             store.set_group_summary(group, &summary)?;
         }

@@ -1,7 +1,7 @@
 //! A sweep's curve as a table, with its knee marked and said in words.
 
 use serde::Serialize;
-use spindle_analysis::curve::{CurvePoint, knee};
+use spindle_analysis::curve::{CurvePoint, Shape, shape};
 use spindle_model::RunRecord;
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
@@ -24,14 +24,28 @@ pub fn render_sweep_json(doc: &SweepDocument<'_>) -> Vec<u8> {
     bytes
 }
 
+/// The knee in words, as the text table and the report say it.
+pub fn knee_words(param: &str, curve: &[CurvePoint]) -> String {
+    match shape(curve) {
+        Shape::Knee(i) => format!(
+            "{param}={}: no point beyond it gains 10% more throughput, while latency keeps growing",
+            curve[i].value
+        ),
+        Shape::Climbing => "none yet: the last point still gains 10% or more over every point before it".into(),
+        Shape::Noisy => "none named: throughput fell by more than 25% and rose again, too noisy to say; \
+             repeat the points (--repeat 3) or measure when the storage is quiet"
+            .into(),
+    }
+}
+
 /// The curve as a table, and the knee in words.
 pub fn render_sweep(param: &str, curve: &[CurvePoint]) -> Vec<u8> {
     let mut out = String::new();
     let _ = writeln!(out, "\nsweep of {param}:");
     let _ = writeln!(out, "  {:>10} {:>12} {:>10} {:>10} {:>10} {:>5}", param, "IOs/sec", "MB/s", "avg", "p99", "runs");
-    let knee = knee(curve);
+    let shape = shape(curve);
     for (i, p) in curve.iter().enumerate() {
-        let mark = if Some(i) == knee { "  <- knee" } else { "" };
+        let mark = if shape == Shape::Knee(i) { "  <- knee" } else { "" };
         let _ = writeln!(
             out,
             "  {:>10} {:>12} {:>10} {:>10} {:>10} {:>5}{mark}",
@@ -43,18 +57,7 @@ pub fn render_sweep(param: &str, curve: &[CurvePoint]) -> Vec<u8> {
             p.runs
         );
     }
-    match knee {
-        Some(i) => {
-            let _ = writeln!(
-                out,
-                "knee: {param}={}: beyond it throughput grows less than 10% per step while latency keeps growing",
-                curve[i].value
-            );
-        }
-        None => {
-            let _ = writeln!(out, "knee: none yet: throughput still grows at least 10% per step (or latency falls)");
-        }
-    }
+    let _ = writeln!(out, "knee: {}", knee_words(param, curve));
     out.into_bytes()
 }
 

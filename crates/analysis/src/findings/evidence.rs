@@ -71,6 +71,9 @@ pub struct DepthCurve {
     pub points: Vec<CurvePoint>,
     /// Index into `points` of the knee, if the curve has one.
     pub knee: Option<usize>,
+    /// Throughput fell and rose again by more than a quarter: too noisy to name a knee.
+    #[serde(default)]
+    pub noisy: bool,
 }
 
 /// Commit latency: each commit is a write of `write_bytes` and a flush (fdatasync), at QD1.

@@ -62,5 +62,6 @@ pub(crate) fn curve(points: &[(&str, f64, f64)], knee: Option<usize>) -> DepthCu
             })
             .collect(),
         knee,
+        noisy: false,
     }
 }

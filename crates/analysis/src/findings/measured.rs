@@ -4,6 +4,7 @@ use super::Level;
 use super::evidence::{Guidance, Transfer};
 use super::figures::{latency, mb_per_sec, rate};
 use super::rules::{Check, Judgement, bound_for, level_of};
+use crate::curve::CurvePoint;
 use spindle_model::units::format_size;
 
 /// What each engine calls its log, for sentences about commits.
@@ -57,11 +58,39 @@ pub(crate) fn page_read_latency(c: &Check) -> Option<Judgement> {
     })
 }
 
+/// The swing of a noisy curve: its lowest point after a higher one, and the highest before it.
+fn swing(points: &[CurvePoint]) -> Option<(&CurvePoint, &CurvePoint)> {
+    let low_at = (1..points.len()).min_by(|&a, &b| points[a].iops.total_cmp(&points[b].iops))?;
+    let high = points[..low_at].iter().max_by(|a, b| a.iops.total_cmp(&b.iops))?;
+    Some((&points[low_at], high))
+}
+
 /// Where more outstanding reads stop buying throughput (the sweep's knee), or that they never
 /// did within the depths tried.
 pub(crate) fn page_read_knee(c: &Check) -> Option<Judgement> {
     let curve = c.dir.page_reads.as_ref()?;
     let pages = format_size(curve.block);
+    if curve.noisy {
+        let (low, high) = swing(&curve.points)?;
+        return Some(Judgement {
+            level: Level::Note,
+            text: format!(
+                "{pages} page reads swung from {} IOPS at {} outstanding to {} at {}, and back: too noisy to say \
+                 where they stop scaling",
+                rate(high.iops),
+                high.value,
+                rate(low.iops),
+                low.value
+            ),
+            figure: format!("{} to {} IOPS", rate(low.iops), rate(high.iops)),
+            threshold: Some("a fall of more than 25% that rises again is noise, not the device".into()),
+            advice: Some(
+                "Check again when the storage is quiet, or sweep with repeats: spindle io --sweep depth=1,2,...,64 \
+                 --repeat 3"
+                    .into(),
+            ),
+        });
+    }
     let (text, point) = match curve.knee.and_then(|i| curve.points.get(i)) {
         Some(p) => (
             format!(
@@ -180,6 +209,21 @@ mod tests {
         assert_eq!(level("page-read-latency", &dir()), None);
         let deeper = judge("page-read-latency", &reading(&[("4", 1e4, 400_000.0)], None)).unwrap();
         assert!(deeper.text.contains("400 µs at 4 outstanding"), "{}", deeper.text);
+    }
+
+    #[test]
+    fn a_noisy_curve_names_no_knee_and_says_why() {
+        let points = [("1", 3_632.0, 1e5), ("2", 5_690.0, 2e5), ("4", 692.0, 3e5), ("8", 24_325.0, 4e5)];
+        let mut d = reading(&points, None);
+        d.page_reads.as_mut().unwrap().noisy = true;
+        let j = judge("page-read-knee", &d).unwrap();
+        assert_eq!(j.level, Level::Note);
+        assert!(
+            j.text.contains("swung from 5,690 IOPS at 2 outstanding to 692 at 4") && j.text.contains("too noisy"),
+            "{}",
+            j.text
+        );
+        assert!(j.advice.unwrap().contains("--repeat 3"));
     }
 
     #[test]

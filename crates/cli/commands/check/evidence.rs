@@ -3,7 +3,7 @@
 
 use super::battery::page_bytes;
 use crate::commands::logtest::table;
-use spindle_analysis::curve::{curve, knee};
+use spindle_analysis::curve::{Shape, curve, shape};
 use spindle_analysis::findings::{
     Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
 };
@@ -32,7 +32,16 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
         .collect();
     if !depth_runs.is_empty() {
         let points = curve(&depth_runs);
-        dir.page_reads = Some(DepthCurve { block: page_bytes(guidance), knee: knee(&points), points });
+        let shape = shape(&points);
+        dir.page_reads = Some(DepthCurve {
+            block: page_bytes(guidance),
+            knee: match shape {
+                Shape::Knee(i) => Some(i),
+                Shape::Climbing | Shape::Noisy => None,
+            },
+            noisy: shape == Shape::Noisy,
+            points,
+        });
     }
     dir.commits = member("commits").map(|f| commits(&f.record));
     dir.large_writes = member("large-writes").map(|f| transfer(&f.record));

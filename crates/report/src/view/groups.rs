@@ -129,12 +129,7 @@ fn sweep(section: &mut Section, v: &GroupView, param: &str, curve: &[CurvePoint]
         vec![Series { name: "mean latency".into(), values: curve.iter().map(|p| p.latency_mean_ns / div).collect() }];
     latency.mark = mark;
     section.charts = vec![throughput, latency];
-    section.notes.push(match knee {
-        Some(k) => format!(
-            "The knee is at {param}={k}: beyond it, latency grows faster than throughput (the point to run at)."
-        ),
-        None => format!("No knee: throughput kept rising with {param} as fast as latency."),
-    });
+    section.notes.push(format!("Knee: {}.", crate::sweep::knee_words(param, curve)));
     let mut t = Table::new("Curve", &[param, rate, "MB/s", "mean", "runs"]);
     for p in curve {
         let mut value = Cell::text(p.value.clone());
