@@ -21,8 +21,10 @@ pub struct Spread {
 
 /// The spread of every compared metric over `runs`.
 pub fn spread(runs: &[&RunRecord]) -> Vec<Spread> {
+    // A figure some run lacks (commit latency of a run that never commits) has no spread.
     Metric::ALL
         .iter()
+        .filter(|m| m.present_in_all(runs))
         .map(|&metric| {
             let xs: Vec<f64> = runs.iter().map(|r| metric.of(r)).collect();
             let (m, sd) = (mean(&xs), sample_stddev(&xs));

@@ -64,7 +64,7 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
 /// A metric's figure as tables print it: latencies with their unit, rates to two decimals.
 pub(crate) fn metric_value(metric: Metric, v: f64) -> String {
     match metric {
-        Metric::LatencyMean | Metric::LatencyP99 => format_latency_ns(v),
+        Metric::LatencyMean | Metric::LatencyP99 | Metric::CommitLatency => format_latency_ns(v),
         Metric::Iops | Metric::MbPerSec => format!("{v:.2}"),
     }
 }

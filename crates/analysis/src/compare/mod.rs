@@ -38,10 +38,15 @@ pub enum Metric {
     MbPerSec,
     LatencyMean,
     LatencyP99,
+    /// A commit (a write and its flush, or a write-through write) from its first write's start
+    /// to its flush's end: what a database's committing session waits for. Only runs that
+    /// commit have it.
+    CommitLatency,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 4] = [Metric::Iops, Metric::MbPerSec, Metric::LatencyMean, Metric::LatencyP99];
+    pub const ALL: [Metric; 5] =
+        [Metric::Iops, Metric::MbPerSec, Metric::LatencyMean, Metric::LatencyP99, Metric::CommitLatency];
 
     /// As the text report names it, for runs that count `counts`: a Hammer run's rate is
     /// calls a second, not IOPS.
@@ -55,6 +60,7 @@ impl Metric {
             Metric::MbPerSec => "MB/s",
             Metric::LatencyMean => "mean latency",
             Metric::LatencyP99 => "p99 latency",
+            Metric::CommitLatency => "commit latency",
         }
     }
 
@@ -72,7 +78,13 @@ impl Metric {
             Metric::MbPerSec => r.kind().moves_bytes(),
             Metric::LatencyMean => s.ios == 0 || s.latency_ns.mean > 0.0,
             Metric::LatencyP99 => s.ios == 0 || s.latency_ns.p99 > 0,
+            Metric::CommitLatency => s.commit.count > 0,
         }
+    }
+
+    /// Whether every one of `runs` has this figure.
+    pub fn present_in_all(self, runs: &[&RunRecord]) -> bool {
+        runs.iter().all(|r| self.present_in(r))
     }
 
     /// The run's figure (latencies in nanoseconds).
@@ -83,6 +95,7 @@ impl Metric {
             Metric::MbPerSec => s.mb_per_sec,
             Metric::LatencyMean => s.latency_ns.mean,
             Metric::LatencyP99 => s.latency_ns.p99 as f64,
+            Metric::CommitLatency => s.commit.latency_ns.mean,
         }
     }
 }
@@ -228,7 +241,13 @@ fn assemble(
         b_runs: sides.ids.1,
         basis,
         sequence,
-        method: words::method(basis, a.len(), b.len(), settings.threshold_pct),
+        method: words::method(
+            basis,
+            a.len(),
+            b.len(),
+            settings.threshold_pct,
+            metrics.iter().filter(|m| m.test.is_some()).count(),
+        ),
         threshold_pct: settings.threshold_pct,
         correction: "holm",
         metrics,
@@ -250,7 +269,7 @@ fn judge_all(
     drift_of: impl Fn(Metric) -> Option<Drift>,
 ) -> Vec<MetricComparison> {
     // Only figures every run has are compared: an absent one is not a zero.
-    let present: Vec<Metric> = Metric::ALL.into_iter().filter(|m| a.iter().chain(b).all(|r| m.present_in(r))).collect();
+    let present: Vec<Metric> = Metric::ALL.into_iter().filter(|m| m.present_in_all(a) && m.present_in_all(b)).collect();
     let found: Vec<Option<Evidence>> = present.iter().map(|&m| evidence(m)).collect();
     let tested: Vec<f64> = found.iter().flatten().map(|e| e.test.p_value).collect();
     let mut adjusted = holm(&tested).into_iter();

@@ -212,3 +212,29 @@ fn other_differences_are_listed() {
     let depth = &c.confounders[3];
     assert_eq!((depth.a.as_slice(), depth.b.as_slice()), (&["8".to_string()][..], &["32".to_string()][..]));
 }
+
+#[test]
+fn commit_latency_is_compared_only_where_every_run_commits_and_the_method_counts_what_was_tested() {
+    let plain_a = runs(&[1000.0, 1012.0, 994.0], 0, &[]);
+    let plain_b = runs(&[1006.0, 991.0, 1009.0], 0, &[]);
+    let c = compare(&side(&plain_a, 1), &side(&plain_b, 4), &Settings::default());
+    assert!(c.metrics.iter().all(|m| m.metric != Metric::CommitLatency), "no run commits");
+    assert!(c.method.contains("over the 4 metrics tested"), "{}", c.method);
+
+    // Commits twice as slow on B, every round: worse, and tested beside the others.
+    let commit = |runs: &mut Vec<spindle_model::RunRecord>, ns: f64| {
+        for (i, r) in runs.iter_mut().enumerate() {
+            r.summary.commit.count = 500;
+            r.summary.commit.latency_ns.mean = ns * (1.0 + 0.01 * i as f64);
+        }
+    };
+    let (mut a, mut b) = (plain_a.clone(), plain_b.clone());
+    commit(&mut a, 1e6);
+    commit(&mut b, 2e6);
+    let c = compare(&side(&a, 1), &side(&b, 4), &Settings::default());
+    assert_eq!(verdict(&c, Metric::CommitLatency), Verdict::Worse);
+    assert!(c.method.contains("over the 5 metrics tested"), "{}", c.method);
+    // One side that does not commit: the figure is absent, not zero.
+    let c = compare(&side(&a, 1), &side(&plain_b, 4), &Settings::default());
+    assert!(c.metrics.iter().all(|m| m.metric != Metric::CommitLatency));
+}

@@ -8,9 +8,10 @@ use crate::compare::verdict::Lean;
 use spindle_model::RunRecord;
 
 /// How the verdicts were reached, in a sentence.
-pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64) -> String {
+pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64, tested: usize) -> String {
+    let over = if tested == 1 { "the 1 metric tested".to_string() } else { format!("the {tested} metrics tested") };
     let rule = format!(
-        "p-values corrected with Holm's method over the 4 metrics; `better`/`worse` needs p < 0.05 and the whole \
+        "p-values corrected with Holm's method over {over}; `better`/`worse` needs p < 0.05 and the whole \
          95% interval beyond ±{threshold}%, `equivalent` the whole interval inside it; changes and intervals are \
          ratios (geometric means)"
     );

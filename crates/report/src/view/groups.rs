@@ -220,7 +220,7 @@ fn ab(section: &mut Section, c: &Comparison) {
 /// A metric's figure: latencies in their unit, rates as rates.
 fn metric_cell(metric: Metric, v: f64) -> Cell {
     match metric {
-        Metric::LatencyMean | Metric::LatencyP99 => Cell::latency_ns(v),
+        Metric::LatencyMean | Metric::LatencyP99 | Metric::CommitLatency => Cell::latency_ns(v),
         Metric::Iops | Metric::MbPerSec => Cell::rate(v),
     }
 }
