@@ -198,3 +198,36 @@ fn a_healthy_ext4_loop_device_gets_no_warning_it_does_not_deserve() {
     );
     flush_finding_agrees_with_its_figure(&doc);
 }
+
+#[test]
+fn two_directories_are_answered_one_volume_or_two_and_said_to_share_their_device() {
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (data, log) = (scratch.path().join("data"), scratch.path().join("log"));
+    std::fs::create_dir(&data).unwrap();
+    std::fs::create_dir(&log).unwrap();
+    let store = scratch.path().join("results.db");
+    let out = spindle_with_store(&store).args(["check", "--quick", "--json"]).arg(&data).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Both batteries, then the layouts in paired rounds: a group each.
+    assert_eq!(doc["dirs"].as_array().map(Vec::len), Some(2));
+    let layouts = &doc["layouts"];
+    let comparison = &layouts["comparison"];
+    assert_eq!(comparison["basis"], "paired", "{layouts}");
+    assert_eq!(comparison["a_runs"].as_array().map(Vec::len), Some(3), "three rounds of the quick battery");
+    let metrics: Vec<&str> =
+        comparison["metrics"].as_array().unwrap().iter().map(|m| m["metric"].as_str().unwrap()).collect();
+    assert!(metrics.contains(&"commit_latency"), "the log's commits are compared: {metrics:?}");
+    let text = layouts["recommendation"]["text"].as_str().unwrap();
+    // One scratch filesystem holds both: the answer says a split there cannot help.
+    assert!(text.contains("both directories are on one device"), "{text}");
+    assert_eq!(doc["shared_devices"].as_array().map(Vec::len), Some(1), "{}", doc["shared_devices"]);
+    let runs = crate::common::runs_in(&store);
+    let sides: Vec<&str> = runs.iter().filter_map(|r| r["labels"]["layout"].as_str()).collect();
+    assert_eq!(sides.iter().filter(|s| **s == "one-volume").count(), 3, "{sides:?}");
+    assert_eq!(sides.iter().filter(|s| **s == "two-volumes").count(), 3, "{sides:?}");
+    for dir in [&data, &log] {
+        let left = files_in(dir);
+        assert!(left.iter().all(|f| f.starts_with("spindle-check-") && f.ends_with(".html")), "{left:?}");
+    }
+}

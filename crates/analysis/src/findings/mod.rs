@@ -9,6 +9,7 @@ mod figures;
 mod fixtures;
 mod measured;
 mod outcomes;
+pub mod placement;
 pub mod rules;
 pub mod since;
 mod sources;

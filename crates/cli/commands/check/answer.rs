@@ -22,4 +22,6 @@ pub struct Answer {
     pub report: Option<PathBuf>,
     /// Stopped by Ctrl-C.
     pub interrupted: bool,
+    /// Two directories: data and log on one volume or two.
+    pub layouts: Option<super::placement::Answer>,
 }

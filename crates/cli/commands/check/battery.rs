@@ -192,22 +192,8 @@ pub fn plan_io(dir: &Path, guidance: Guidance, sizing: &Sizing) -> Result<(Vec<I
     let mut steps = Vec::new();
     let mut warnings = Vec::new();
     for def in defs(guidance, sizing) {
-        let setting = |key: &'static str, text: String| Setting { text, origin: Origin::Check { step: def.name, key } };
         let size = if def.file == VERIFY_FILE { sizing.verify_file } else { sizing.file };
-        let mut input = PlanInput {
-            targets: vec![dir.join(def.file)],
-            profile: def.profile.map(|p| setting("profile", p.to_string())),
-            sweep: def.sweep.clone(),
-            verify: def.verify,
-            ..PlanInput::default()
-        };
-        for (key, value) in &def.settings {
-            input.set(key, Some(setting(key, value.clone())));
-        }
-        input.set("size", Some(setting("size", size.to_string())));
-        input.set("duration", Some(setting("duration", format!("{}ms", sizing.step.as_millis()))));
-        input.set("warmup", Some(setting("warmup", format!("{}ms", sizing.warmup.as_millis()))));
-        let planned = plan::plan_io(&input, &ThisMachine)?;
+        let planned = plan_def(&def, &dir.join(def.file), size, sizing)?;
         for w in planned.warnings {
             if !warnings.contains(&w) {
                 warnings.push(w);
@@ -222,6 +208,70 @@ pub fn plan_io(dir: &Path, guidance: Guidance, sizing: &Sizing) -> Result<(Vec<I
         }
     }
     Ok((steps, warnings))
+}
+
+/// One step's definition planned on `target` of `size` bytes, with the battery's step time.
+fn plan_def(def: &StepDef, target: &Path, size: u64, sizing: &Sizing) -> Result<plan::IoPlan, UsageError> {
+    let setting = |key: &'static str, text: String| Setting { text, origin: Origin::Check { step: def.name, key } };
+    let mut input = PlanInput {
+        targets: vec![target.to_path_buf()],
+        profile: def.profile.map(|p| setting("profile", p.to_string())),
+        sweep: def.sweep.clone(),
+        verify: def.verify,
+        ..PlanInput::default()
+    };
+    for (key, value) in &def.settings {
+        input.set(key, Some(setting(key, value.clone())));
+    }
+    input.set("size", Some(setting("size", size.to_string())));
+    input.set("duration", Some(setting("duration", format!("{}ms", sizing.step.as_millis()))));
+    input.set("warmup", Some(setting("warmup", format!("{}ms", sizing.warmup.as_millis()))));
+    plan::plan_io(&input, &ThisMachine)
+}
+
+/// The data file of the layouts experiment, and its log file.
+pub const LAYOUT_DATA_FILE: &str = "spindle-check-data.dat";
+pub const LAYOUT_LOG_FILE: &str = "spindle-check-log.dat";
+
+/// A busy OLTP database's data and log at once, as one job of two targets: page reads and
+/// some writes on the data file in `data_dir` (two threads, 8 outstanding each), and the
+/// engine's commits on the log file in `log_dir`.
+pub fn plan_layout(
+    data_dir: &Path,
+    log_dir: &Path,
+    guidance: Guidance,
+    sizing: &Sizing,
+) -> Result<(JobSpec, Vec<String>), UsageError> {
+    let page = format_size(page_bytes(guidance));
+    let data = StepDef {
+        name: "layout-data",
+        profile: None,
+        settings: [("block", page.as_str()), ("read", "70"), ("random", "100"), ("threads", "2"), ("depth", "8")]
+            .iter()
+            .map(|(k, v)| (*k, v.to_string()))
+            .collect(),
+        sweep: None,
+        verify: false,
+        file: LAYOUT_DATA_FILE,
+    };
+    let log = StepDef {
+        name: "layout-log",
+        profile: Some(commit_profile(guidance)),
+        settings: Vec::new(),
+        sweep: None,
+        verify: false,
+        file: LAYOUT_LOG_FILE,
+    };
+    let mut data_plan = plan_def(&data, &data_dir.join(data.file), sizing.file, sizing)?;
+    let log_plan = plan_def(&log, &log_dir.join(log.file), sizing.verify_file, sizing)?;
+    let mut warnings = data_plan.warnings;
+    warnings.extend(log_plan.warnings.into_iter().filter(|w| !warnings.contains(w)).collect::<Vec<_>>());
+    let (Some(mut job), Some(log_job)) = (data_plan.jobs.pop(), log_plan.jobs.into_iter().next()) else {
+        return Err(UsageError::request("the data-and-log layout planned no job"));
+    };
+    // One job, so data and log run at once, as a database's do.
+    job.job.targets.extend(log_job.job.targets);
+    Ok((job.job, warnings))
 }
 
 /// Bytes the battery writes in a directory at most: its two test files and, when the log

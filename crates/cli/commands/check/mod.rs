@@ -8,6 +8,7 @@ mod answer;
 mod battery;
 mod dirs;
 mod evidence;
+mod placement;
 mod report;
 mod run;
 mod since;
@@ -58,10 +59,17 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         planned.push(battery::plan_io(dir, guidance, &sizing)?);
     }
 
+    // Two directories: data and log on one volume or two, in paired rounds after the batteries.
+    let layouts = match dirs.as_slice() {
+        [_, _] => Some(placement::plan(&dirs, guidance, &sizing, budget)?),
+        _ => None,
+    };
     let io_steps: usize = planned.iter().map(|(steps, _)| steps.len()).sum();
     let log_runs = if given_db.is_some() { 1 } else { dirs.len() };
     let per_io = sizing.step + sizing.warmup;
-    let total_time = per_io * io_steps as u32 + sizing.log_step * (sizing.log_sizes.len() * log_runs) as u32;
+    let total_time = per_io * io_steps as u32
+        + sizing.log_step * (sizing.log_sizes.len() * log_runs) as u32
+        + layouts.as_ref().map_or(Duration::ZERO, |l| l.takes());
     if !args.quiet && !args.json {
         note(
             false,
@@ -69,7 +77,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
                 "check ({} battery, for {}): {} steps in {}, about {}; needs {} free in each; results kept in {}",
                 budget.name(),
                 guidance_name(guidance),
-                io_steps + sizing.log_sizes.len() * log_runs,
+                io_steps + sizing.log_sizes.len() * log_runs + layouts.as_ref().map_or(0, |l| 2 * l.rounds as usize),
                 dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
                 format_elapsed(total_time),
                 format_bytes_approx(needed),
@@ -107,6 +115,21 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         }
     }
 
+    let mut layouts_answer = None;
+    if let Some(layouts) = layouts
+        && runner.outcome != Outcome::Interrupted
+    {
+        note(
+            args.quiet || args.json,
+            &format!(
+                "data and log: one volume or two? {} rounds of both layouts, alternated (about {} left)",
+                layouts.rounds,
+                spindle_model::units::format_elapsed(layouts.takes())
+            ),
+        );
+        let shared_disk = placement::shared_disk(&evidence.dirs[0].device, &evidence.dirs[1].device).map(String::from);
+        layouts_answer = layouts.run(&mut runner, shared_disk.as_deref())?;
+    }
     let found = findings::findings(&evidence);
     let verdicts = findings::verdicts(&found);
     let elapsed = started.elapsed();
@@ -143,6 +166,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         groups: group_ids,
         report,
         interrupted: runner.outcome == Outcome::Interrupted,
+        layouts: layouts_answer,
     };
     if args.json {
         output::write_stdout(serde_json::to_string_pretty(&report::json(&answer))?.as_bytes())?;

@@ -77,6 +77,7 @@ pub fn json(a: &Answer) -> serde_json::Value {
         "findings": a.findings,
         "dirs": a.evidence.dirs,
         "shared_devices": a.shared,
+        "layouts": a.layouts,
         "since": a.since.iter().map(|(dir, s)| serde_json::json!({"dir": dir, "last": s})).collect::<Vec<_>>(),
     })
 }

@@ -67,6 +67,9 @@ pub fn render(a: &Answer) -> String {
             lines.push(since_line(last));
         }
     }
+    if let Some(l) = &a.layouts {
+        lines.push(format!("{gap}data and log: {}", l.recommendation.text));
+    }
     if findings.iter().any(|f| f.level >= Level::Warning) {
         lines.push(format!("{gap}what to do:"));
         for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.level >= Level::Warning) {
@@ -212,6 +215,7 @@ mod tests {
             groups: vec![1, 2],
             report: Some("/a/r.html".into()),
             interrupted: false,
+            layouts: None,
         }
     }
 

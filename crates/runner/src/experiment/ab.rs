@@ -44,12 +44,15 @@ pub struct Compared {
 pub fn run(runner: &mut Runner<'_>, sides: [&mut dyn Workload; 2], plan: &AbPlan) -> anyhow::Result<Vec<Compared>> {
     let order = rounds::order(plan.rounds, plan.first);
     runner.total_steps = order.len() * plan.points.len();
+    // Groups the runner made before (a check's batteries before its layouts) are not this
+    // experiment's.
+    let earlier_groups = runner.groups.len();
     let [a, b] = sides;
     let mut sides = [a, b];
     let result = run_rounds(runner, &mut sides, plan, &order);
     runner.finish(&mut sides);
     result?;
-    compare_groups(runner, plan, &order)
+    compare_groups(runner, plan, &order, earlier_groups)
 }
 
 fn group_name(plan: &AbPlan, point: Option<&str>, part: Option<&str>) -> String {
@@ -99,9 +102,14 @@ fn run_rounds(
 }
 
 /// Each group's runs paired by their labels and compared, in the order the groups began.
-fn compare_groups(runner: &Runner<'_>, plan: &AbPlan, order: &[(Side, u32)]) -> anyhow::Result<Vec<Compared>> {
+fn compare_groups(
+    runner: &Runner<'_>,
+    plan: &AbPlan,
+    order: &[(Side, u32)],
+    earlier_groups: usize,
+) -> anyhow::Result<Vec<Compared>> {
     let mut out = Vec::new();
-    for (index, group) in runner.groups.iter().enumerate() {
+    for (index, group) in runner.groups.iter().enumerate().skip(earlier_groups) {
         let runs: Vec<&super::Finished> = runner.runs.iter().filter(|f| f.group == Some(index)).collect();
         let Some(first) = runs.first() else { continue };
         let ids: Vec<(i64, &RunRecord)> = runs.iter().map(|f| (f.id, &f.record)).collect();

@@ -188,3 +188,31 @@ fn an_ab_experiment_compares_each_part_with_the_same_part_in_balanced_rounds() {
     assert_eq!(order, ["b", "a", "a", "b", "b", "a"], "balanced rounds, B first as asked");
     assert!(scans.iter().all(|f| f.record.labels.contains_key(ROUND_LABEL)));
 }
+
+#[test]
+fn an_ab_experiment_after_a_series_compares_only_its_own_groups() {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let observer = Silent;
+    let mut r = runner(&store, &observer);
+    // A check's battery first, in a group of its own.
+    let mut before = Parts::new(&store, &["scan"], 50.0, &COUNT);
+    series::run(&mut r, &mut [&mut before as &mut dyn Workload], &[Step::once()], Some((GroupKind::Check, "c".into())))
+        .unwrap();
+    let (mut a, mut b) = (Parts::new(&store, &["scan"], 100.0, &COUNT), Parts::new(&store, &["scan"], 200.0, &COUNT));
+    let plan = AbPlan {
+        rounds: 2,
+        first: Side::A,
+        points: vec![None],
+        threshold_pct: 5.0,
+        name: "ab a b".into(),
+        names: ["a".into(), "b".into()],
+        side_labels: Default::default(),
+    };
+    let compared = ab::run(&mut r, [&mut a, &mut b], &plan).unwrap();
+    assert_eq!(compared.len(), 1, "the series' group is not the experiment's");
+    assert_eq!(r.groups[compared[0].group].kind, GroupKind::Ab);
+    let stored = Store::open_existing(&store).unwrap().unwrap();
+    assert!(stored.group(r.groups[0].id.unwrap()).unwrap().summary.is_none(), "the series' summary is left alone");
+}
