@@ -595,8 +595,12 @@ pub struct CheckArgs {
     pub for_engine: Option<String>,
     /// Run the log test on this database (postgres://, mysql://, sqlite:PATH) instead of a
     /// SQLite database in DIR. Its log is where the server keeps it, not necessarily in DIR.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with = "managed")]
     pub db: Option<String>,
+    /// Run the log test on a private PostgreSQL or MariaDB instance (as --for says) that
+    /// spindle starts in DIR, its data and log there, and removes at the end.
+    #[arg(long)]
+    pub managed: bool,
     /// Where to write the HTML report [default: DIR/spindle-check-DATE.html].
     #[arg(long, short = 'o', value_name = "FILE.html")]
     pub output: Option<PathBuf>,

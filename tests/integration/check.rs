@@ -87,6 +87,7 @@ fn mistakes_are_refused_by_name_before_anything_is_written() {
         (vec![missing.display().to_string()], "missing: no such directory"),
         (vec![file.display().to_string()], "a-file: not a directory"),
         (vec!["--for".into(), "oracle".into(), work.display().to_string()], "--for oracle: valid engines"),
+        (vec!["--managed".into(), work.display().to_string()], "add --for postgres or --for mysql"),
         (vec!["-o".into(), existing.display().to_string(), work.display().to_string()], "pass --force"),
         // The password is never repeated, and no server listens on port 1.
         (
@@ -230,4 +231,30 @@ fn two_directories_are_answered_one_volume_or_two_and_said_to_share_their_device
         let left = files_in(dir);
         assert!(left.iter().all(|f| f.starts_with("spindle-check-") && f.ends_with(".html")), "{left:?}");
     }
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn a_managed_postgres_takes_the_log_test_and_is_removed_at_the_end() {
+    if !crate::common::installed("postgres") {
+        return;
+    }
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (work, xdg) = (scratch.path().join("work"), scratch.path().join("xdg"));
+    std::fs::create_dir(&work).unwrap();
+    let out = spindle_with_store(&scratch.path().join("results.db"))
+        .env("XDG_DATA_HOME", &xdg)
+        .args(["check", "--quick", "--json", "--managed", "--for", "postgres"])
+        .arg(&work)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let log = &doc["dirs"][0]["log"];
+    assert_eq!(log["engine"], "postgres", "{log}");
+    assert_eq!(log["points"].as_array().map(Vec::len), Some(3), "{log}");
+    let left = files_in(&work);
+    assert!(left.len() == 1 && left[0].ends_with(".html"), "the instance is removed with its data: {left:?}");
+    let status = crate::common::spindle().env("XDG_DATA_HOME", &xdg).args(["db", "status", "--json"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]", "and gone from the registry");
 }

@@ -41,6 +41,20 @@ pub fn io_usage_error(args: &[&str]) -> String {
     stderr
 }
 
+/// Whether a database engine's server binaries (`postgres`, `mariadb`) are installed, for a
+/// managed instance; a skip (a failure under SPINDLE_REQUIRE_SERVERS=1) when not.
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+pub fn installed(engine: &str) -> bool {
+    let found = match engine {
+        "postgres" => std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some()),
+        _ => Path::new("/usr/sbin/mariadbd").exists(),
+    };
+    if !found {
+        spindle_testenv::unavailable(&format!("{engine} server binaries"), "not installed");
+    }
+    found
+}
+
 /// The runs in `store` as `runs list --json` gives them (none while it does not exist yet).
 pub fn runs_in(store: &Path) -> Vec<serde_json::Value> {
     let out = spindle().env("SPINDLE_STORE", store).args(["runs", "list", "--json"]).output().unwrap();

@@ -4,25 +4,12 @@
 //! server's death (PostgreSQL shut down at once, MariaDB killed) keeps its committed rows,
 //! and `db start` and `--resume` finish it.
 
-use crate::common::{runs_in, spindle, spindle_process};
+use crate::common::{installed, runs_in, spindle, spindle_process};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn postgres_installed() -> bool {
     installed("postgres")
-}
-
-/// Whether the engine's server binaries are installed; a skip (a failure under
-/// SPINDLE_REQUIRE_SERVERS=1) when not.
-fn installed(engine: &str) -> bool {
-    let found = match engine {
-        "postgres" => std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some()),
-        _ => Path::new("/usr/sbin/mariadbd").exists(),
-    };
-    if !found {
-        spindle_testenv::unavailable(&format!("{engine} server binaries"), "not installed");
-    }
-    found
 }
 
 /// Server processes whose command line names a path under `dir`.

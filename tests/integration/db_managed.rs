@@ -2,26 +2,13 @@
 //! WAL/redo in directories of the test's own, reachable with the printed URL, listed by
 //! status, and down leaves no process; bad input leaves nothing behind.
 
-use crate::common::spindle;
+use crate::common::{installed, spindle};
 use std::path::Path;
 
 fn db(xdg: &Path) -> assert_cmd::Command {
     let mut cmd = spindle();
     cmd.env("XDG_DATA_HOME", xdg).arg("db");
     cmd
-}
-
-/// Whether the engine's server binaries are installed; a skip (a failure under
-/// SPINDLE_REQUIRE_SERVERS=1) when not.
-fn installed(engine: &str) -> bool {
-    let found = match engine {
-        "postgres" => std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some()),
-        _ => Path::new("/usr/sbin/mariadbd").exists(),
-    };
-    if !found {
-        spindle_testenv::unavailable(&format!("{engine} server binaries"), "not installed");
-    }
-    found
 }
 
 fn pid_alive(pid: u64) -> bool {

@@ -7,6 +7,7 @@ use crate::origin::{Origin, Setting};
 use crate::plan::{self, PlanInput};
 use crate::usage::UsageError;
 use spindle_analysis::findings::Guidance;
+use spindle_db::managed::{Checkpoints, InstanceSpec, ManagedEngine};
 use spindle_model::group::Point;
 use spindle_model::spec::JobSpec;
 use spindle_model::units::format_size;
@@ -295,6 +296,22 @@ pub fn log_rows(sizing: &Sizing, commit_latency: Duration) -> u64 {
     let fits = (sizing.log_step.as_nanos() / per_commit).min(u128::from(sizing.max_log_rows)) as u64;
     let rows = fits.max(5 * largest).div_ceil(largest) * largest;
     rows.min(sizing.max_log_rows / largest * largest).max(largest)
+}
+
+/// The instance `--managed` starts in `dir` for the log test: data and log in a directory of
+/// its own there (named for this process, so it never meets one the user has), a modest cache,
+/// normal checkpoints; removed at the end.
+pub fn instance_in(dir: &Path, engine: ManagedEngine, registry: &Path) -> InstanceSpec {
+    InstanceSpec {
+        engine,
+        data: dir.join(format!("spindle-check-db-{}", std::process::id())),
+        wal: None,
+        port: None,
+        memory: None,
+        checkpoints: Checkpoints::Normal,
+        registry: registry.to_path_buf(),
+        settings: Vec::new(),
+    }
 }
 
 /// Where the check's database goes when no `--db` is given: a SQLite file of its own in DIR.

@@ -15,6 +15,7 @@ mod since;
 mod summary;
 
 use crate::args::{CheckArgs, OutputArgs};
+use crate::commands::db::registry_path;
 use crate::console::{Console, Shown};
 use crate::database::url_of;
 use crate::progress::note;
@@ -25,6 +26,7 @@ use battery::{Budget, bytes_needed};
 use run::{Eta, LogDb};
 use spindle_analysis::findings::{self, DirEvidence, Evidence, Guidance, Level};
 use spindle_db::Engine;
+use spindle_db::managed::ManagedEngine;
 use spindle_model::units::{format_bytes_approx, format_elapsed};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -45,6 +47,20 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
         spindle_db::open(url)?;
     }
     let guidance = guidance_of(args.for_engine.as_deref(), given_db.as_ref().map(|u| u.engine))?;
+    let managed = match (args.managed, guidance) {
+        (false, _) => None,
+        (true, Guidance::Postgres) => Some(ManagedEngine::Postgres),
+        (true, Guidance::Mysql) => Some(ManagedEngine::Mariadb),
+        (true, _) => {
+            return Err(UsageError::flag(
+                "--managed",
+                "",
+                "starts PostgreSQL or MariaDB: add --for postgres or --for mysql",
+            )
+            .into());
+        }
+    };
+    let registry = managed.map(|_| registry_path()).transpose()?;
     let labels = output::labels(&args.labels)?;
     let dirs: Vec<PathBuf> = if args.dirs.is_empty() { vec![PathBuf::from(".")] } else { args.dirs.clone() };
     // A database of the check's own in each directory; a given one is tested once, its log
@@ -99,15 +115,21 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let mut runner = runner::new(&console, &args.store, labels, Duration::from_secs(1))?;
     let mut eta = Eta { left: total_time, done: 0, total: io_steps + sizing.log_sizes.len() * log_runs };
     for (i, ((dir, (steps, warnings)), mut facts)) in dirs.iter().zip(planned).zip(facts.drain(..)).enumerate() {
-        let log_db = match &given_db {
-            Some(url) if i == 0 => Some(LogDb::Given(url.clone())),
-            Some(_) => None,
-            None => Some(LogDb::Own(battery::sqlite_path(dir))),
+        let log_db = match (&given_db, managed, &registry) {
+            (Some(url), _, _) if i == 0 => Some(LogDb::Given(url.clone())),
+            (Some(_), _, _) => None,
+            (None, Some(engine), Some(registry)) => Some(LogDb::Managed(battery::instance_in(dir, engine, registry))),
+            _ => Some(LogDb::Own(battery::sqlite_path(dir))),
         };
         let before = runner.runs.len();
-        let went_on = run::battery(&mut runner, dir, steps, &warnings, log_db.as_ref(), &sizing, &mut eta)?;
+        let went_on = run::battery(&mut runner, dir, steps, &warnings, log_db.as_ref(), &sizing, &mut eta)
+            .map_err(crate::commands::db::managed_anyhow)?;
         let runs: Vec<_> = runner.runs[before..].iter().collect();
-        let engine = given_db.as_ref().map_or("sqlite", |u| u.engine.name());
+        let engine = match (&given_db, managed) {
+            (Some(url), _) => url.engine.name(),
+            (None, Some(m)) => m.name(),
+            (None, None) => "sqlite",
+        };
         evidence::gather(&mut facts, guidance, &runs, engine);
         evidence.dirs.push(facts);
         if !went_on {

@@ -7,6 +7,7 @@
 use super::battery::{IoStep, LOG_ROW_BYTES, Sizing, log_rows};
 use spindle_db::DbUrl;
 use spindle_db::logtest::LogTestPlan;
+use spindle_db::managed::InstanceSpec;
 use spindle_model::group::Point;
 use spindle_model::units::format_elapsed;
 use spindle_runner::experiment::{Place, Runner};
@@ -24,15 +25,22 @@ pub enum LogDb {
     Own(PathBuf),
     /// The user's database (`--db`); only the test's table is made and dropped there.
     Given(DbUrl),
+    /// A PostgreSQL or MariaDB instance spindle starts in the directory (`--managed`),
+    /// removed at the end.
+    Managed(InstanceSpec),
 }
 
 impl LogDb {
-    pub fn url(&self) -> anyhow::Result<DbUrl> {
-        match self {
-            LogDb::Own(path) => Ok(spindle_db::parse_url(&format!("sqlite://{}", path.display()))
-                .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?),
-            LogDb::Given(url) => Ok(url.clone()),
-        }
+    fn database(&self) -> anyhow::Result<Database> {
+        Ok(match self {
+            LogDb::Own(path) => Database::at(
+                spindle_db::parse_url(&format!("sqlite://{}", path.display()))
+                    .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?,
+                None,
+            ),
+            LogDb::Given(url) => Database::at(url.clone(), None),
+            LogDb::Managed(spec) => Database::managed(spec.clone(), false),
+        })
     }
 }
 
@@ -76,7 +84,7 @@ pub fn battery(
     let group = group_of(dir);
     let mut log = match log_db {
         Some(db) => Some(LogTest::new(
-            Database::at(db.url()?, None),
+            db.database()?,
             LogTestPlan { rows: sizing.log_sizes.iter().copied().max().unwrap_or(1), row_bytes: LOG_ROW_BYTES },
             sizing.log_sizes.to_vec(),
             sizing.log_settle,
