@@ -4,7 +4,8 @@
 //! group as it ends; the test files and the check's own database are removed at the end, on
 //! Ctrl-C too.
 
-use super::battery::{IoStep, LOG_ROW_BYTES, Sizing, log_rows};
+use super::battery::{LOG_ROW_BYTES, Sizing, log_rows};
+use super::plan::DirPlan;
 use spindle_db::DbUrl;
 use spindle_db::logtest::LogTestPlan;
 use spindle_db::managed::InstanceSpec;
@@ -71,18 +72,10 @@ pub fn group_of(dir: &Path) -> (GroupKind, String) {
     (GroupKind::Check, format!("check {}", full.display()))
 }
 
-/// Runs the battery in `dir`; `false` when it stopped early (Ctrl-C, a full disk, a failure).
-pub fn battery(
-    runner: &mut Runner<'_>,
-    dir: &Path,
-    steps: Vec<IoStep>,
-    warnings: &[String],
-    log_db: Option<&LogDb>,
-    sizing: &Sizing,
-    eta: &mut Eta,
-) -> anyhow::Result<bool> {
-    let group = group_of(dir);
-    let mut log = match log_db {
+/// Runs a directory's battery; `false` when it stopped early (Ctrl-C, a full disk, a failure).
+pub fn battery(runner: &mut Runner<'_>, dir: DirPlan, sizing: &Sizing, eta: &mut Eta) -> anyhow::Result<bool> {
+    let group = group_of(&dir.dir);
+    let mut log = match &dir.log_db {
         Some(db) => Some(LogTest::new(
             db.database()?,
             LogTestPlan { rows: sizing.log_sizes.iter().copied().max().unwrap_or(1), row_bytes: LOG_ROW_BYTES },
@@ -91,16 +84,17 @@ pub fn battery(
         )),
         None => None,
     };
-    runner.files = Files::for_jobs(steps.iter().map(|s| &s.job));
+    runner.files = Files::for_jobs(dir.steps.iter().map(|s| &s.job));
+    let warnings = dir.warnings;
     let mut jobs: Vec<(&'static str, Point, IoJob)> =
-        steps.into_iter().map(|s| (s.name, s.point, IoJob::new(s.job, warnings.to_vec()))).collect();
+        dir.steps.into_iter().map(|s| (s.name, s.point, IoJob::new(s.job, warnings.clone()))).collect();
     let result = run_steps(runner, &mut jobs, log.as_mut(), &group, sizing, eta);
     let mut workloads: Vec<&mut dyn Workload> = jobs.iter_mut().map(|(_, _, j)| j as &mut dyn Workload).collect();
     if let Some(log) = log.as_mut() {
         workloads.push(log);
     }
     runner.finish(&mut workloads);
-    if let Some(LogDb::Own(path)) = log_db {
+    if let Some(LogDb::Own(path)) = &dir.log_db {
         remove_sqlite(path, runner);
     }
     result

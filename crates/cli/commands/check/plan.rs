@@ -1,0 +1,180 @@
+//! What a check will do, decided before any I/O: the battery and its size, whose guidance,
+//! each directory's steps and log-test database, the layouts of two directories, the report's
+//! path. Every mistake the user could make is refused here, naming it (exit 2).
+
+use super::battery::{self, Budget, IoStep, Sizing, bytes_needed};
+use super::dirs;
+use super::placement::{self, Layouts};
+use super::report;
+use super::run::LogDb;
+use crate::args::CheckArgs;
+use crate::commands::db::registry_path;
+use crate::database::url_of;
+use crate::usage::UsageError;
+use spindle_analysis::findings::Guidance;
+use spindle_db::Engine;
+use spindle_db::managed::ManagedEngine;
+use spindle_model::units::{format_bytes_approx, format_elapsed};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One directory's share of the check.
+pub struct DirPlan {
+    pub dir: PathBuf,
+    pub steps: Vec<IoStep>,
+    pub warnings: Vec<String>,
+    /// Where its log test runs (`None`: a `--db` already tested in the first directory).
+    pub log_db: Option<LogDb>,
+    /// The log test's engine, as the evidence names it.
+    pub log_engine: &'static str,
+}
+
+pub struct CheckPlan {
+    pub budget: Budget,
+    pub sizing: Sizing,
+    pub guidance: Guidance,
+    pub dirs: Vec<DirPlan>,
+    /// Two directories: data and log on one volume or two.
+    pub layouts: Option<Layouts>,
+    pub report: PathBuf,
+    /// `--label`s, on every run.
+    pub labels: BTreeMap<String, String>,
+    /// Bytes the battery needs free in each directory.
+    pub needed: u64,
+    /// About how long every step measures.
+    pub takes: Duration,
+    /// The batteries' steps (I/O and log test), for the progress line.
+    pub battery_steps: usize,
+}
+
+impl CheckPlan {
+    /// The plan in a line, said before the first step.
+    pub fn describe(&self, store: &Path) -> String {
+        let layout_runs = self.layouts.as_ref().map_or(0, |l| 2 * l.rounds as usize);
+        format!(
+            "check ({} battery, for {}): {} steps in {}, about {}; needs {} free in each; results kept in {}",
+            self.budget.name(),
+            guidance_name(self.guidance),
+            self.battery_steps + layout_runs,
+            self.dirs.iter().map(|d| d.dir.display().to_string()).collect::<Vec<_>>().join(", "),
+            format_elapsed(self.takes),
+            format_bytes_approx(self.needed),
+            store.display()
+        )
+    }
+}
+
+pub fn plan(args: &CheckArgs) -> anyhow::Result<CheckPlan> {
+    let budget = match (args.quick, args.thorough) {
+        (true, _) => Budget::Quick,
+        (_, true) => Budget::Thorough,
+        _ => Budget::Default,
+    };
+    let sizing = budget.sizing();
+    let given_db = args.db.as_deref().map(url_of).transpose()?;
+    if let Some(url) = &given_db {
+        spindle_db::check_built(url)?;
+        // Reached now, so a wrong URL is said before the plan; whether the test's table can be
+        // made there is known when the log test is prepared, still before any I/O.
+        spindle_db::open(url)?;
+    }
+    let guidance = guidance_of(args.for_engine.as_deref(), given_db.as_ref().map(|u| u.engine))?;
+    let managed = managed_of(args.managed, guidance)?;
+    let registry = managed.map(|_| registry_path()).transpose()?;
+    let labels = crate::output::labels(&args.labels)?;
+    let paths: Vec<PathBuf> = if args.dirs.is_empty() { vec![PathBuf::from(".")] } else { args.dirs.clone() };
+    // A database of the check's own in each directory; a given one is tested once, its log
+    // being wherever its server keeps it.
+    let needed = bytes_needed(&sizing, given_db.is_none());
+    for dir in &paths {
+        dirs::usable(dir, needed, budget)?;
+    }
+    let report = report::path(args.output.as_deref(), &paths[0], args.force)?;
+    let mut planned = Vec::new();
+    for (i, dir) in paths.iter().enumerate() {
+        let (steps, warnings) = battery::plan_io(dir, guidance, &sizing)?;
+        let (log_db, log_engine) = match (&given_db, managed, &registry) {
+            (Some(url), _, _) => ((i == 0).then(|| LogDb::Given(url.clone())), url.engine.name()),
+            (None, Some(engine), Some(registry)) => {
+                (Some(LogDb::Managed(battery::instance_in(dir, engine, registry))), engine.name())
+            }
+            _ => (Some(LogDb::Own(battery::sqlite_path(dir))), "sqlite"),
+        };
+        planned.push(DirPlan { dir: dir.clone(), steps, warnings, log_db, log_engine });
+    }
+    let layouts = match paths.as_slice() {
+        [_, _] => Some(placement::plan(&paths, guidance, &sizing, budget)?),
+        _ => None,
+    };
+    let io_steps: usize = planned.iter().map(|d| d.steps.len()).sum();
+    let log_steps = planned.iter().filter(|d| d.log_db.is_some()).count() * sizing.log_sizes.len();
+    let takes = (sizing.step + sizing.warmup) * io_steps as u32
+        + sizing.log_step * log_steps as u32
+        + layouts.as_ref().map_or(Duration::ZERO, |l| l.takes());
+    Ok(CheckPlan {
+        budget,
+        sizing,
+        guidance,
+        dirs: planned,
+        layouts,
+        report,
+        labels,
+        needed,
+        takes,
+        battery_steps: io_steps + log_steps,
+    })
+}
+
+/// `--managed` starts the engine `--for` names; only PostgreSQL and MariaDB can be started.
+fn managed_of(managed: bool, guidance: Guidance) -> Result<Option<ManagedEngine>, UsageError> {
+    match (managed, guidance) {
+        (false, _) => Ok(None),
+        (true, Guidance::Postgres) => Ok(Some(ManagedEngine::Postgres)),
+        (true, Guidance::Mysql) => Ok(Some(ManagedEngine::Mariadb)),
+        (true, _) => {
+            Err(UsageError::flag("--managed", "", "starts PostgreSQL or MariaDB: add --for postgres or --for mysql"))
+        }
+    }
+}
+
+/// `--for`, else the engine of `--db`, else a generic OLTP database.
+fn guidance_of(text: Option<&str>, engine: Option<Engine>) -> Result<Guidance, UsageError> {
+    match text.map(str::trim) {
+        Some("sqlserver") => Ok(Guidance::SqlServer),
+        Some("postgres" | "postgresql") => Ok(Guidance::Postgres),
+        Some("mysql" | "mariadb") => Ok(Guidance::Mysql),
+        Some(other) => Err(UsageError::flag("--for", other, "valid engines: sqlserver, postgres, mysql")),
+        None => Ok(match engine {
+            Some(Engine::Postgres) => Guidance::Postgres,
+            Some(Engine::MySql) => Guidance::Mysql,
+            _ => Guidance::Generic,
+        }),
+    }
+}
+
+pub fn guidance_name(g: Guidance) -> &'static str {
+    match g {
+        Guidance::Generic => "a generic OLTP database",
+        Guidance::SqlServer => "SQL Server",
+        Guidance::Postgres => "PostgreSQL",
+        Guidance::Mysql => "MySQL/MariaDB",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guidance_comes_from_for_then_the_database() {
+        assert_eq!(guidance_of(Some("mariadb"), None), Ok(Guidance::Mysql));
+        assert_eq!(guidance_of(None, Some(Engine::Postgres)), Ok(Guidance::Postgres));
+        assert_eq!(guidance_of(None, Some(Engine::Sqlite)), Ok(Guidance::Generic));
+        assert_eq!(guidance_of(Some("sqlserver"), Some(Engine::MySql)), Ok(Guidance::SqlServer));
+        let e = guidance_of(Some("oracle"), None).unwrap_err().to_string();
+        assert!(e.contains("--for oracle") && e.contains("sqlserver, postgres, mysql"), "{e}");
+        assert_eq!(managed_of(true, Guidance::Mysql), Ok(Some(ManagedEngine::Mariadb)));
+        assert!(managed_of(true, Guidance::Generic).unwrap_err().to_string().contains("--for postgres"));
+    }
+}
