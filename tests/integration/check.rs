@@ -258,3 +258,65 @@ fn a_managed_postgres_takes_the_log_test_and_is_removed_at_the_end() {
     let status = crate::common::spindle().env("XDG_DATA_HOME", &xdg).args(["db", "status", "--json"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]", "and gone from the registry");
 }
+
+/// A cgroup v1 blkio group capping a device's reads and writes at `iops` each, removed on drop.
+struct Throttle(PathBuf);
+
+impl Throttle {
+    fn device(dev: &str, iops: u32) -> Option<Throttle> {
+        let name = dev.trim_start_matches("/dev/");
+        let numbers = std::fs::read_to_string(format!("/sys/block/{name}/dev")).unwrap_or_default();
+        let group = PathBuf::from(format!("/sys/fs/cgroup/blkio/spindle-check-test-{}", std::process::id()));
+        let made = std::fs::create_dir(&group).is_ok()
+            && ["blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"]
+                .iter()
+                .all(|f| std::fs::write(group.join(f), format!("{} {iops}", numbers.trim())).is_ok());
+        if !made {
+            let _ = std::fs::remove_dir(&group);
+            spindle_testenv::unavailable("the block throttle (cgroup v1 blkio)", "cannot make a throttled group");
+            return None;
+        }
+        Some(Throttle(group))
+    }
+}
+
+impl Drop for Throttle {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_not_scale() {
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let Some(device) = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"]) else { return };
+    let name = device.0.clone();
+    let Some(fs) = Ext4::on(device) else { return };
+    // 40 I/Os a second: a read one at a time takes 25 ms by construction, and more outstanding
+    // reads cannot raise the rate.
+    let Some(throttle) = Throttle::device(&name, 40) else { return };
+    let store = scratch.path().join("results.db");
+    let spindle = assert_cmd::cargo::cargo_bin("spindle");
+    // The check runs inside the throttled group: the shell joins it, then becomes spindle.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(r#"echo $$ > "$1/cgroup.procs" && shift && exec "$@""#)
+        .arg("sh")
+        .arg(&throttle.0)
+        .arg(&spindle)
+        .args(["check", "--quick", "--json"])
+        .arg(&fs.mount)
+        .env("SPINDLE_STORE", &store)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rule = |name: &str| findings(&doc).into_iter().find(|f| f["rule"] == name).cloned().expect(name);
+    let reads = rule("page-read-latency");
+    assert!(reads["level"] == "warning" || reads["level"] == "problem", "{reads}");
+    let commits = rule("commit-latency");
+    assert_ne!(commits["level"], "ok", "{commits}");
+    let knee = rule("page-read-knee");
+    assert!(knee["text"].as_str().unwrap().contains("stop scaling at 1 outstanding"), "{knee}");
+}
