@@ -40,11 +40,15 @@ pub fn curve(points: &[(String, Vec<&RunRecord>)]) -> Vec<CurvePoint> {
 }
 
 /// The first point whose successor gains less than 10% throughput (bytes per second, so a
-/// block-size sweep is judged by MB/s) while mean latency grows. `None` while the curve is
-/// still climbing at its end.
+/// block-size sweep is judged by MB/s; operations per second for runs that move no bytes of
+/// their own, such as Hammer's calls over session counts) while mean latency grows. `None`
+/// while the curve is still climbing at its end.
 pub fn knee(curve: &[CurvePoint]) -> Option<usize> {
+    let by_bytes = curve.iter().any(|p| p.mb_per_sec > 0.0);
+    let throughput = |p: &CurvePoint| if by_bytes { p.mb_per_sec } else { p.iops };
     curve.windows(2).position(|w| {
-        let gain = if w[0].mb_per_sec > 0.0 { w[1].mb_per_sec / w[0].mb_per_sec - 1.0 } else { f64::INFINITY };
+        let (a, b) = (throughput(&w[0]), throughput(&w[1]));
+        let gain = if a > 0.0 { b / a - 1.0 } else { f64::INFINITY };
         gain < KNEE_GAIN && w[1].latency_mean_ns > w[0].latency_mean_ns
     })
 }
@@ -75,6 +79,24 @@ mod tests {
             point("16", 39.0, 410.0),
         ];
         assert_eq!(knee(&c), Some(2));
+    }
+
+    /// Hammer's calls move no bytes of their own: its session counts are judged by calls/s.
+    #[test]
+    fn calls_without_bytes_have_their_knee_by_calls_per_second() {
+        let calls = |value: &str, per_sec: f64, lat: f64| CurvePoint {
+            iops: per_sec,
+            mb_per_sec: 0.0,
+            ..point(value, 0.0, lat)
+        };
+        let c = [
+            calls("1", 1000.0, 1e6),
+            calls("8", 7000.0, 1.1e6),
+            calls("32", 7300.0, 4.4e6),
+            calls("64", 7350.0, 8.7e6),
+        ];
+        assert_eq!(knee(&c), Some(1), "8 sessions: 32 add 4% for four times the latency");
+        assert_eq!(knee(&[calls("1", 1000.0, 1e6), calls("8", 7000.0, 1.1e6)]), None, "still climbing");
     }
 
     #[test]
