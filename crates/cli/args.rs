@@ -74,8 +74,9 @@ pub enum Command {
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell
     /// (e.g. `spindle completions bash > /etc/bash_completion.d/spindle`).
     Completions(CompletionsArgs),
-    /// Print the manual page, in roff (e.g. `spindle man > spindle.1; man ./spindle.1`).
-    Man,
+    /// Print the manual page, in roff, or write it and a page per command into a directory
+    /// (e.g. `spindle man --dir ~/.cargo/share/man/man1; man spindle-check`).
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -174,6 +175,14 @@ pub struct DurabilityVerifyArgs {
     /// Print the findings as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write spindle.1 and a page for every command (spindle-check.1, spindle-hammer-run.1,
+    /// ...) into DIR, made if it does not exist, instead of printing spindle(1).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -146,14 +146,19 @@ impl Observer for Console<'_> {
     }
 }
 
-/// A run in a line: its rate, bandwidth and latency.
+/// A run in a line: its rate, bandwidth (for kinds that move bytes of their own: a Hammer
+/// call's MB/s would always read 0.00) and latency.
 fn one_line(r: &RunRecord) -> String {
     let s = &r.summary;
+    let bandwidth = if r.kind().moves_bytes() {
+        format!(", {} MB/s", spindle_report::view::rate_text(s.mb_per_sec))
+    } else {
+        String::new()
+    };
     format!(
-        "{} {}, {} MB/s, mean {}, p99 {}",
+        "{} {}{bandwidth}, mean {}, p99 {}",
         spindle_report::view::rate_text(s.iops),
         r.counts.per_sec(),
-        spindle_report::view::rate_text(s.mb_per_sec),
         spindle_model::units::format_latency_ns(s.latency_ns.mean),
         spindle_model::units::format_latency_ns(s.latency_ns.p99 as f64)
     )

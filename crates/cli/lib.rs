@@ -57,7 +57,7 @@ pub fn main() -> ExitCode {
         args::Command::Verify(v) => commands::verify::run(&v),
         args::Command::Durability(d) => commands::durability::run(&d),
         args::Command::Completions(c) => commands::shell::completions(&c),
-        args::Command::Man => commands::shell::man(),
+        args::Command::Man(m) => commands::shell::man(&m),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

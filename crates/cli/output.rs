@@ -164,3 +164,74 @@ pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::F
         _ => crate::usage::UsageError::flag("-o", shown.to_string(), format_args!("cannot create it: {e}")),
     })
 }
+
+/// A directory a flag named, made with its parents when it did not exist yet (`mkdir -p`), so
+/// a command asked to write into a new place does not stop at "not a directory".
+pub struct MadeDir {
+    dir: std::path::PathBuf,
+    /// The first of the directories that was new: what `undo` takes back, up to and with it.
+    top: Option<std::path::PathBuf>,
+}
+
+/// `dir` as a directory: as it is, or made with its parents; anything else at that path (a
+/// file, a dangling symbolic link) is refused, named by `flag`.
+pub fn make_dir(flag: &'static str, dir: &std::path::Path) -> Result<MadeDir, crate::usage::UsageError> {
+    let made = |top| MadeDir { dir: dir.to_path_buf(), top };
+    if dir.is_dir() {
+        return Ok(made(None));
+    }
+    let shown = dir.display().to_string();
+    if dir.symlink_metadata().is_ok() {
+        return Err(crate::usage::UsageError::flag(flag, shown, "not a directory"));
+    }
+    let top = dir.ancestors().take_while(|a| !a.as_os_str().is_empty() && a.symlink_metadata().is_err()).last();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| crate::usage::UsageError::flag(flag, shown, format_args!("cannot create the directory: {e}")))?;
+    Ok(made(top.map(std::path::Path::to_path_buf)))
+}
+
+impl MadeDir {
+    /// Whether the directory was made just now.
+    pub fn is_new(&self) -> bool {
+        self.top.is_some()
+    }
+
+    /// Removes the directories `make_dir` made, deepest first, while they are empty: a command
+    /// that refuses to run leaves nothing behind.
+    pub fn undo(&self) {
+        let Some(top) = &self.top else { return };
+        for d in self.dir.ancestors() {
+            if std::fs::remove_dir(d).is_err() || d == top {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::make_dir;
+
+    #[test]
+    fn a_missing_directory_is_made_with_its_parents_and_taken_back_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("a/b/c");
+        let made = make_dir("--dir", &dir).unwrap();
+        assert!(made.is_new() && dir.is_dir());
+        made.undo();
+        assert!(!tmp.path().join("a").exists(), "every directory it made is gone");
+        assert!(tmp.path().is_dir(), "and nothing that was there before");
+
+        let there = make_dir("--dir", tmp.path()).unwrap();
+        assert!(!there.is_new());
+        there.undo();
+        assert!(tmp.path().is_dir(), "a directory that existed is never removed");
+
+        let file = tmp.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let refused = make_dir("--dir", &file).err().unwrap().to_string();
+        assert!(refused.contains("--dir") && refused.contains("not a directory"), "{refused}");
+        let under_file = make_dir("--dir", &file.join("sub")).err().unwrap().to_string();
+        assert!(under_file.contains("--dir") && under_file.contains("cannot create"), "{under_file}");
+    }
+}

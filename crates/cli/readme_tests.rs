@@ -1,11 +1,12 @@
 //! The README's commands, as a new user copies them: every `spindle` command in its code
-//! blocks and its cookbook must parse with the CLI as built, so the README and the tool
-//! cannot disagree about a subcommand or a flag.
+//! blocks and its cookbook, and in the code blocks of the guide it points to, must parse with
+//! the CLI as built, so the pages and the tool cannot disagree about a subcommand or a flag.
 
 use crate::args::Cli;
 use clap::Parser;
 
 const README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
+const GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md"));
 
 /// Shell words of `line` up to a comment, pipe, redirection or `&&`; quotes kept together.
 fn words(line: &str) -> Vec<String> {
@@ -36,14 +37,19 @@ fn words(line: &str) -> Vec<String> {
     words
 }
 
-/// Every command the README shows: lines of its code blocks that run spindle (`cargo run
-/// --release --` counts as spindle), and each `spindle ...` in the cookbook's table.
+/// Every command the README and the guide show.
 fn commands() -> Vec<String> {
+    [README, GUIDE].into_iter().flat_map(commands_in).collect()
+}
+
+/// Every command a page shows: lines of its code blocks that run spindle (`cargo run
+/// --release --` counts as spindle), and each `spindle ...` in a cookbook's table.
+fn commands_in(page: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut in_block = false;
     let mut in_cookbook = false;
     // A line ending in `\` goes on in the next.
-    let joined = README.replace("\\\n", " ");
+    let joined = page.replace("\\\n", " ");
     for line in joined.lines() {
         if line.starts_with("```") {
             in_block = !in_block;
@@ -69,7 +75,11 @@ fn commands() -> Vec<String> {
 #[test]
 fn every_command_the_readme_shows_parses() {
     let commands = commands();
-    assert!(commands.len() > 30, "the README's commands were found: {commands:?}");
+    assert!(commands.len() > 30, "the README's and the guide's commands were found: {commands:?}");
+    let readme = commands_in(README);
+    for first in ["spindle check --quick", "spindle check /mnt/vol --for postgres", "spindle man --dir"] {
+        assert!(readme.iter().any(|c| c.starts_with(first)), "the README shows {first}: {readme:?}");
+    }
     let mut wrong = Vec::new();
     for command in &commands {
         match Cli::try_parse_from(words(command)) {

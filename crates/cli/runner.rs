@@ -1,10 +1,13 @@
 //! What every measuring command hands the runner: the store to save in (checked before
-//! anything runs), `--label`s, the masked command line and the sample interval; and the I/O
-//! series that `io`, `suite` and `ab` share.
+//! anything runs), `--label`s, the masked command line and the sample interval; the I/O
+//! series that `io`, `suite` and `ab` share; and the curve that ends every sweep (`io
+//! --sweep`, `hammer run --sessions`).
 
 use crate::args::StoreArgs;
 use crate::console::Console;
 use crate::{interrupt, output, store};
+use spindle_analysis::curve::{CurvePoint, Shape, curve, shape};
+use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_model::spec::JobSpec;
 use spindle_runner::experiment::series::{self, Step};
@@ -56,4 +59,30 @@ pub fn io_series(
     let mut workloads: Vec<&mut dyn Workload> = jobs.iter_mut().map(|j| j as &mut dyn Workload).collect();
     series::run(runner, &mut workloads, &order, group)?;
     Ok((std::mem::take(&mut runner.runs), runner.outcome))
+}
+
+/// A sweep's curve over the runs at each of its values (in order) and the index of its knee,
+/// kept as the series' group's summary so `runs show --group` and reports say what the command
+/// said.
+pub fn sweep_curve(
+    runner: &Runner<'_>,
+    param: &str,
+    points: &[(String, Vec<&RunRecord>)],
+) -> anyhow::Result<(Vec<CurvePoint>, Option<usize>)> {
+    let curve = curve(points);
+    let shape = shape(&curve);
+    let knee = match shape {
+        Shape::Knee(i) => Some(i),
+        Shape::Climbing | Shape::Noisy => None,
+    };
+    if let Some(group) = runner.groups.first() {
+        let summary = serde_json::json!({
+            "param": param,
+            "curve": curve,
+            "knee": knee.map(|i| &curve[i].value),
+            "noisy": shape == Shape::Noisy,
+        });
+        runner.saver.set_group_summary(group, &summary)?;
+    }
+    Ok((curve, knee))
 }

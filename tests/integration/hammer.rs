@@ -150,3 +150,39 @@ fn the_password_is_gone_from_the_process_list_while_spindle_runs() {
     assert!(!shown.contains("Pa55w0rd"), "{shown}");
     assert!(shown.contains("bench:xxxxxxxxx@127.0.0.1") && shown.contains("password=xxxxxxxxx"), "{shown}");
 }
+
+/// `hammer run --sessions 1,2,4` reads as a sweep does: a line per session count on stderr as
+/// each ends, then the curve over session counts with its knee, and nothing that describes
+/// I/O (no MB/s of calls that move no bytes, no test file's size, no CPU "per I/O"). One
+/// session count prints its run's report, in the same words.
+#[test]
+fn a_hammer_run_over_session_counts_prints_a_line_each_and_the_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
+    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K", "-q"]).status.success());
+    let run = |sessions: &str| {
+        let out =
+            hammer(&store, &["run", "--db", &db, "--sessions", sessions, "--duration", "200ms", "--warmup", "0s"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (out, err) = run("1,2,4");
+    let per_run: Vec<&str> = err.lines().filter(|l| l.contains("calls/sec, mean")).collect();
+    assert_eq!(per_run.len(), 3, "a line per session count: {err}");
+    assert!(per_run[2].contains("(sessions=4)"), "{err}");
+    assert!(out.contains("sweep of sessions:") && out.contains("calls/sec"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("knee: ")), "the knee is said: {out}");
+    assert_eq!(out.lines().filter(|l| l.trim_start().starts_with(['1', '2', '4'])).count(), 3, "{out}");
+    let said = out.lines().count() + err.lines().count();
+    assert!(said <= 20, "{said} lines:\n{out}{err}");
+    for text in [&out, &err] {
+        assert!(!text.contains("MB/s") && !text.contains("(0B)") && !text.contains("per I/O"), "{text}");
+    }
+    let (one, _) = run("2");
+    assert!(one.contains("us per call") && one.contains("calls/sec"), "{one}");
+    assert!(!one.contains("MB/s") && !one.contains("(0B)") && !one.contains("per I/O"), "{one}");
+    let group = spindle_with_store(&store).args(["runs", "show", "--group", "1"]).output().unwrap();
+    let group = String::from_utf8_lossy(&group.stdout);
+    assert!(group.contains("sweep of sessions:") && !group.contains("MB/s"), "the stored group says the same: {group}");
+}

@@ -160,6 +160,44 @@ fn a_warning_is_said_once_on_stderr_and_kept_in_the_record() {
     assert!(!stderr.contains(hint), "a run that does not read has no reads to serve from memory: {stderr}");
 }
 
+/// `spindle man --dir DIR` writes a page for every page spindle(1) and the others point to,
+/// into a directory it makes: no page names spindle-io(1) or spindle-help(1) that is not there.
+#[test]
+fn every_manual_page_pointed_to_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("share/man/man1");
+    let out = spindle().args(["man", "--dir"]).arg(&dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("manual pages to") && err.contains("a new directory"), "{err}");
+    let mut pointed = Vec::new();
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        names.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        let page = std::fs::read_to_string(&path).unwrap();
+        // roff writes the names' hyphens as `\-`: spindle\-hammer\-run(1).
+        for (at, _) in page.match_indices("(1)") {
+            let name = page[..at].rsplit(|c: char| c.is_whitespace()).next().unwrap().replace("\\-", "-");
+            if name.starts_with("spindle") {
+                pointed.push(name);
+            }
+        }
+    }
+    for page in ["spindle.1", "spindle-check.1", "spindle-io.1", "spindle-hammer.1", "spindle-hammer-run.1"] {
+        assert!(names.iter().any(|n| n == page), "{page} in {names:?}");
+    }
+    assert!(pointed.iter().any(|p| p == "spindle-hammer-run"), "pages point to pages: {pointed:?}");
+    for p in &pointed {
+        assert!(names.contains(&format!("{p}.1")), "a page points to {p}(1), which was not written: {names:?}");
+    }
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let refused = spindle().args(["man", "--dir"]).arg(&file).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--dir"));
+}
+
 /// Completions and the manual page come from the same description of the commands, so every
 /// command is in them; --version names the commit.
 #[test]
@@ -173,6 +211,7 @@ fn completions_man_page_and_version() {
     let man = spindle().arg("man").output().unwrap();
     let page = String::from_utf8_lossy(&man.stdout);
     assert!(man.status.success() && page.contains(".TH spindle 1") && page.contains("largeops"), "{page}");
+    assert!(page.contains("spindle man \\-\\-dir"), "the page says where the pages it lists come from: {page}");
     let version = spindle().arg("--version").output().unwrap();
     let text = String::from_utf8_lossy(&version.stdout);
     assert!(text.starts_with("spindle ") && text.contains('('), "{text}");

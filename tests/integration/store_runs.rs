@@ -43,7 +43,9 @@ fn io_runs_are_saved_listed_shown_and_removed() {
     let text = spindle_with_store(&store).args(["runs", "show", &id]).output().unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).starts_with(&format!("run {id}")));
     let table = spindle_with_store(&store).args(["runs", "list"]).output().unwrap();
-    assert!(String::from_utf8_lossy(&table.stdout).contains("raid=10"));
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(table.contains("raid=10"), "{table}");
+    assert!(table.lines().all(|l| l.chars().count() <= 100), "runs list fits 100 columns:\n{table}");
 
     let missing = spindle_with_store(&store).args(["runs", "rm", &id, "999"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(2));

@@ -94,6 +94,41 @@ fn the_sqlserver_suite_runs_its_matrix_and_says_so_in_40_lines() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("valid engines: sqlserver, postgres, mysql"));
 }
 
+/// `suite --dir` names where to test, as a new user would: a directory that does not exist yet
+/// is made, with its parents, and said so; a suite refused before it runs leaves none behind.
+#[test]
+fn a_suite_makes_its_new_directory_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let suite = |at: &std::path::Path, extra: &[&str]| {
+        spindle_with_store(&store)
+            .args(["suite", "postgres", "--duration", "20ms", "--warmup", "0s", "--size", "1M"])
+            .args(extra)
+            .arg("--dir")
+            .arg(at)
+            .output()
+            .unwrap()
+    };
+    // The engine is checked by the planner, after the directory is made.
+    let refused = suite(&dir.path().join("never/made"), &["--engine", "bogus"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", String::from_utf8_lossy(&refused.stderr));
+    assert!(!dir.path().join("never").exists(), "a refused suite makes no directory");
+
+    let new = dir.path().join("new/vol");
+    let out = suite(&new, &["--engine", "null"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("created the directory {} (--dir)", new.display())), "{err}");
+    assert!(new.is_dir() && std::fs::read_dir(&new).unwrap().next().is_none(), "made, and its test file removed");
+
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let out = suite(&file, &["--engine", "null"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--dir") && err.contains("not a directory"), "{err}");
+}
+
 /// A sweep reads at a glance: a line per run on stderr as each ends, the curve at the end on
 /// stdout, and each run's full report only with -v.
 #[test]

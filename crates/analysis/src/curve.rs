@@ -56,11 +56,17 @@ pub enum Shape {
 }
 
 /// The curve's shape, judged on throughput in bytes per second (so a block-size sweep is
-/// judged by MB/s). The knee is where the whole rest of the curve stops paying, not the
-/// first flat step: a point is the knee when no deeper point reaches 10% more throughput
-/// than it, and latency at the end is higher than there.
+/// judged by MB/s; operations per second for runs that move no bytes of their own, such as
+/// Hammer's calls over session counts). The knee is where the whole rest of the curve stops
+/// paying, not the first flat step: a point is the knee when no deeper point reaches 10% more
+/// throughput than it, and latency at the end is higher than there.
 pub fn shape(curve: &[CurvePoint]) -> Shape {
-    let mb: Vec<f64> = curve.iter().map(|p| if p.mb_per_sec.is_finite() { p.mb_per_sec } else { 0.0 }).collect();
+    let by_bytes = curve.iter().any(|p| p.mb_per_sec > 0.0);
+    let mb: Vec<f64> = curve
+        .iter()
+        .map(|p| if by_bytes { p.mb_per_sec } else { p.iops })
+        .map(|v| if v.is_finite() { v } else { 0.0 })
+        .collect();
     if is_noisy(&mb) {
         return Shape::Noisy;
     }
@@ -125,6 +131,24 @@ mod tests {
             point("16", 39.0, 410.0),
         ];
         assert_eq!(knee(&c), Some(2));
+    }
+
+    /// Hammer's calls move no bytes of their own: its session counts are judged by calls/s.
+    #[test]
+    fn calls_without_bytes_have_their_knee_by_calls_per_second() {
+        let calls = |value: &str, per_sec: f64, lat: f64| CurvePoint {
+            iops: per_sec,
+            mb_per_sec: 0.0,
+            ..point(value, 0.0, lat)
+        };
+        let c = [
+            calls("1", 1000.0, 1e6),
+            calls("8", 7000.0, 1.1e6),
+            calls("32", 7300.0, 4.4e6),
+            calls("64", 7350.0, 8.7e6),
+        ];
+        assert_eq!(knee(&c), Some(1), "8 sessions: 32 add 4% for four times the latency");
+        assert_eq!(knee(&[calls("1", 1000.0, 1e6), calls("8", 7000.0, 1.1e6)]), None, "still climbing");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::progress::warn;
 use crate::runner::{self, IoStep};
 use crate::{Outcome, output, plan, store};
 use spindle_model::RunRecord;
+use spindle_model::db::Counts;
 use spindle_store::GroupKind;
 
 pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
@@ -64,19 +65,9 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
                 (sweep.points[i].text.clone(), runs)
             })
             .collect();
-        let curve = spindle_analysis::curve::curve(&points);
-        let knee = spindle_analysis::curve::knee(&curve);
-        if let (Some(group), Some(store)) = (group, runner.saver.store()) {
-            let summary = serde_json::json!({
-                "param": sweep.param.name(),
-                "curve": curve,
-                "knee": knee.map(|i| &curve[i].value),
-                "noisy": spindle_analysis::curve::shape(&curve) == spindle_analysis::curve::Shape::Noisy,
-            });
-            store.set_group_summary(group, &summary)?;
-        }
+        let (curve, knee) = runner::sweep_curve(&runner, sweep.param.name(), &points)?;
         if text {
-            output::write_text(&spindle_report::render_sweep(sweep.param.name(), &curve))?;
+            output::write_text(&spindle_report::render_sweep(sweep.param.name(), &curve, Counts::Ios))?;
         }
         if sweep_json {
             let doc = spindle_report::SweepDocument {

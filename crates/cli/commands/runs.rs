@@ -4,12 +4,20 @@ use crate::args::{RunsAction, RunsArgs, RunsListArgs, RunsRmArgs, RunsShowArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
 use anyhow::bail;
+use spindle_model::RunKind;
+use spindle_model::db::Counts;
 use spindle_model::units::format_latency_ns;
 use spindle_store::{Filter, RunSummary, StoreError};
 use std::fmt::Write;
 
 /// How many runs `runs list` shows without --limit or --all.
 const DEFAULT_LIMIT: u64 = 50;
+
+/// The widest line `runs list` prints: a terminal's 100 columns.
+const LIST_WIDTH: usize = 100;
+
+/// Where a run's second line (what it ran, its group and labels) starts.
+const ABOUT_INDENT: &str = "       ";
 
 pub fn run(args: &RunsArgs) -> anyhow::Result<Outcome> {
     match &args.action {
@@ -46,28 +54,28 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// A run in two lines that fit a terminal's 100 columns: its figures, then what it ran, its
+/// group and labels (wrapped, however long they are).
 fn list_text(runs: &[RunSummary], total: u64) -> String {
     let mut out = String::new();
     if runs.is_empty() {
         out.push_str("no runs\n");
         return out;
     }
+    // Rates are named by what the runs count, when they all count the same.
+    let counts: Vec<Counts> =
+        runs.iter().map(|r| RunKind::parse(&r.kind).map_or(Counts::Ios, RunKind::counts)).collect();
+    let rate = if counts.iter().all(|c| *c == counts[0]) { counts[0].per_sec() } else { "ops/sec" };
     let _ = writeln!(
         out,
-        "{:>6}  {:<20} {:<11} {:<11} {:>12} {:>9} {:>9} {:>9}  {:<14} {:<20} workload",
-        "id", "started (UTC)", "kind", "status", "IOs/sec", "MB/s", "avg", "p99", "group", "labels"
+        "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8} {:>8} {:>8}",
+        "id", "started (UTC)", "kind", "status", rate, "MB/s", "avg", "p99"
     );
+    let _ = writeln!(out, "{ABOUT_INDENT}what it ran; group; labels");
     for r in runs {
-        let group = match (&r.group, &r.point) {
-            (Some(g), Some(p)) => format!("{g} {p}"),
-            (Some(g), None) => format!("{g} #{}", r.repeat),
-            _ => "-".into(),
-        };
-        let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let labels = if labels.is_empty() { "-".to_string() } else { labels.join(",") };
         let _ = writeln!(
             out,
-            "{:>6}  {:<20} {:<11} {:<11} {:>12.0} {:>9.2} {:>9} {:>9}  {:<14} {:<20} {}",
+            "{:>5}  {:<19}  {:<11} {:<11} {:>9.0} {:>8.2} {:>8} {:>8}",
             r.id,
             r.started_at.replace('T', " ").trim_end_matches('Z'),
             r.kind,
@@ -76,15 +84,53 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
             r.mb_per_sec,
             format_latency_ns(r.latency_mean_ns),
             format_latency_ns(r.latency_p99_ns as f64),
-            group,
-            labels,
-            r.workload
         );
+        let mut about = vec![r.workload.clone()];
+        match (&r.group, &r.point) {
+            (Some(g), Some(p)) => about.push(format!("group {g} {p}")),
+            (Some(g), None) => about.push(format!("group {g} #{}", r.repeat)),
+            _ => {}
+        }
+        if !r.labels.is_empty() {
+            about.push(r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","));
+        }
+        // Escaped before it is measured, so an escaped control character counts as wide as
+        // it is printed.
+        out.push_str(&wrap(&crate::style::printable(&about.join("; ")), ABOUT_INDENT, LIST_WIDTH));
     }
     if (runs.len() as u64) < total {
         let _ = writeln!(out, "(the newest {} of {total} runs; --limit N or --all for more)", runs.len());
     }
     out
+}
+
+/// `text` in lines of at most `width` columns, each after `indent`, broken at spaces; a word
+/// longer than a line is cut, so no line is ever wider.
+fn wrap(text: &str, indent: &str, width: usize) -> String {
+    let room = width.saturating_sub(indent.len()).max(1);
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let line = lines.last_mut().expect("never empty");
+            let used = line.chars().count();
+            let needed = if used == 0 { word.len() } else { used + 1 + word.len() };
+            if needed <= room {
+                if used > 0 {
+                    line.push(' ');
+                }
+                line.extend(word);
+                break;
+            }
+            if used == 0 {
+                // A word wider than a line on its own: as much as fits, the rest on the next.
+                line.extend(&word[..room]);
+                word.drain(..room);
+            }
+            lines.push(String::new());
+        }
+    }
+    lines.iter().map(|l| format!("{indent}{l}\n")).collect()
 }
 
 fn one_id(flag: &'static str, text: &str) -> Result<i64, UsageError> {
@@ -186,4 +232,70 @@ fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {
     let shown: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
     eprintln!("spindle: removed run{} {}", if ids.len() == 1 { "" } else { "s" }, shown.join(", "));
     Ok(Outcome::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(id: i64, kind: &str, labels: &[(&str, &str)], workload: &str) -> RunSummary {
+        RunSummary {
+            id,
+            started_at: "2026-11-26T07:53:27Z".into(),
+            kind: kind.into(),
+            status: "interrupted".into(),
+            workload: workload.into(),
+            labels: labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            group: Some(5),
+            point: Some(spindle_model::group::Point::sweep("op", "checkpoint")),
+            repeat: 1,
+            hostname: "db01".into(),
+            measured_seconds: 1.0,
+            iops: 81_300_000.0,
+            mb_per_sec: 332_999.99,
+            latency_mean_ns: 271_710.0,
+            latency_p99_ns: 21_000_000,
+            errors: 0,
+        }
+    }
+
+    /// `runs list` fits 100 columns whatever the runs hold, and loses none of it: long labels
+    /// and workloads wrap onto the run's second line.
+    #[test]
+    fn the_run_list_fits_100_columns_and_keeps_everything() {
+        let long = "a".repeat(150);
+        let runs = [
+            summary(
+                12345,
+                "hammer-load",
+                &[("array", "raid10"), ("note", &long)],
+                "Hammer load: 1000 rows into TestTransaction (sqlite)",
+            ),
+            summary(
+                7,
+                "io",
+                &[("ab", "a"), ("case", "ab"), ("round", "1")],
+                "8KiB random read, 64 threads x 8 outstanding",
+            ),
+        ];
+        let text = list_text(&runs, 3);
+        for line in text.lines() {
+            assert!(line.chars().count() <= LIST_WIDTH, "{} columns: {line}\n{text}", line.chars().count());
+        }
+        let joined: String = text.lines().map(str::trim).collect();
+        for part in ["raid10", &long, "group 5 op=checkpoint", "TestTransaction (sqlite)", "ab=a,case=ab,round=1"] {
+            assert!(joined.contains(part), "{part} in\n{text}");
+        }
+        assert!(text.starts_with("   id  started (UTC)") && text.contains("ops/sec"), "mixed kinds: {text}");
+        assert!(text.contains("(the newest 2 of 3 runs"), "{text}");
+        let io = list_text(&runs[1..], 1);
+        assert!(io.contains("IOs/sec") && !io.contains("ops/sec"), "{io}");
+    }
+
+    #[test]
+    fn wrapping_breaks_at_spaces_and_cuts_only_words_wider_than_a_line() {
+        assert_eq!(wrap("ab cd ef", "  ", 7), "  ab cd\n  ef\n");
+        assert_eq!(wrap("abcdefgh", "  ", 5), "  abc\n  def\n  gh\n");
+        assert_eq!(wrap("", "  ", 5), "  \n");
+    }
 }

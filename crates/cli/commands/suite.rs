@@ -6,17 +6,21 @@ use crate::console::{Console, Shown};
 use crate::machine::ThisMachine;
 use crate::origin::{Origin, Setting};
 use crate::plan::{self, PlanInput};
-use crate::progress::warn;
+use crate::progress::{note, warn};
 use crate::runner::{self, IoStep};
 use crate::suites::{self, Member, Suite};
 use crate::usage::UsageError;
 use crate::{Outcome, output, store};
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
+use spindle_model::spec::JobSpec;
 use spindle_store::GroupKind;
 
 /// The suite's test file, inside --dir.
 const TEST_FILE: &str = "spindle-suite.dat";
+
+/// A member's name and its job (none when its planner left nothing to run).
+type Planned = (&'static str, Option<JobSpec>);
 
 pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
     let suite = suites::find(args.engine.trim()).ok_or_else(|| {
@@ -26,24 +30,16 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
             format_args!("unknown engine; valid engines: {}", suites::names().join(", ")),
         )
     })?;
-    if !args.dir.is_dir() {
-        return Err(UsageError::flag("--dir", args.dir.display().to_string(), "not a directory").into());
-    }
     let labels = output::labels(&args.output.labels)?;
     let repeats = plan::repeats_of(&args.repeat)?;
-
-    // Every member is planned before anything runs, so a mistake stops the suite up front.
-    let mut planned = Vec::new();
-    let mut warnings = Vec::new();
-    for m in suite.members {
-        let p = plan::plan_io(&member_input(args, suite, m), &ThisMachine)?;
-        for w in p.warnings {
-            if !warnings.contains(&w) {
-                warnings.push(w);
-            }
-        }
-        planned.push((m.name, p.jobs.into_iter().next().map(|j| j.job)));
+    // A new place to test is made, as `mkdir -p` would: the planner checks the test file's
+    // directory and its free space, so it must exist first.
+    let dir = output::make_dir("--dir", &args.dir)?;
+    let planned = plan_members(args, suite).inspect_err(|_| dir.undo())?;
+    if dir.is_new() {
+        note(args.output.quiet, &format!("created the directory {} (--dir)", args.dir.display()));
     }
+    let (planned, warnings) = planned;
     for w in &warnings {
         warn(args.output.quiet, w);
     }
@@ -75,6 +71,23 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Outcome> {
         output::write_text(&table)?;
     }
     Ok(outcome)
+}
+
+/// Every member planned before anything runs, so a mistake stops the suite up front; with the
+/// warnings they raised, each once.
+fn plan_members(args: &SuiteArgs, suite: &'static Suite) -> anyhow::Result<(Vec<Planned>, Vec<String>)> {
+    let mut planned = Vec::new();
+    let mut warnings = Vec::new();
+    for m in suite.members {
+        let p = plan::plan_io(&member_input(args, suite, m), &ThisMachine)?;
+        for w in p.warnings {
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
+        }
+        planned.push((m.name, p.jobs.into_iter().next().map(|j| j.job)));
+    }
+    Ok((planned, warnings))
 }
 
 /// What one member asks the planner for: its profile, the suite's changes to it (named as

@@ -27,6 +27,15 @@ impl Counts {
         }
     }
 
+    /// One operation's name (`12.5 us per call`).
+    pub fn one(self) -> &'static str {
+        match self {
+            Counts::Ios => "I/O",
+            Counts::Calls => "call",
+            Counts::Rows => "row",
+        }
+    }
+
     /// The operations' plural name.
     pub fn plural(self) -> &'static str {
         match self {

@@ -193,13 +193,15 @@ fn render_check_findings(findings: &[CheckFinding]) -> Vec<u8> {
 /// The view as text: the group, its runs, and its findings.
 pub fn render_group(v: &GroupView) -> Vec<u8> {
     let mut out = format!("group {}: {} ({}), created {}\n", v.id, v.kind, v.name, v.created_at);
+    // Calls and rows move no bytes of their own: their MB/s would be a column of zeros.
+    let mb = |text: String| if v.counts == Counts::Ios { format!(" {text:>10}") } else { String::new() };
     let _ = writeln!(
         out,
-        "\n  {:>6} {:<24} {:>12} {:>10} {:>10} {:>10}  status",
+        "\n  {:>6} {:<24} {:>12}{} {:>10} {:>10}  status",
         "run",
         "point",
         v.counts.per_sec(),
-        "MB/s",
+        mb("MB/s".into()),
         "avg",
         "p99"
     );
@@ -210,11 +212,11 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
         }
         let _ = writeln!(
             out,
-            "  {:>6} {:<24} {:>12} {:>10} {:>10} {:>10}  {}",
+            "  {:>6} {:<24} {:>12}{} {:>10} {:>10}  {}",
             r.id,
             point,
             crate::figures::rate_text(r.iops),
-            crate::figures::rate_text(r.mb_per_sec),
+            mb(crate::figures::rate_text(r.mb_per_sec)),
             format_latency_ns(r.latency_mean_ns),
             format_latency_ns(r.latency_p99_ns as f64),
             r.status
@@ -222,7 +224,7 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
     }
     let mut bytes = out.into_bytes();
     match &v.findings {
-        Findings::Sweep { param, curve, .. } => bytes.extend(crate::render_sweep(param, curve)),
+        Findings::Sweep { param, curve, .. } => bytes.extend(crate::render_sweep(param, curve, v.counts)),
         Findings::Repeat { spread } => bytes.extend(render_spread(spread, v.counts)),
         Findings::Ab { comparison } => {
             let (a, b) = v.name.strip_prefix("ab ").and_then(|n| n.split_once(' ')).unwrap_or(("A", "B"));
@@ -233,7 +235,7 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
         Findings::Check { findings, curve, .. } => {
             bytes.extend(render_check_findings(findings));
             if !curve.is_empty() {
-                bytes.extend(crate::render_sweep("depth", curve));
+                bytes.extend(crate::render_sweep("depth", curve, Counts::Ios));
             }
         }
     }

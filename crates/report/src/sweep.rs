@@ -3,6 +3,7 @@
 use serde::Serialize;
 use spindle_analysis::curve::{CurvePoint, Shape, shape};
 use spindle_model::RunRecord;
+use spindle_model::db::Counts;
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
@@ -38,20 +39,32 @@ pub fn knee_words(param: &str, curve: &[CurvePoint]) -> String {
     }
 }
 
-/// The curve as a table, and the knee in words.
-pub fn render_sweep(param: &str, curve: &[CurvePoint]) -> Vec<u8> {
+/// The curve as a table, and the knee in words. The rate is named by what the runs count
+/// (`counts`); MB/s is shown for I/O only, since calls and rows move no bytes of their own.
+pub fn render_sweep(param: &str, curve: &[CurvePoint], counts: Counts) -> Vec<u8> {
     let mut out = String::new();
+    let bytes = counts == Counts::Ios;
+    let mb = |text: String| if bytes { format!(" {text:>10}") } else { String::new() };
     let _ = writeln!(out, "\nsweep of {param}:");
-    let _ = writeln!(out, "  {:>10} {:>12} {:>10} {:>10} {:>10} {:>5}", param, "IOs/sec", "MB/s", "avg", "p99", "runs");
+    let _ = writeln!(
+        out,
+        "  {:>10} {:>12}{} {:>10} {:>10} {:>5}",
+        param,
+        counts.per_sec(),
+        mb("MB/s".into()),
+        "avg",
+        "p99",
+        "runs"
+    );
     let shape = shape(curve);
     for (i, p) in curve.iter().enumerate() {
         let mark = if shape == Shape::Knee(i) { "  <- knee" } else { "" };
         let _ = writeln!(
             out,
-            "  {:>10} {:>12} {:>10} {:>10} {:>10} {:>5}{mark}",
+            "  {:>10} {:>12}{} {:>10} {:>10} {:>5}{mark}",
             p.value,
             crate::view::rate_text(p.iops),
-            crate::view::rate_text(p.mb_per_sec),
+            mb(crate::view::rate_text(p.mb_per_sec)),
             format_latency_ns(p.latency_mean_ns),
             format_latency_ns(p.latency_p99_ns),
             p.runs
@@ -86,9 +99,25 @@ mod tests {
             point("8", 38.0, 210.0),
             point("16", 39.0, 410.0),
         ];
-        let text = String::from_utf8(render_sweep("depth", &c)).unwrap();
-        assert!(text.contains("knee: depth=4"), "{text}");
+        let text = String::from_utf8(render_sweep("depth", &c, Counts::Ios)).unwrap();
+        assert!(text.contains("knee: depth=4") && text.contains("IOs/sec") && text.contains("MB/s"), "{text}");
         assert!(text.lines().any(|l| l.contains("<- knee") && l.trim_start().starts_with('4')), "{text}");
-        assert!(String::from_utf8(render_sweep("depth", &[])).unwrap().contains("knee: none"));
+        assert!(String::from_utf8(render_sweep("depth", &[], Counts::Ios)).unwrap().contains("knee: none"));
+    }
+
+    /// Hammer's session counts: calls a second, no MB/s column (its calls move no bytes of
+    /// their own), and the knee marked by calls a second.
+    #[test]
+    fn a_sweep_of_calls_names_its_rate_and_shows_no_bytes() {
+        let calls = |value: &str, per_sec: f64, lat: f64| CurvePoint {
+            iops: per_sec,
+            mb_per_sec: 0.0,
+            ..point(value, 0.0, lat)
+        };
+        let c = [calls("1", 1000.0, 1e6), calls("8", 7000.0, 1.1e6), calls("32", 7300.0, 4.4e6)];
+        let text = String::from_utf8(render_sweep("sessions", &c, Counts::Calls)).unwrap();
+        assert!(text.contains("calls/sec") && !text.contains("MB/s") && !text.contains("0.00"), "{text}");
+        assert!(text.lines().any(|l| l.contains("<- knee") && l.trim_start().starts_with('8')), "{text}");
+        assert!(text.contains("knee: sessions=8"), "{text}");
     }
 }

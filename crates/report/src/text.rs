@@ -49,7 +49,11 @@ fn record(out: &mut String, r: &RunRecord) {
     }
     for (i, t) in r.targets.iter().enumerate() {
         let on = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
-        let _ = writeln!(out, "\ntarget {}: {} ({}{on})", i + 1, t.path, format_size(t.size));
+        // A database workload's target is its database: it has no test file's size.
+        let size = if r.kind().moves_bytes() { format_size(t.size) } else { String::new() };
+        let detail = [size, on.trim_start().to_string()].into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>();
+        let detail = if detail.is_empty() { String::new() } else { format!(" ({})", detail.join(" ")) };
+        let _ = writeln!(out, "\ntarget {}: {}{detail}", i + 1, t.path);
         let _ = writeln!(out, "  {}", t.workload);
         stats(out, &t.stats, "  ", r);
     }
@@ -69,8 +73,11 @@ fn record(out: &mut String, r: &RunRecord) {
     let cpu = &r.summary.cpu;
     let _ = writeln!(
         out,
-        "\nCPU (spindle itself): user {:.2} s, system {:.2} s, {:.2} us per I/O",
-        cpu.user_seconds, cpu.system_seconds, cpu.us_per_io
+        "\nCPU (spindle itself): user {:.2} s, system {:.2} s, {:.2} us per {}",
+        cpu.user_seconds,
+        cpu.system_seconds,
+        cpu.us_per_io,
+        r.counts.one()
     );
     crate::counters::counters(out, r);
     environment(out, r);
@@ -184,15 +191,16 @@ fn threads(out: &mut String, r: &RunRecord) {
         if r.threads.iter().any(|t| t.stats.commit.count > 0) { " (of commits where writes were flushed)" } else { "" };
     let _ = writeln!(out, "\nper thread{commits}:");
     let (who, rate) = if r.counts == Counts::Calls { ("session", "calls/sec") } else { ("thread", r.counts.per_sec()) };
-    let _ = writeln!(out, "  {:>6} {:>7} {:>12} {:>10} {:>10} {:>10}", "target", who, rate, "MB/s", "avg", "p99");
+    let mb = |text: String| if r.kind().moves_bytes() { format!(" {text:>10}") } else { String::new() };
+    let _ = writeln!(out, "  {:>6} {:>7} {:>12}{} {:>10} {:>10}", "target", who, rate, mb("MB/s".into()), "avg", "p99");
     for t in &r.threads {
         let _ = writeln!(
             out,
-            "  {:>6} {:>7} {:>12} {:>10} {:>10} {:>10}",
+            "  {:>6} {:>7} {:>12}{} {:>10} {:>10}",
             t.target + 1,
             t.thread,
             crate::view::rate_text(t.stats.iops),
-            crate::view::rate_text(t.stats.mb_per_sec),
+            mb(crate::view::rate_text(t.stats.mb_per_sec)),
             format_latency_ns(headline(&t.stats).mean),
             format_latency_ns(headline(&t.stats).p99 as f64)
         );

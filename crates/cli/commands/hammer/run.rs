@@ -10,6 +10,7 @@ use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use spindle_db::hammer::RunPlan;
 use spindle_model::RunRecord;
+use spindle_model::db::Counts;
 use spindle_model::group::Point;
 use spindle_runner::experiment::series::{self, Step};
 use spindle_runner::workload::Workload;
@@ -58,7 +59,9 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
             repeat: 1,
         })
         .collect();
-    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Report);
+    // As sweeps do: a line per session count as it ends, the curve at the end (`-v`, or a
+    // single session count, prints each run's full report).
+    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Line);
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
     let mut hammer = Hammer::new(Database::at(url, None), None, plans, rate);
     let result = series::run(&mut runner, &mut [&mut hammer as &mut dyn Workload], &steps, group);
@@ -80,12 +83,13 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         );
         outcome = Outcome::OperationsFailed;
     }
+    let points: Vec<(String, Vec<&RunRecord>)> =
+        sessions.iter().zip(&records).map(|(n, r)| (n.to_string(), vec![r])).collect();
+    let (curve, _) = runner::sweep_curve(&runner, "sessions", &points)?;
     if args.output.json || args.output.csv {
         output::print_document(&runner.saver.document(&records), &args.output)?;
     } else if !quiet && records.len() > 1 {
-        let rows: Vec<(String, &RunRecord)> =
-            sessions.iter().zip(&records).map(|(n, r)| (format!("sessions={n}"), r)).collect();
-        output::write_text(&spindle_report::render_overview(&rows))?;
+        output::write_text(&spindle_report::render_sweep("sessions", &curve, Counts::Calls))?;
     }
     Ok(outcome)
 }

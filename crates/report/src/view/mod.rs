@@ -11,6 +11,7 @@ pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};
 
 use crate::document::Document;
 use serde::Serialize;
+use spindle_model::RunRecord;
 use spindle_model::group::GroupKind;
 
 /// A table: a title, column names, and rows of cells.
@@ -139,34 +140,36 @@ pub fn report_view(doc: &Document) -> ReportView {
 }
 
 fn overview(doc: &Document) -> Vec<String> {
-    // Imported runs have no host: their tools did not record it.
+    // Imported runs were made by other tools, on machines their files do not name: they are
+    // counted apart, never as runs on this report's hosts.
+    let (imported, native): (Vec<&RunRecord>, Vec<&RunRecord>) =
+        doc.records().partition(|r| r.details.origin().is_some());
     let mut hosts: Vec<&str> =
-        doc.records().map(|r| r.environment.hostname.as_str()).filter(|h| !h.is_empty()).collect();
+        native.iter().map(|r| r.environment.hostname.as_str()).filter(|h| !h.is_empty()).collect();
     hosts.sort_unstable();
     hosts.dedup();
     let mut times: Vec<&str> = doc.records().map(|r| r.started_at.as_str()).collect();
     times.sort_unstable();
-    let runs = match doc.runs.len() {
-        1 => "1 run".to_string(),
-        n => format!("{n} runs"),
+    let runs = |n: usize| if n == 1 { "1 run".to_string() } else { format!("{n} runs") };
+    let on_hosts = match hosts.len() {
+        0 => String::new(),
+        1 => format!(" on 1 host ({})", hosts[0]),
+        n => format!(" on {n} hosts ({})", hosts.join(", ")),
     };
-    let mut lines = vec![format!(
-        "{runs}{}{}",
-        match hosts.len() {
-            0 => String::new(),
-            1 => format!(" on 1 host ({})", hosts[0]),
-            n => format!(" on {n} hosts ({})", hosts.join(", ")),
-        },
-        match (times.first(), times.last()) {
-            (Some(a), Some(b)) if a != b => format!(", from {a} to {b}"),
-            (Some(a), _) => format!(", at {a}"),
-            _ => String::new(),
-        }
-    )];
-    let imported = doc.records().filter(|r| r.details.origin().is_some()).count();
-    if imported > 0 {
-        lines.push(format!("{imported} of them imported from other tools' result files."));
-    }
+    let span = match (times.first(), times.last()) {
+        (Some(a), Some(b)) if a != b => format!(", from {a} to {b}"),
+        (Some(a), _) => format!(", at {a}"),
+        _ => String::new(),
+    };
+    let mut tools: Vec<&str> = imported.iter().filter_map(|r| r.details.origin()).map(|o| o.tool.as_str()).collect();
+    tools.sort_unstable();
+    tools.dedup();
+    let from_files = format!("imported from {} result files, made on other machines", tools.join(", "));
+    let mut lines = vec![match (native.len(), imported.len()) {
+        (n, 0) => format!("{}{on_hosts}{span}", runs(n)),
+        (0, i) => format!("{} {from_files}{span}", runs(i)),
+        (n, i) => format!("{}{span}: {n}{on_hosts}, {i} {from_files}", runs(n + i)),
+    }];
     let unfinished = doc.records().filter(|r| r.status != spindle_model::record::RunStatus::Complete).count();
     if unfinished > 0 {
         lines.push(format!("{unfinished} did not run to the end: their figures cover what ran."));

@@ -124,3 +124,34 @@ fn a_report_of_200_long_runs_stays_under_5_mb() {
     let html = Format::Html.exporter().export(&doc).unwrap();
     assert!(html.len() < 5_000_000, "{} bytes", html.len());
 }
+
+/// Runs imported from other tools' files were made on machines their files do not name: the
+/// overview counts them apart from the runs on this report's hosts, never as runs on them.
+#[test]
+fn the_overview_counts_imported_runs_apart_from_this_hosts() {
+    let imported = |tool: &str| {
+        let mut r = io_run(&[100.0; 3], 100_000, &[]);
+        r.environment.hostname = String::new();
+        let origin = spindle_model::Origin { tool: tool.into(), ..Default::default() };
+        r.details = KindData::Imported { origin, spec: spindle_model::ImportedSpec::default() };
+        r
+    };
+    let doc = |records: Vec<RunRecord>| Document {
+        runs: records.into_iter().enumerate().map(|(i, r)| stored(i as i64 + 1, None, None, r)).collect(),
+        ..Document::default()
+    };
+    let mut mixed: Vec<RunRecord> = (0..34).map(|_| io_run(&[100.0; 3], 100_000, &[])).collect();
+    mixed.extend((0..11).map(|i| imported(if i % 2 == 0 { "sqlio" } else { "fio" })));
+    let first = report_view(&doc(mixed)).overview[0].clone();
+    assert!(first.starts_with("45 runs"), "{first}");
+    assert!(
+        first.contains(": 34 on 1 host (db01), 11 imported from fio, sqlio result files, made on other machines"),
+        "{first}"
+    );
+    assert!(!first.contains("45 runs on 1 host"), "{first}");
+
+    let only = report_view(&doc(vec![imported("fio")])).overview[0].clone();
+    assert!(only.starts_with("1 run imported from fio result files, made on other machines"), "{only}");
+    let here = report_view(&doc(vec![io_run(&[100.0; 3], 100_000, &[])])).overview[0].clone();
+    assert!(here.starts_with("1 run on 1 host (db01)"), "{here}");
+}
