@@ -53,6 +53,16 @@ mod tests {
             .unwrap();
         let mut server =
             std::process::Command::new("sleep").arg0("postgres").arg("60").current_dir(data.path()).spawn().unwrap();
+        // Until a child has exec'd, /proc shows the test's own name and directory: wait for
+        // both to be `sleep`, however slow a loaded machine is to get there.
+        for child in [&lookalike, &server] {
+            let execd =
+                || std::fs::read(format!("/proc/{}/cmdline", child.id())).is_ok_and(|c| c.starts_with(b"postgres"));
+            let started = Instant::now();
+            while !execd() && started.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let seen = (
             is_server(lookalike.id(), ManagedEngine::Postgres, data.path()),
             is_server(server.id(), ManagedEngine::Postgres, data.path()),
