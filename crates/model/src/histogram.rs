@@ -7,8 +7,12 @@
 //! and only percentiles carry the bucket error.
 //!
 //! Buckets are kept a power of two (64 buckets) at a time, allocated when a value first falls
-//! in it: latencies span a few powers of two, so a histogram holds a few KB instead of 30, and a
-//! thousand Hammer sessions with two histograms each fit in a few MB.
+//! in it: latencies span a few powers of two, so a histogram holds a few KB instead of 30.
+//!
+//! `CompactHistogram` keeps the same buckets and exact sums for recorders that are many and
+//! small (a thousand Hammer sessions, each recording tens to thousands of calls): only the
+//! buckets in use, 8 bytes each. Their values spread thinly over many powers of two, where a
+//! dense group of 512 bytes per power held one or two counts, 4.6 KB per session in all.
 
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +30,13 @@ pub struct Histogram {
     /// Bucket `b` is `groups[b / SUB_BUCKETS][b % SUB_BUCKETS]`; a group never written is
     /// `None`, and groups above the highest written are not there at all.
     groups: Vec<Option<Group>>,
+    moments: Moments,
+}
+
+/// What a histogram knows exactly, whatever its buckets: how many values, their extremes, sum
+/// and sum of squares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Moments {
     count: u64,
     min: u64,
     max: u64,
@@ -33,12 +44,36 @@ pub struct Histogram {
     sum_squares: u128,
 }
 
+impl Default for Moments {
+    fn default() -> Self {
+        Moments { count: 0, min: u64::MAX, max: 0, sum: 0, sum_squares: 0 }
+    }
+}
+
+impl Moments {
+    /// `n` values of `value`.
+    #[inline(always)]
+    fn add(&mut self, value: u64, n: u64) {
+        self.count += n;
+        self.min = self.min.min(value);
+        self.max = self.max.max(value);
+        self.sum += value as u128 * n as u128;
+        self.sum_squares += value as u128 * value as u128 * n as u128;
+    }
+
+    fn merge(&mut self, other: &Moments) {
+        self.count += other.count;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+    }
+}
+
 /// Equal when they hold the same values, whichever groups happen to be allocated.
 impl PartialEq for Histogram {
     fn eq(&self, other: &Self) -> bool {
-        (self.count, self.min, self.max, self.sum, self.sum_squares)
-            == (other.count, other.min, other.max, other.sum, other.sum_squares)
-            && self.nonzero_buckets().eq(other.nonzero_buckets())
+        self.moments == other.moments && self.nonzero_buckets().eq(other.nonzero_buckets())
     }
 }
 
@@ -81,7 +116,7 @@ pub fn bucket_value(bucket: usize) -> u64 {
 
 impl Histogram {
     pub fn new() -> Self {
-        Histogram { groups: Vec::new(), count: 0, min: u64::MAX, max: 0, sum: 0, sum_squares: 0 }
+        Histogram { groups: Vec::new(), moments: Moments::default() }
     }
 
     /// The count of `bucket`, allocating its group on first use (`None` past the last bucket).
@@ -111,11 +146,7 @@ impl Histogram {
         if let Some(n) = self.slot(bucket_of(value)) {
             *n += 1;
         }
-        self.count += 1;
-        self.min = self.min.min(value);
-        self.max = self.max.max(value);
-        self.sum += value as u128;
-        self.sum_squares += value as u128 * value as u128;
+        self.moments.add(value, 1);
     }
 
     /// `n` values of `value` at once (a foreign tool's histogram bin).
@@ -126,11 +157,7 @@ impl Histogram {
         if let Some(slot) = self.slot(bucket_of(value)) {
             *slot += n;
         }
-        self.count += n;
-        self.min = self.min.min(value);
-        self.max = self.max.max(value);
-        self.sum += value as u128 * n as u128;
-        self.sum_squares += value as u128 * value as u128 * n as u128;
+        self.moments.add(value, n);
     }
 
     pub fn merge(&mut self, other: &Histogram) {
@@ -145,69 +172,68 @@ impl Histogram {
                 }
             }
         }
-        self.count += other.count;
-        self.min = self.min.min(other.min);
-        self.max = self.max.max(other.max);
-        self.sum += other.sum;
-        self.sum_squares += other.sum_squares;
+        self.moments.merge(&other.moments);
     }
 
     pub fn count(&self) -> u64 {
-        self.count
+        self.moments.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.moments.count == 0
     }
 
     pub fn min(&self) -> u64 {
-        if self.count == 0 { 0 } else { self.min }
+        if self.moments.count == 0 { 0 } else { self.moments.min }
     }
 
     pub fn max(&self) -> u64 {
-        self.max
+        self.moments.max
     }
 
     pub fn sum(&self) -> u128 {
-        self.sum
+        self.moments.sum
     }
 
     pub fn mean(&self) -> f64 {
-        if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 }
+        let m = &self.moments;
+        if m.count == 0 { 0.0 } else { m.sum as f64 / m.count as f64 }
     }
 
     /// Population standard deviation, exact (from the running sums, not the buckets).
     pub fn stddev(&self) -> f64 {
-        if self.count == 0 {
+        let m = &self.moments;
+        if m.count == 0 {
             return 0.0;
         }
-        let n = self.count as f64;
-        let mean = self.sum as f64 / n;
-        let variance = self.sum_squares as f64 / n - mean * mean;
+        let n = m.count as f64;
+        let mean = m.sum as f64 / n;
+        let variance = m.sum_squares as f64 / n - mean * mean;
         variance.max(0.0).sqrt()
     }
 
     /// The value at percentile `p` (0..=100): the midpoint of the bucket holding the
     /// ceil(p% * count)-th smallest value, clamped to the exact min and max.
     pub fn percentile(&self, p: f64) -> u64 {
-        if self.count == 0 {
+        let m = &self.moments;
+        if m.count == 0 {
             return 0;
         }
-        let rank = ((p / 100.0) * self.count as f64).ceil().max(1.0) as u64;
+        let rank = ((p / 100.0) * m.count as f64).ceil().max(1.0) as u64;
         let mut seen = 0u64;
         for (bucket, n) in self.buckets() {
             seen += n;
             if seen >= rank {
-                return bucket_value(bucket).clamp(self.min, self.max);
+                return bucket_value(bucket).clamp(m.min, m.max);
             }
         }
-        self.max
+        m.max
     }
 
     /// Share of values (0..=1) below `limit`, counting a bucket that straddles the limit by the
     /// part of its range that lies below it.
     pub fn fraction_below(&self, limit: u64) -> f64 {
-        if self.count == 0 {
+        if self.moments.count == 0 {
             return 0.0;
         }
         let mut below = 0.0;
@@ -226,7 +252,7 @@ impl Histogram {
                 below += n as f64 * (limit - low) as f64 / (high - low) as f64;
             }
         }
-        below / self.count as f64
+        below / self.moments.count as f64
     }
 
     /// The non-empty buckets as `(bucket, count)`, for sparse serialization.
@@ -258,11 +284,11 @@ impl Default for SparseHistogram {
 impl From<&Histogram> for SparseHistogram {
     fn from(h: &Histogram) -> Self {
         SparseHistogram {
-            count: h.count,
+            count: h.count(),
             min: h.min(),
-            max: h.max,
-            sum: h.sum.to_string(),
-            sum_squares: h.sum_squares.to_string(),
+            max: h.max(),
+            sum: h.moments.sum.to_string(),
+            sum_squares: h.moments.sum_squares.to_string(),
             buckets: h.nonzero_buckets().map(|(b, n)| (b as u32, n)).collect(),
         }
     }
@@ -277,13 +303,66 @@ impl TryFrom<&SparseHistogram> for Histogram {
             let slot = h.slot(bucket as usize).ok_or_else(|| format!("histogram bucket {bucket} out of range"))?;
             *slot += n;
         }
-        h.count = s.count;
-        h.min = if s.count == 0 { u64::MAX } else { s.min };
-        h.max = s.max;
-        h.sum = s.sum.parse().map_err(|_| format!("histogram sum '{}' is not a number", s.sum))?;
-        h.sum_squares =
-            s.sum_squares.parse().map_err(|_| format!("histogram sum_squares '{}' is not a number", s.sum_squares))?;
+        h.moments = Moments {
+            count: s.count,
+            min: if s.count == 0 { u64::MAX } else { s.min },
+            max: s.max,
+            sum: s.sum.parse().map_err(|_| format!("histogram sum '{}' is not a number", s.sum))?,
+            sum_squares: s
+                .sum_squares
+                .parse()
+                .map_err(|_| format!("histogram sum_squares '{}' is not a number", s.sum_squares))?,
+        };
         Ok(h)
+    }
+}
+
+/// Bits of a `CompactHistogram` entry that hold the count; the bucket (below 2^12) sits above
+/// them, so entries sort by bucket. A count reaches 2^52 only after 52 days at a value a
+/// nanosecond.
+const COUNT_BITS: u32 = 52;
+const COUNT_MASK: u64 = (1 << COUNT_BITS) - 1;
+const _: () = assert!(BUCKETS <= 1 << (64 - COUNT_BITS));
+
+/// A histogram that keeps only the buckets in use: for recorders that are many and hold few
+/// values each. Its buckets, min, max and sums are `Histogram`'s exactly (it converts without
+/// loss); recording is a binary search over the buckets in use (plus an insertion for a new
+/// one) instead of `Histogram`'s indexing, which is why the I/O engine keeps the dense form.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompactHistogram {
+    /// `bucket << COUNT_BITS | count` for each bucket in use, in bucket order.
+    entries: Vec<u64>,
+    moments: Moments,
+}
+
+impl CompactHistogram {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn record(&mut self, value: u64) {
+        let key = (bucket_of(value) as u64) << COUNT_BITS;
+        match self.entries.binary_search_by(|e| (e & !COUNT_MASK).cmp(&key)) {
+            Ok(i) => self.entries[i] += 1,
+            Err(i) => self.entries.insert(i, key | 1),
+        }
+        self.moments.add(value, 1);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.moments.count
+    }
+}
+
+impl From<&CompactHistogram> for Histogram {
+    fn from(c: &CompactHistogram) -> Self {
+        let mut h = Histogram::new();
+        for e in &c.entries {
+            let slot = h.slot((e >> COUNT_BITS) as usize).expect("a compact bucket is a bucket");
+            *slot += e & COUNT_MASK;
+        }
+        h.moments = c.moments;
+        h
     }
 }
 
@@ -390,6 +469,42 @@ mod tests {
             }
             assert_eq!(counted, all, "trial {trial}");
         }
+    }
+
+    /// A compact histogram converts to the histogram of the same values, buckets and exact sums
+    /// alike, so its percentiles are the dense one's; it holds 8 bytes a bucket in use.
+    #[test]
+    fn compact_histograms_convert_to_the_same_histogram() {
+        let mut rng = crate::rng::Rng::new(11);
+        for trial in 0..20 {
+            let n = rng.below(5_000) as usize;
+            let (mut dense, mut compact) = (Histogram::new(), CompactHistogram::new());
+            for _ in 0..n {
+                let power = 1u64 << rng.below(40);
+                let v = power + rng.below(power);
+                dense.record(v);
+                compact.record(v);
+            }
+            let converted = Histogram::from(&compact);
+            assert_eq!(converted, dense, "trial {trial}");
+            assert_eq!(compact.count(), n as u64);
+            for p in [0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 100.0] {
+                assert_eq!(converted.percentile(p), dense.percentile(p), "trial {trial} p{p}");
+            }
+            assert_eq!(
+                (converted.min(), converted.max(), converted.stddev()),
+                (dense.min(), dense.max(), dense.stddev())
+            );
+            assert_eq!(compact.entries.len(), dense.nonzero_buckets().count(), "one entry a bucket in use");
+        }
+        // The first buckets and the last: (u64::MAX)^2 fills the sum of squares, so it comes once.
+        let mut extremes = CompactHistogram::new();
+        for v in [0, 1, 127, 128, u64::MAX, 0] {
+            extremes.record(v);
+        }
+        let h = Histogram::from(&extremes);
+        assert_eq!(h.nonzero_buckets().collect::<Vec<_>>(), [(0, 2), (1, 1), (127, 1), (128, 1), (BUCKETS - 1, 1)]);
+        assert_eq!(Histogram::from(&CompactHistogram::new()), Histogram::new());
     }
 
     #[test]

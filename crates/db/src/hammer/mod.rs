@@ -1,8 +1,9 @@
 //! Running Database Hammer: N sessions, each with its own connection, calling GetAccount or
 //! UpdateAccount at random (by the read ratio) on uniformly chosen rows, with optional think
 //! time or a rate. Measurement starts when every session is connected (the ramp-up is timed
-//! and excluded), then a warm-up is excluded too. Each session keeps its own histograms and
-//! per-second counts; nothing is shared in the loop but the stop flag and live totals. Waits
+//! and excluded), then a warm-up is excluded too. Each session keeps its own histograms
+//! (compact: only the buckets its calls fell in) and per-second counts; nothing is shared in
+//! the loop but the stop flag and live totals. Waits
 //! for a rate or a think time end to within microseconds (`crate::precise`), since a late
 //! start under a rate counts as latency.
 //!
@@ -29,7 +30,7 @@ pub use threads::run;
 /// a longer wait is taken in steps.
 const MAX_WAIT: Duration = Duration::from_millis(100);
 
-use spindle_model::Histogram;
+use spindle_model::histogram::CompactHistogram;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant, SystemTime};
@@ -61,8 +62,10 @@ pub struct Second {
 #[derive(Debug, Default)]
 pub struct SessionResult {
     pub session: u32,
-    pub reads: Histogram,
-    pub writes: Histogram,
+    /// Compact, as a thousand sessions' calls spread thinly over many buckets; the record
+    /// turns each into a `Histogram` in turn.
+    pub reads: CompactHistogram,
+    pub writes: CompactHistogram,
     pub seconds: Vec<Second>,
     pub errors: BTreeMap<String, u64>,
     /// Under a rate: calls owed in the measured window that never started, because the

@@ -29,8 +29,9 @@ pub fn run_record(
     let mut seconds: Vec<Second> = Vec::new();
     let mut threads = Vec::new();
     for s in &out.sessions {
-        reads.merge(&s.reads);
-        writes.merge(&s.writes);
+        let (r, w) = (Histogram::from(&s.reads), Histogram::from(&s.writes));
+        reads.merge(&r);
+        writes.merge(&w);
         for (k, n) in &s.errors {
             *errors.entry(k.clone()).or_default() += n;
         }
@@ -43,11 +44,7 @@ pub fn run_record(
             all.latency_sum_ns += one.latency_sum_ns;
             all.latency_max_ns = all.latency_max_ns.max(one.latency_max_ns);
         }
-        threads.push(ThreadResult {
-            target: 0,
-            thread: s.session,
-            stats: stats(&s.reads, &s.writes, CpuUsage::default()),
-        });
+        threads.push(ThreadResult { target: 0, thread: s.session, stats: stats(&r, &w, CpuUsage::default()) });
     }
     let summary = stats(&reads, &writes, CpuUsage::default());
     let series: Vec<TimePoint> = seconds

@@ -224,7 +224,7 @@ fn rate_wait_error() {
     };
     let show = |what: &str, out: &RunOutcome, cpu_us: f64| {
         let mut all = spindle_model::Histogram::new();
-        out.sessions.iter().for_each(|s| all.merge(&s.reads));
+        out.sessions.iter().for_each(|s| all.merge(&spindle_model::Histogram::from(&s.reads)));
         let us = |q: f64| all.percentile(q) as f64 / 1000.0;
         println!(
             "{what}: {} calls, start error p50 {:.1} us, p99 {:.1} us, p99.9 {:.1} us, max {:.1} us; CPU {:.1} us/call",
