@@ -13,7 +13,7 @@ fn db(xdg: &Path) -> assert_cmd::Command {
 
 /// Whether the engine's server binaries are installed; a skip (a failure under
 /// SPINDLE_REQUIRE_SERVERS=1) when not.
-fn installed(engine: &str) -> bool {
+pub(crate) fn installed(engine: &str) -> bool {
     let found = match engine {
         "postgres" => std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|mut d| d.next().is_some()),
         _ => Path::new("/usr/sbin/mariadbd").exists(),
