@@ -86,7 +86,7 @@ pub fn render(db: &str, rows: &[Row]) -> String {
         }
         if device_beside {
             let d = x.device.as_ref();
-            cells.extend([n(d.map(|d| d.writes)), n(d.map(|d| d.bytes_written))]);
+            cells.extend([n(d.map(|d| d.data_writes())), n(d.map(|d| d.bytes_written))]);
         }
         lines.push(cells);
     }
@@ -126,7 +126,7 @@ pub fn render(db: &str, rows: &[Row]) -> String {
             if let Some(d) = first.device.as_ref().filter(|_| device_beside) {
                 let _ = writeln!(
                     out,
-                    "dev: what the log's volume ({}) did over the same time, from /proc/diskstats",
+                    "dev: what the log's volume ({}) did over the same time (its writes that carried data), from /proc/diskstats",
                     d.device
                 );
             }
