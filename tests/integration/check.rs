@@ -3,41 +3,11 @@
 //! "disk" whose backing file is in memory, a healthy ext4 loop device). The quick check on an
 //! ordinary directory is the README's quick start (readme_quickstart.rs).
 
-use crate::common::{Loop, spindle_process, spindle_with_store};
+use crate::common::{Ext4, Loop, spindle_process, spindle_with_store};
 use crate::io_safety::Tmpfs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// An ext4 filesystem on a loop device, mounted on a scratch directory; unmounted on drop.
-struct Ext4 {
-    mount: PathBuf,
-    _device: Loop,
-}
-
-impl Ext4 {
-    fn on(device: Loop) -> Option<Ext4> {
-        // Initialised at once, so no background zeroing competes with what the check measures.
-        let made = Command::new("mkfs.ext4")
-            .args(["-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", &device.0])
-            .status()
-            .is_ok_and(|s| s.success());
-        let mount = tempfile::tempdir().unwrap().keep();
-        if !made || !Command::new("mount").arg(&device.0).arg(&mount).status().is_ok_and(|s| s.success()) {
-            spindle_testenv::unavailable("an ext4 filesystem on a loop device", "mkfs.ext4 or mount failed");
-            let _ = std::fs::remove_dir(&mount);
-            return None;
-        }
-        Some(Ext4 { mount, _device: device })
-    }
-}
-
-impl Drop for Ext4 {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.mount).status();
-        let _ = std::fs::remove_dir(&self.mount);
-    }
-}
 
 /// `check --quick --json DIR`, which must end 0; its document.
 fn check_json(dir: &Path) -> serde_json::Value {

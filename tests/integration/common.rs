@@ -120,3 +120,33 @@ impl Drop for Loop {
         let _ = std::fs::remove_file(&self.1);
     }
 }
+
+/// An ext4 filesystem on a loop device, mounted on a scratch directory; unmounted on drop.
+pub struct Ext4 {
+    pub mount: PathBuf,
+    _device: Loop,
+}
+
+impl Ext4 {
+    pub fn on(device: Loop) -> Option<Ext4> {
+        // Initialised at once, so no background zeroing competes with what the check measures.
+        let made = ProcessCommand::new("mkfs.ext4")
+            .args(["-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", &device.0])
+            .status()
+            .is_ok_and(|s| s.success());
+        let mount = tempfile::tempdir().unwrap().keep();
+        if !made || !ProcessCommand::new("mount").arg(&device.0).arg(&mount).status().is_ok_and(|s| s.success()) {
+            spindle_testenv::unavailable("an ext4 filesystem on a loop device", "mkfs.ext4 or mount failed");
+            let _ = std::fs::remove_dir(&mount);
+            return None;
+        }
+        Some(Ext4 { mount, _device: device })
+    }
+}
+
+impl Drop for Ext4 {
+    fn drop(&mut self) {
+        let _ = ProcessCommand::new("umount").arg(&self.mount).status();
+        let _ = std::fs::remove_dir(&self.mount);
+    }
+}

@@ -26,6 +26,8 @@ mod io_timing;
 mod io_verify;
 mod largeops;
 mod logtest;
+#[cfg(all(feature = "postgres", feature = "mysql"))]
+mod logtest_volume;
 mod output_targets;
 #[cfg(feature = "postgres")]
 mod placement;

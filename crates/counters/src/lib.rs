@@ -4,11 +4,13 @@
 //! /proc/pressure/io where the kernel has it. Database-side counters join through the same
 //! log later.
 
+mod flushes;
 pub mod procfs;
 mod rates;
 mod sampler;
 mod snapshot;
 
+pub use flushes::flush_counted_as_write;
 pub use rates::{counter_paths, values};
 pub use sampler::{CounterSource, Sampler};
 pub use snapshot::{ProcRoot, Snapshot, devices_under, volumes_under, whole_disks};

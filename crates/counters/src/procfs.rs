@@ -13,10 +13,14 @@ pub struct DiskStat {
     pub in_flight: u64,       // 9
     pub io_ms: u64,           // 10
     pub weighted_io_ms: u64,  // 11
+    /// Flush requests completed (16), counted by kernels from 5.5 on; `None` before, so an
+    /// old kernel's lines are never read as a device that flushed nothing.
+    pub flushes: Option<u64>,
 }
 
 /// `(device name, counters)` for every line with at least the 11 classic fields (old 4-field
-/// partition lines and anything shorter are skipped, as sysstat does).
+/// partition lines and anything shorter are skipped, as sysstat does); the flush count where
+/// the line has the 17 fields of kernels 5.5 and later.
 pub fn parse_diskstats(text: &str) -> Vec<(String, DiskStat)> {
     text.lines()
         .filter_map(|line| {
@@ -37,6 +41,7 @@ pub fn parse_diskstats(text: &str) -> Vec<(String, DiskStat)> {
                     in_flight: n(9)?,
                     io_ms: n(10)?,
                     weighted_io_ms: n(11)?,
+                    flushes: f.get(16 + 2).and_then(|v| v.parse().ok()),
                 },
             ))
         })
@@ -142,6 +147,20 @@ mod tests {
         assert_eq!((sda.in_flight, sda.io_ms, sda.weighted_io_ms), (0, 32862, 714408));
         assert!(disks.iter().any(|(n, _)| n == "cciss/c0d0"), "names with a slash are kept");
         assert!(parse_diskstats("8 1 sda1 51 0 4216 3107\n   garbage line\n\n").is_empty(), "short lines skipped");
+        assert_eq!(sda.flushes, None, "a 4.18 kernel's 18 fields have no flush count");
+    }
+
+    #[test]
+    fn diskstats_flushes_and_queue_from_a_5_5_kernel() {
+        // Lines as a 6.18 kernel writes them (17 fields after the name): the discard fields,
+        // then flush requests completed and the time spent flushing.
+        let text = "   7       0 loop0 2820541 1 88520824 342848 321220 11989 50486080 230185 0 61272 580730 8 0 7807008 0 87818 7695\n \
+                    253       0 vda 118 0 5926 31 98 12 1004 77 2 65 113 0 0 0 0 0 0\n";
+        let disks = parse_diskstats(text);
+        let loop0 = disks[0].1;
+        assert_eq!((loop0.writes, loop0.sectors_written), (321220, 50486080));
+        assert_eq!((loop0.weighted_io_ms, loop0.flushes), (580730, Some(87818)));
+        assert_eq!((disks[1].1.in_flight, disks[1].1.flushes), (2, Some(0)));
     }
 
     #[test]

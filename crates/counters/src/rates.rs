@@ -132,6 +132,7 @@ mod tests {
             in_flight: 3,
             io_ms: 1500,
             weighted_io_ms: 8000,
+            flushes: Some(7),
         };
         let cpu = CpuTicks { user: 30, system: 10, idle: 50, iowait: 10, ..CpuTicks::default() };
         let vm = VmStat { pswpin: 4, pswpout: 2, pgmajfault: 4 };

@@ -51,6 +51,12 @@ pub struct FileStats {
     /// Checkpoints the engine has made, where it counts them (PostgreSQL's timed and
     /// requested ones).
     pub checkpoints: Option<u64>,
+    /// What the log's write and byte counts are (`write() calls`, `WAL generated`), for the
+    /// columns that show them.
+    pub log_writes_are: &'static str,
+    pub log_bytes_are: &'static str,
+    /// WAL frames appended, where the engine's log is made of them (SQLite).
+    pub log_frames: Option<u64>,
 }
 
 impl FileStats {
@@ -63,6 +69,9 @@ impl FileStats {
             missing: self.missing.clone(),
             notes: self.notes.clone(),
             checkpoints: self.checkpoints.zip(before.checkpoints).map(|(a, b)| a.saturating_sub(b)),
+            log_writes_are: self.log_writes_are,
+            log_bytes_are: self.log_bytes_are,
+            log_frames: self.log_frames.zip(before.log_frames).map(|(a, b)| a.saturating_sub(b)),
         }
     }
 }

@@ -56,6 +56,7 @@ impl Measure {
         let counters = self.sampler.stop(unmeasured);
         let after = Snapshot::take(&ProcRoot::default(), &self.volumes);
         let cpu_after = spindle_io::worker::process_cpu();
+        let seconds = after.at.duration_since(self.volumes_before.at).as_secs_f64();
         let volumes = self
             .volumes
             .iter()
@@ -68,6 +69,11 @@ impl Measure {
                     bytes_read: a.sectors_read.saturating_sub(b.sectors_read) * 512,
                     writes: a.writes.saturating_sub(b.writes),
                     bytes_written: a.sectors_written.saturating_sub(b.sectors_written) * 512,
+                    flushes: a.flushes.zip(b.flushes).map(|(a, b)| a.saturating_sub(b)),
+                    queue_ms: Some(a.weighted_io_ms.saturating_sub(b.weighted_io_ms)),
+                    seconds: Some(seconds),
+                    // Only a probe of the volume tells (`flushes_counted_as_writes`).
+                    empty_writes: None,
                 })
             })
             .collect();

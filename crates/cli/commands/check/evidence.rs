@@ -106,7 +106,7 @@ fn log_curve(records: &[RunRecord], engine: &str) -> LogCurve {
                 transaction_size: r.figures.transaction_size,
                 rows_per_sec: per_sec(r.figures.rows, r.figures.duration_s),
                 commits_per_sec: per_sec(r.figures.commits, r.figures.duration_s),
-                mb_per_sec: r.figures.mb_per_sec,
+                mb_per_sec: r.lead.mb_per_sec,
             })
             .collect(),
     }

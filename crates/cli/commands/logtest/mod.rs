@@ -1,7 +1,7 @@
 //! `spindle logtest`: the transaction-log test. For each transaction size: settle,
 //! checkpoint and drop caches, then insert the rows committing every N, measured by the
 //! harness (counters, CPU, the log volume's exact I/O) and saved as one run of a group; at
-//! the end, the original article's `io_results` table with the optimum size marked.
+//! the end, the original article's `io_results` table with the optimum size marked and why.
 
 pub(crate) mod table;
 
@@ -68,7 +68,9 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
             group,
             &serde_json::json!({
                 "optimum_transaction_size": best.figures.transaction_size,
-                "rule": "the smallest transaction size whose log MB/s is within 10% of the best",
+                "rule": logtest::RULE,
+                "why": best.optimum_why,
+                "from": best.lead.volume.as_deref().unwrap_or("the engine's counters"),
             }),
         )?;
     }

@@ -13,7 +13,7 @@ mod record;
 mod table;
 
 pub use batch::{BatchOutcome, run_batch};
-pub use optimum::optimum;
+pub use optimum::{Optimum, Point, RULE, optimum};
 pub use record::{Context, build as record};
 pub use table::{create, drop};
 

@@ -1,6 +1,7 @@
 //! One transaction size as a run record: rows are the operations (each insert's latency its
 //! write latency, each COMMIT timed as a commit), the log's bytes the bytes, and the original
-//! article's `io_results` columns as the details' figures.
+//! article's `io_results` columns as the details' figures, with the log volume's own beside
+//! them and whether they lead.
 
 use super::{BatchOutcome, LogTestPlan};
 use crate::DbUrl;
@@ -18,6 +19,9 @@ pub struct Context<'a> {
     pub plan: &'a LogTestPlan,
     /// What settling could not do (caches the engine keeps).
     pub notes: &'a [String],
+    /// Why the engine's counters lead, where the log has no volume of its own here; `None`
+    /// where it has.
+    pub engine_leads: Option<&'a str>,
 }
 
 pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> RunRecord {
@@ -34,7 +38,16 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
         duration_s: secs,
         log_write_ms: mean_ms(files.log.write_ns, files.log.writes),
         log_sync_ms: mean_ms(files.log.sync_ns, files.log.syncs),
+        own_volume: cx.engine_leads.is_none() && volume.is_some(),
+        engine_leads: match (cx.engine_leads, &volume) {
+            (Some(why), _) => Some(why.to_string()),
+            (None, Some(_)) => None,
+            (None, None) => Some("the log's volume could not be read in /proc/diskstats".into()),
+        },
         device: volume,
+        log_writes_are: files.log_writes_are.into(),
+        log_bytes_are: files.log_bytes_are.into(),
+        log_frames: files.log_frames,
         source: files.source.clone(),
         missing: files.missing.clone(),
         notes: files.notes.clone(),
@@ -45,7 +58,8 @@ pub fn build(b: &BatchOutcome, volume: Option<DeviceIo>, cx: &Context<'_>) -> Ru
     }
     figures.derive();
     let empty = Histogram::new();
-    let bytes = figures.log_bytes_written.unwrap_or(0);
+    // The run's bytes are the leading ones: the log volume's where it has one of its own.
+    let bytes = figures.lead().bytes.unwrap_or(0);
     let mut stats = IoStats::from_histograms(&empty, &b.inserts, &empty, 0, bytes, secs, CpuUsage::default());
     // The rows counted are those committed; inserts of a transaction cut short are not.
     stats.ios = b.rows;

@@ -192,7 +192,17 @@ impl Conn for MySqlConn {
             missing
                 .push("log syncs: this server has no Innodb_os_log_fsyncs (MariaDB 10.8 and later dropped it)".into());
         }
-        Ok(FileStats { log, data, source, missing, notes: Vec::new(), checkpoints: None })
+        Ok(FileStats {
+            log,
+            data,
+            source,
+            missing,
+            notes: Vec::new(),
+            checkpoints: None,
+            log_writes_are: "redo writes",
+            log_bytes_are: "redo written",
+            log_frames: None,
+        })
     }
 
     fn checkpoint(&mut self) -> Result<(), DbError> {

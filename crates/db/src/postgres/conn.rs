@@ -191,6 +191,9 @@ impl Conn for PgConn {
             missing,
             notes,
             checkpoints: n(9),
+            log_writes_are: "write() calls",
+            log_bytes_are: "WAL generated",
+            log_frames: None,
         })
     }
 

@@ -126,15 +126,23 @@ impl Conn for SqliteConn {
     fn file_stats(&mut self) -> Result<FileStats, DbError> {
         let mode = self.query_text("PRAGMA journal_mode")?.unwrap_or_default();
         let (log, data) = self.counts.snapshot().log_and_data(&mode);
+        let wal = mode.eq_ignore_ascii_case("wal");
+        // A frame is its 24-byte header and a page; the WAL's own 32-byte header, written
+        // once each time the WAL starts over, is less than a frame.
+        let page: Option<u64> = self.query_text("PRAGMA page_size")?.and_then(|p| p.parse().ok());
+        let frames = page.filter(|_| wal).zip(log.bytes_written).map(|(p, b)| b / (p + 24));
         Ok(FileStats {
             log,
             data,
             source: format!("spindle's counting VFS (journal_mode {mode})"),
             missing: Vec::new(),
             notes: vec![
-                "I/Os are the write calls SQLite makes: a WAL frame is two, its 24-byte header and its page".into(),
+                "a write is SQLite's calls that continue one another up to a sync, as they reach the file: a commit's frames (each its header and its page) are one".into(),
             ],
             checkpoints: None,
+            log_writes_are: if wal { "WAL writes" } else { "journal writes" },
+            log_bytes_are: if wal { "WAL written" } else { "journal written" },
+            log_frames: frames,
         })
     }
 

@@ -2,7 +2,10 @@
 //! nothing of the I/O it asks of the OS, so spindle registers a shim over the default VFS
 //! that forwards every call and counts, per kind of file (the database, the WAL, the rollback
 //! journal, the rest), reads, writes and their bytes, syncs, and the time spent writing and
-//! syncing. Each counted connection has a VFS of its own, unregistered when it is dropped, so
+//! syncing. A write is what reaches the file as one: SQLite's calls that continue where the
+//! last one on that kind of file ended, with no sync between, are one write (a WAL frame is
+//! two calls, its header and its page, and a commit's frames follow each other), as
+//! PostgreSQL's one `write()` of its WAL buffers and the one request the volume then sees. Each counted connection has a VFS of its own, unregistered when it is dropped, so
 //! two databases in one process never mix their figures.
 //!
 //! The shim's file object is SQLite's `sqlite3_file` header, a pointer to the counters of its
@@ -25,6 +28,9 @@ struct Counters {
     syncs: AtomicU64,
     write_ns: AtomicU64,
     sync_ns: AtomicU64,
+    /// The offset where the open run of writes ends, plus one; 0 when none is open
+    /// (nothing written yet, or a sync closed it).
+    run_end: AtomicU64,
 }
 
 impl Counters {
@@ -281,8 +287,11 @@ unsafe extern "C" fn write(file: *mut ffi::sqlite3_file, buf: *const c_void, amo
         // SAFETY: as in forward!.
         let c = unsafe { counters_of(file) };
         c.write_ns.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        c.writes.fetch_add(1, Ordering::Relaxed);
-        c.bytes_written.fetch_add(amount.max(0) as u64, Ordering::Relaxed);
+        let (from, bytes) = (offset.max(0) as u64, amount.max(0) as u64);
+        if c.run_end.swap(from + bytes + 1, Ordering::Relaxed) != from + 1 {
+            c.writes.fetch_add(1, Ordering::Relaxed);
+        }
+        c.bytes_written.fetch_add(bytes, Ordering::Relaxed);
     }
     rc
 }
@@ -295,6 +304,7 @@ unsafe extern "C" fn sync(file: *mut ffi::sqlite3_file, flags: c_int) -> c_int {
         let c = unsafe { counters_of(file) };
         c.sync_ns.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
         c.syncs.fetch_add(1, Ordering::Relaxed);
+        c.run_end.store(0, Ordering::Relaxed);
     }
     rc
 }

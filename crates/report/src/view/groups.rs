@@ -152,7 +152,7 @@ fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serd
     let mut points: Vec<(u64, f64)> = records
         .iter()
         .filter_map(|r| r.details.log_test())
-        .map(|f| (f.transaction_size, f.mb_per_sec.unwrap_or(0.0)))
+        .map(|f| (f.transaction_size, f.lead().mb_per_sec.unwrap_or(0.0)))
         .collect();
     points.sort_by_key(|p| p.0);
     let optimum = summary.and_then(|s| s["optimum_transaction_size"].as_u64());
@@ -161,11 +161,14 @@ fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serd
     c.series = vec![Series { name: "log MB/s".into(), values: points.iter().map(|p| p.1).collect() }];
     c.mark = optimum.and_then(|o| points.iter().position(|p| p.0 == o)).map(|i| (i, "optimum".to_string()));
     section.charts.push(c);
-    section.notes.push(match optimum {
-        Some(o) => format!(
+    // The summary `spindle logtest` wrote says why its optimum, in the rule's words.
+    let why = summary.and_then(|s| s["why"].as_str());
+    section.notes.push(match (optimum, why) {
+        (Some(_), Some(why)) => format!("Optimum: {why} (\"Transaction log performance\")."),
+        (Some(o), None) => format!(
             "Optimum: {o} rows a transaction, the smallest within 10% of the best log MB/s (\"Transaction log performance\")."
         ),
-        None => "No optimum: no transaction size ran to the end.".into(),
+        (None, _) => "No optimum: no transaction size ran to the end.".into(),
     });
 }
 

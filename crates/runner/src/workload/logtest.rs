@@ -7,7 +7,7 @@ use super::database::Database;
 use super::{Context, Measured, Sink, Workload};
 use crate::RunEnd;
 use crate::harness::Measure;
-use spindle_counters::volumes_under;
+use spindle_counters::{ProcRoot, volumes_under};
 use spindle_db::logtest::{self, LogTestPlan};
 use spindle_db::{Conn, DbUrl};
 use std::collections::BTreeMap;
@@ -32,6 +32,10 @@ struct Open {
     watched: Vec<PathBuf>,
     /// The volume the log sits on (none for a server elsewhere).
     log_volumes: Vec<String>,
+    /// Why that volume's figures are not the log's alone; `None` where the volume is its own.
+    engine_leads: Option<String>,
+    /// Whether the kernel counts the volume's flushes as writes too (`None`: not known).
+    flush_writes: Option<bool>,
 }
 
 impl LogTest {
@@ -47,6 +51,38 @@ impl LogTest {
     }
 }
 
+/// Why the log's volume does not hold the log alone, so its counts are not the log's: there
+/// is none here (a server elsewhere), it holds the data too, or it holds the root filesystem,
+/// where anything on the machine may write. `None` where it is the log's own.
+fn shared(log: &[String], data: &[String], root: &[String]) -> Option<String> {
+    let Some(volume) = log.first() else {
+        return Some(
+            "the log is on no volume of this machine (a server elsewhere, or one that does not say where its log is)"
+                .into(),
+        );
+    };
+    if data.is_empty() {
+        Some(format!("the data's volume is not known, so {volume} may hold more than the log"))
+    } else if data.contains(volume) {
+        Some(format!("the log shares its volume ({volume}) with the data"))
+    } else if root.contains(volume) {
+        Some(format!(
+            "the log's volume ({volume}) holds the root filesystem too, where anything on this machine may write"
+        ))
+    } else {
+        None
+    }
+}
+
+/// A file of the log's to sync, so the volume flushes: the log itself where it is a file,
+/// else the first file in its directory (a WAL segment, a redo log file).
+fn synced_file(log: &Path) -> Option<PathBuf> {
+    if log.is_file() {
+        return Some(log.to_path_buf());
+    }
+    std::fs::read_dir(log).ok()?.flatten().map(|e| e.path()).find(|p| p.is_file())
+}
+
 impl Workload for LogTest {
     /// Connects and creates the test's table.
     fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
@@ -58,12 +94,21 @@ impl Workload for LogTest {
         let mut settings = conn.settings()?;
         settings.extend(self.db.settings().iter().cloned());
         let watched: Vec<PathBuf> = files.log.iter().chain(&files.data).cloned().collect();
-        let log_volumes = files.log.as_deref().map(|p| volumes_under(&[p])).unwrap_or_default();
-        if log_volumes.is_empty() {
-            cx.observer
-                .warn(&format!("{url}: the log is not on a volume of this machine; the device's figures are left out"));
+        let under = |p: Option<&Path>| p.map(|p| volumes_under(&[p])).unwrap_or_default();
+        let log_volumes = under(files.log.as_deref());
+        let engine_leads = shared(&log_volumes, &under(files.data.as_deref()), &under(Some(Path::new("/"))))
+            .map(|why| format!("{why}, so the engine's own counters lead"));
+        match &engine_leads {
+            // No volume here is worth a warning: the device's figures are left out entirely.
+            Some(why) if log_volumes.is_empty() => cx.observer.warn(&format!("{url}: {why}")),
+            Some(why) => cx.observer.note(&format!("{url}: {why}")),
+            None => {}
         }
-        self.open = Some(Open { url, conn, version, settings, watched, log_volumes });
+        let flush_writes = log_volumes
+            .first()
+            .zip(files.log.as_deref().and_then(synced_file))
+            .and_then(|(v, f)| spindle_counters::flush_counted_as_write(&ProcRoot::default(), v, &f));
+        self.open = Some(Open { url, conn, version, settings, watched, log_volumes, engine_leads, flush_writes });
         Ok(())
     }
 
@@ -87,13 +132,14 @@ impl Workload for LogTest {
         observer.finish_line();
         let mut measured = measure.finish(Duration::ZERO);
         let batch = batch?;
-        let volume = measured.volumes.pop();
+        let volume = measured.volumes.pop().map(|v| v.flushes_counted_as_writes(open.flush_writes));
         let context = logtest::Context {
             url: &open.url,
             version: &open.version,
             settings: &open.settings,
             plan: &self.plan,
             notes: &notes,
+            engine_leads: open.engine_leads.as_deref(),
         };
         let mut record = logtest::record(&batch, volume, &context);
         measured.fill(&mut record, batch.rows);
@@ -113,5 +159,22 @@ impl Workload for LogTest {
             let _ = logtest::drop(open.conn.as_mut());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared;
+
+    #[test]
+    fn the_volume_leads_only_where_the_log_has_it_to_itself() {
+        let v = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(shared(&v(&["loop3"]), &v(&["vda"]), &v(&["vda"])), None, "managed, --wal on its own volume");
+        let with_data = shared(&v(&["vda"]), &v(&["vda"]), &v(&["vda"])).unwrap();
+        assert_eq!(with_data, "the log shares its volume (vda) with the data");
+        let on_root = shared(&v(&["vda"]), &v(&["loop2"]), &v(&["vda"])).unwrap();
+        assert!(on_root.contains("root filesystem"), "{on_root}");
+        assert!(shared(&[], &[], &v(&["vda"])).unwrap().contains("a server elsewhere"));
+        assert!(shared(&v(&["loop3"]), &[], &v(&["vda"])).unwrap().contains("not known"));
     }
 }
