@@ -9,6 +9,7 @@
 
 use super::Metric;
 use super::confounders::workload_identity;
+use crate::stats::student_t_quantile;
 use serde::Serialize;
 use spindle_model::RunRecord;
 use std::collections::BTreeMap;
@@ -43,7 +44,8 @@ impl Sequence {
 /// The drift estimated for one metric.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Drift {
-    /// Two groups of one workload run at different times differ by up to this much (95%),
+    /// Two groups of one workload run at different times differ by up to this much (a 95%
+    /// prediction bound from Student's t with as many degrees of freedom as stored steps),
     /// percent.
     pub pct: f64,
     /// Stored groups the estimate rests on.
@@ -53,6 +55,11 @@ pub struct Drift {
 /// The 95% range of the change between consecutive stored groups of an identical workload
 /// (the workload of any run in `like`), from `history`: stored repeat groups, each the runs
 /// of one group, none of them a compared run. `None` when no workload has two groups.
+///
+/// The steps' root mean square estimates their spread with one degree of freedom a step (their
+/// mean is taken as zero: drift wanders both ways), so the bound is Student's t at 97.5% with
+/// that many degrees of freedom times it: with one step t = 12.71, not the normal 1.96, and two
+/// stored groups 2% apart bound the drift at about ±29%, not ±4%.
 pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]) -> Option<Drift> {
     let wanted: Vec<String> = like.iter().map(|r| workload_identity(r)).collect();
     // Per workload, each group's start time and geometric mean.
@@ -83,7 +90,8 @@ pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]
         return None;
     }
     let rms = (steps.iter().map(|s| s * s).sum::<f64>() / steps.len() as f64).sqrt();
-    Some(Drift { pct: (1.96 * rms).exp_m1() * 100.0, groups })
+    let t = student_t_quantile(0.975, steps.len() as f64);
+    Some(Drift { pct: (t * rms).exp_m1() * 100.0, groups })
 }
 
 #[cfg(test)]
@@ -119,9 +127,21 @@ mod tests {
         let compared = run(1000.0, "2026-11-23T10:00:00Z");
         let d = estimate(Metric::Iops, &history, &[&compared]).unwrap();
         assert_eq!(d.groups, 3, "the other workload's group is left out");
-        // Steps of +-ln(1.1): the 95% range is exp(1.96 ln 1.1) - 1.
-        assert!((d.pct - (1.96 * 1.1f64.ln()).exp_m1() * 100.0).abs() < 1e-9, "{d:?}");
+        // Two steps of +-ln(1.1): the 95% range is exp(t(0.975, 2) ln 1.1) - 1, t = 4.303.
+        assert!((d.pct - (4.302_652_7 * 1.1f64.ln()).exp_m1() * 100.0).abs() < 1e-4, "{d:?}");
         assert!(estimate(Metric::Iops, &history[..1], &[&compared]).is_none(), "one group shows no drift");
         assert!(estimate(Metric::Iops, &history, &[&other]).is_none());
+    }
+
+    #[test]
+    fn two_stored_groups_bound_the_drift_with_one_degree_of_freedom() {
+        // Two groups 2% apart: one step, so t(0.975, 1) = 12.71, not 1.96 (which said ±3.96%).
+        let g1 = [run(1000.0, "2026-11-20T10:00:00Z"), run(1000.0, "2026-11-20T10:01:00Z")];
+        let g2 = [run(1020.0, "2026-11-21T10:00:00Z"), run(1020.0, "2026-11-21T10:01:00Z")];
+        let history: Vec<Vec<&RunRecord>> = vec![g1.iter().collect(), g2.iter().collect()];
+        let compared = run(1000.0, "2026-11-23T10:00:00Z");
+        let d = estimate(Metric::Iops, &history, &[&compared]).unwrap();
+        assert!((d.pct - (12.706_204_7 * 1.02f64.ln()).exp_m1() * 100.0).abs() < 1e-3, "{d:?}");
+        assert!(d.pct > 28.0 && d.pct < 29.0, "{d:?}");
     }
 }
