@@ -3,7 +3,7 @@
 //! (inconclusive metrics and how many runs would settle them, drift); the method; and what
 //! else differs between A and B.
 
-use spindle_analysis::compare::{Basis, Comparison, Metric, Verdict, words};
+use spindle_analysis::compare::{Basis, Comparison, Metric, words};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
 
@@ -27,10 +27,7 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
             Some(p) => format!("{p:.3}"),
             None => "-".into(),
         };
-        let verdict = match m.verdict {
-            Verdict::Inconclusive if m.within_drift => "inconclusive (drift)",
-            v => v.words(),
-        };
+        let verdict = m.verdict_words();
         let _ = writeln!(
             out,
             "{:<13} {:>12} {:>12} {:>+8.2}% {:>21} {:>10}  {verdict}",

@@ -112,6 +112,17 @@ pub struct Settings<'a> {
     pub history: &'a [Vec<&'a RunRecord>],
 }
 
+impl MetricComparison {
+    /// The verdict as a table prints it, with why drift left it inconclusive.
+    pub fn verdict_words(&self) -> &'static str {
+        match self.verdict {
+            Verdict::Inconclusive if self.within_drift => "inconclusive (drift)",
+            Verdict::Inconclusive if self.drift_unknown => "inconclusive (drift unknown)",
+            v => v.words(),
+        }
+    }
+}
+
 impl Default for Settings<'_> {
     fn default() -> Self {
         Settings { selected_by: &[], threshold_pct: DEFAULT_THRESHOLD_PCT, history: &[] }
@@ -140,6 +151,9 @@ pub struct MetricComparison {
     pub settle: Option<Settle>,
     /// Inconclusive because the change is within the host's drift between groups.
     pub within_drift: bool,
+    /// Inconclusive because the sides ran one after the other and nothing tells how far this
+    /// host drifts between groups (no stored repeat groups of the workload).
+    pub drift_unknown: bool,
     /// The host's drift on this metric, when the sides ran one after the other and it is known.
     pub drift: Option<Drift>,
 }
@@ -188,7 +202,7 @@ pub fn compare(a: &[(i64, &RunRecord)], b: &[(i64, &RunRecord)], settings: &Sett
         let spread = Spread::Independent { var_a: var(&la), var_b: var(&lb) };
         Some(Evidence { test, spread, n: la.len().min(lb.len()) })
     };
-    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, drift_of);
+    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, sequence, drift_of);
     let ids = |side: &[(i64, &RunRecord)]| side.iter().map(|(id, _)| *id).collect();
     assemble(Sides { ids: (ids(a), ids(b)), runs: (&ra, &rb) }, basis, sequence, metrics, settings)
 }
@@ -215,7 +229,7 @@ pub fn compare_paired(pairs: &[Pair<'_>], settings: &Settings<'_>) -> Comparison
         let test = paired(&d)?;
         Some(Evidence { test, spread: Spread::Paired { var_d: sample_stddev(&d).powi(2) }, n: d.len() })
     };
-    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, |_| None);
+    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, Sequence::Rounds, |_| None);
     let ids = (pairs.iter().map(|p| p.a.0).collect(), pairs.iter().map(|p| p.b.0).collect());
     assemble(Sides { ids, runs: (&ra, &rb) }, basis, Sequence::Rounds, metrics, settings)
 }
@@ -260,12 +274,14 @@ fn assemble(
     c
 }
 
-/// Every metric judged, with Holm's correction over those that could be tested.
+/// Every metric judged, with Holm's correction over those that could be tested. `drift_of`
+/// is the host's drift when the sides ran one after the other (`sequence`) and it is known.
 fn judge_all(
     a: &[&RunRecord],
     b: &[&RunRecord],
     threshold_pct: f64,
     evidence: impl Fn(Metric) -> Option<Evidence>,
+    sequence: Sequence,
     drift_of: impl Fn(Metric) -> Option<Drift>,
 ) -> Vec<MetricComparison> {
     // Only figures every run has are compared: an absent one is not a zero.
@@ -293,6 +309,7 @@ fn judge_all(
                     lean: None,
                     settle: None,
                     within_drift: false,
+                    drift_unknown: false,
                     drift: None,
                 };
             };
@@ -307,7 +324,13 @@ fn judge_all(
                 Verdict::Equivalent => d.pct > threshold_pct,
                 _ => false,
             });
-            if within_drift {
+            // Measured here: two groups of one configuration, back to back, came out 11.8% apart.
+            // With no history to say how far this host wanders, any verdict on groups run one
+            // after the other may be drift's: unknown drift is treated as wider than any change.
+            let drift_unknown = sequence == Sequence::OneAfterTheOther
+                && drift.is_none()
+                && matches!(verdict, Verdict::Better | Verdict::Worse | Verdict::Equivalent);
+            if within_drift || drift_unknown {
                 verdict = Verdict::Inconclusive;
             }
             let inconclusive = verdict == Verdict::Inconclusive;
@@ -320,8 +343,10 @@ fn judge_all(
                 p_holm: Some(p_holm),
                 verdict,
                 lean: inconclusive.then(|| lean(e.test.diff, m.higher_is_better())),
-                settle: (inconclusive && !within_drift).then(|| runs_to_settle(&e, threshold_pct)),
+                // More runs of the same design cannot settle what drift may have made.
+                settle: (inconclusive && !within_drift && !drift_unknown).then(|| runs_to_settle(&e, threshold_pct)),
                 within_drift,
+                drift_unknown,
                 drift,
                 test: Some(e.test),
             }

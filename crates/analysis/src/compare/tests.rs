@@ -133,6 +133,34 @@ fn groups_run_one_after_the_other_are_judged_against_the_hosts_drift() {
 }
 
 #[test]
+fn groups_run_one_after_the_other_on_a_fresh_store_get_no_verdict() {
+    // The case: tight groups 12% apart, back to back, on a host whose drift between two
+    // groups of one configuration was measured at 11.8%, and nothing stored to say so.
+    let a = runs(&[1000.0, 1005.0, 995.0], 0, &[("cfg", "a")]);
+    let b = runs(&[1120.0, 1118.0, 1125.0], 10, &[("cfg", "b")]);
+    let selected = ["cfg".to_string()];
+    let c = compare(&side(&a, 1), &side(&b, 4), &Settings { selected_by: &selected, ..Settings::default() });
+    let iops = &c.metrics[0];
+    assert_eq!(iops.verdict, Verdict::Inconclusive, "{iops:?}");
+    assert!(iops.drift_unknown && !iops.within_drift && iops.settle.is_none(), "{iops:?}");
+    assert_eq!(iops.verdict_words(), "inconclusive (drift unknown)");
+    assert!(c.metrics.iter().all(|m| m.verdict == Verdict::Inconclusive), "{:?}", c.metrics);
+    assert!(!c.headline.contains("outperforms"), "{}", c.headline);
+    assert!(
+        c.headline
+            .starts_with("A and B ran one after the other and this host's drift between groups is unknown: no verdict")
+            && c.headline.contains("spindle ab")
+            && c.headline.contains("repeat groups"),
+        "{}",
+        c.headline
+    );
+    // Interleaved groups are judged as before: drift does not line up with a side.
+    let b_between = runs(&[1120.0, 1118.0, 1125.0], 0, &[("cfg", "b")]);
+    let c = compare(&side(&a, 1), &side(&b_between, 4), &Settings { selected_by: &selected, ..Settings::default() });
+    assert_eq!((c.sequence, c.metrics[0].verdict), (Sequence::Interleaved, Verdict::Better));
+}
+
+#[test]
 fn single_runs_are_not_tested_however_large_the_change() {
     // Measured here: two single runs of one configuration differed by 43%.
     let a = io_run(&series(61_463.0, 0), 130_000, &[]);

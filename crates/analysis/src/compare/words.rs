@@ -26,6 +26,13 @@ pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64, tested:
     }
 }
 
+/// Why groups run one after the other on a fresh store get no verdict.
+const NO_DRIFT: &str = "A and B ran one after the other and this host's drift between groups is unknown";
+
+/// How to get one: measure the drift, or cancel it.
+const MEASURE_DRIFT: &str = "run spindle ab (alternating rounds, so drift cancels) or keep a few repeat groups \
+                             of one configuration so the drift can be estimated";
+
 /// `+8.20%`.
 fn pct(x: f64) -> String {
     format!("{x:+.2}%")
@@ -92,9 +99,7 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
                 headline.metric.label(c.counts),
                 d.groups
             ),
-            None => "No stored repeat groups of an identical workload on this host tell how much it drifts between \
-                     groups. Alternate A and B with spindle ab to cancel drift."
-                .into(),
+            None => format!("{NO_DRIFT}, so no better, worse or equivalent verdict is given; {MEASURE_DRIFT}."),
         });
     }
     for m in &c.metrics {
@@ -109,6 +114,8 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
         };
         let settle = if m.within_drift {
             "within this host's drift between groups: alternate A and B with spindle ab".to_string()
+        } else if m.drift_unknown {
+            "more runs of the same groups cannot tell a change from this host's unknown drift".to_string()
         } else {
             match m.settle.and_then(|s| s.runs.zip(s.more)) {
                 Some((n, more)) => {
@@ -162,6 +169,9 @@ pub(crate) fn headline(c: &Comparison) -> String {
             pct(m.change_pct),
             m.drift.map_or(0.0, |d| d.pct)
         ),
+        Verdict::Inconclusive if m.drift_unknown => {
+            format!("{NO_DRIFT}: no verdict on B vs A {} {label} ({how}); {MEASURE_DRIFT}.", pct(m.change_pct))
+        }
         Verdict::Inconclusive => {
             format!("Inconclusive: B vs A {} {label}, but the runs vary too much to tell ({how}).", pct(m.change_pct))
         }

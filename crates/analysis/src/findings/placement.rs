@@ -88,6 +88,7 @@ mod tests {
             lean: None,
             settle: None,
             within_drift: false,
+            drift_unknown: false,
             drift: None,
         }
     }

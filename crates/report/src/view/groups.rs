@@ -7,7 +7,7 @@ use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportGroup};
 use crate::figures::Cell;
 use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
-use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
+use spindle_analysis::compare::{Comparison, Metric, words};
 use spindle_analysis::curve::CurvePoint;
 use spindle_model::group::Point;
 use spindle_model::{RunKind, RunRecord};
@@ -181,10 +181,7 @@ fn ab(section: &mut Section, c: &Comparison) {
             chart.categories.push(label.to_string());
             chart.intervals.push(ci);
         }
-        let verdict = match m.verdict {
-            Verdict::Inconclusive if m.within_drift => "inconclusive (drift)",
-            v => v.words(),
-        };
+        let verdict = m.verdict_words();
         t.rows.push(vec![
             Cell::text(label),
             metric_cell(m.metric, m.a_mean),
