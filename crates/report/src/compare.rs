@@ -1,5 +1,5 @@
-//! A comparison as text: the two sides, a table of metrics with the change, its 95% interval,
-//! the Holm-corrected p-value and the verdict; the headline; what the table alone does not say
+//! A comparison as text: the two sides, a table of metrics with the change, its simultaneous
+//! interval, the Bonferroni-corrected p-value and the verdict; the headline; what the table alone does not say
 //! (inconclusive metrics and how many runs would settle them, drift); the method; and what
 //! else differs between A and B.
 
@@ -18,11 +18,16 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     let _ = writeln!(
         out,
         "{:<13} {:>12} {:>12} {:>9} {:>21} {:>10}  verdict",
-        "metric", "A", "B", "B vs A", "95% interval", "p (Holm)"
+        "metric",
+        "A",
+        "B",
+        "B vs A",
+        format!("{} interval", words::confidence_text(c.interval_confidence)),
+        "p (Bonf.)"
     );
     for m in &c.metrics {
-        let ci = m.ci95_pct.map(words::interval).unwrap_or_else(|| "-".into());
-        let p = match m.p_holm {
+        let ci = m.ci_pct.map(words::interval).unwrap_or_else(|| "-".into());
+        let p = match m.p_adjusted {
             Some(p) if p < 0.001 => "<0.001".to_string(),
             Some(p) => format!("{p:.3}"),
             None => "-".into(),
@@ -87,7 +92,8 @@ mod tests {
         for needle in [
             "A: raid=5 (2 runs: 1, 2)",
             "B: raid=10 (2 runs: 3, 4)",
-            "95% interval",
+            "98.75% interval",
+            "p (Bonf.)",
             "Method: Welch's t-test",
             "B outperforms A by 100.00% IOPS",
             "environment hostname: A db01; B db02",
