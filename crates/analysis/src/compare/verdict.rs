@@ -133,7 +133,9 @@ pub(super) fn lean(log_diff: f64, higher_is_better: bool) -> Lean {
 /// About how many runs a side (or rounds) it would take for the interval at `confidence` (the
 /// simultaneous one the verdict rests on) to clear the threshold band in the direction the
 /// estimate points: beyond it when the estimate lies outside the band, inside it when the
-/// estimate lies within.
+/// estimate lies within. Always at least one more than now: the comparison is unsettled now,
+/// whatever the projection says (it pools the sides' degrees of freedom, which Welch's test
+/// does not), and "0 more would settle it" would contradict the verdict beside it.
 pub(super) fn runs_to_settle(e: &Evidence, threshold_pct: f64, confidence: f64) -> Settle {
     let d = e.test.diff;
     let (band_lo, band_hi) = (log_of_pct(-threshold_pct), log_of_pct(threshold_pct));
@@ -145,7 +147,7 @@ pub(super) fn runs_to_settle(e: &Evidence, threshold_pct: f64, confidence: f64) 
         (band_hi - d).min(d - band_lo)
     };
     let now = e.n as u32;
-    let needed = (now.max(2)..=MAX_RUNS).find(|&n| {
+    let needed = ((now + 1).max(2)..=MAX_RUNS).find(|&n| {
         let (se, df) = e.spread.at(f64::from(n));
         df > 0.0 && student_t_quantile(0.5 + confidence / 2.0, df) * se < margin
     });
@@ -205,6 +207,10 @@ mod tests {
         let edge = evidence(5.0, 0.2, 2);
         assert_eq!(runs_to_settle(&edge, 5.0, 0.95).runs, None);
         assert_eq!(lean(e.test.diff, true), Lean::Better);
+        // Seen as settled at the present count by the projection (3 inconclusive rounds once
+        // said "about 3 rounds (0 more)"): never fewer than one more.
+        let now = evidence(20.0, 0.2, 5);
+        assert_eq!(runs_to_settle(&now, 5.0, 0.95), Settle { runs: Some(6), more: Some(1) });
         assert_eq!(lean(e.test.diff, false), Lean::Worse);
     }
 }
