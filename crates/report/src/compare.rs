@@ -3,6 +3,7 @@
 //! (inconclusive metrics and how many runs would settle them, drift); the method; and what
 //! else differs between A and B.
 
+use crate::view::rate_text;
 use spindle_analysis::compare::{Basis, Comparison, Metric, words};
 use spindle_model::units::format_latency_ns;
 use std::fmt::Write;
@@ -63,11 +64,12 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// A metric's figure as tables print it: latencies with their unit, rates to two decimals.
+/// A metric's figure as tables print it: latencies with their unit, rates as every other
+/// table prints them (16,023 IOPS, not 16023.33).
 pub(crate) fn metric_value(metric: Metric, v: f64) -> String {
     match metric {
         Metric::LatencyMean | Metric::LatencyP99 | Metric::CommitLatency => format_latency_ns(v),
-        Metric::Iops | Metric::MbPerSec => format!("{v:.2}"),
+        Metric::Iops | Metric::MbPerSec => rate_text(v),
     }
 }
 
@@ -102,6 +104,8 @@ mod tests {
         }
         let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
         assert!(iops_line.contains("+100.00%") && iops_line.ends_with("B better"), "{iops_line}");
+        // Rates read as the other tables print them: thousands separated.
+        assert!(iops_line.contains(" 1,000 ") && iops_line.contains(" 2,000 "), "{iops_line}");
 
         let single = compare(&[(1, &a1)], &[(3, &b1)], &Settings::default());
         let text = String::from_utf8(render_compare(&single, "1", "3")).unwrap();
