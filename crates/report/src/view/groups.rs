@@ -176,6 +176,7 @@ fn ab(section: &mut Section, c: &Comparison) {
     let level = words::confidence_text(c.interval_confidence);
     let title = format!("B against A, with simultaneous {level} intervals");
     let mut chart = Chart::new(title, ChartKind::Interval, "metric", "change %");
+    chart.band = Some(c.threshold_pct);
     let interval = format!("{level} interval");
     let mut t = Table::new("Comparison", &["metric", "A", "B", "B vs A", &interval, "p (Bonferroni)", "verdict"]);
     for m in &c.metrics {
