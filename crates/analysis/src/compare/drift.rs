@@ -27,7 +27,10 @@ pub enum Sequence {
 }
 
 impl Sequence {
-    /// RFC 3339 UTC start times compare as text.
+    /// RFC 3339 UTC start times compare as text. They are whole seconds, so one side's last
+    /// run and the other's first often share a second (short runs, one group straight after
+    /// the other); that is read as one after the other, the cautious reading (drift then
+    /// matters), unless both sides lie within one and the same second.
     pub fn of(a: &[&RunRecord], b: &[&RunRecord]) -> Sequence {
         fn span<'r>(runs: &[&'r RunRecord]) -> Option<(&'r str, &'r str)> {
             let first = runs.iter().map(|r| r.started_at.as_str()).min();
@@ -35,7 +38,9 @@ impl Sequence {
             first.zip(last)
         }
         match (span(a), span(b)) {
-            (Some((a0, a1)), Some((b0, b1))) if a1 < b0 || b1 < a0 => Sequence::OneAfterTheOther,
+            (Some((a0, a1)), Some((b0, b1))) if (a1 <= b0 && a0 < b1) || (b1 <= a0 && b0 < a1) => {
+                Sequence::OneAfterTheOther
+            }
             _ => Sequence::Interleaved,
         }
     }
@@ -113,6 +118,10 @@ mod tests {
         assert_eq!(Sequence::of(&[&b1], &[&a1, &a2]), Sequence::OneAfterTheOther);
         assert_eq!(Sequence::of(&[&a1, &a2], &[&b1, &b2]), Sequence::Interleaved);
         assert_eq!(Sequence::of(&[&a1], &[&a1]), Sequence::Interleaved, "one instant cannot tell");
+        // Short runs: A's last and B's first started in the same second.
+        let b_same_second = run(100.0, "2026-11-23T10:01:00Z");
+        assert_eq!(Sequence::of(&[&a1, &a2], &[&b_same_second, &b1]), Sequence::OneAfterTheOther);
+        assert_eq!(Sequence::of(&[&b_same_second, &b1], &[&a1, &a2]), Sequence::OneAfterTheOther);
     }
 
     #[test]
