@@ -5,7 +5,7 @@
 
 use crate::view::rate_text;
 use spindle_analysis::compare::{Basis, Comparison, Metric, words};
-use spindle_model::units::format_latency_ns;
+use spindle_model::units::{format_latency_ns, signed_pct};
 use std::fmt::Write;
 
 /// `a_name`/`b_name` say how each side was selected (`raid=5`, `run 12`, `a.toml`).
@@ -36,11 +36,11 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         let verdict = m.verdict_words();
         let _ = writeln!(
             out,
-            "{:<13} {:>12} {:>12} {:>+8.2}% {:>21} {:>10}  {verdict}",
+            "{:<13} {:>12} {:>12} {:>9} {:>21} {:>10}  {verdict}",
             m.metric.label(c.counts),
             metric_value(m.metric, m.a_mean),
             metric_value(m.metric, m.b_mean),
-            m.change_pct,
+            signed_pct(m.change_pct, 2),
             ci,
             p
         );
