@@ -329,10 +329,9 @@ fn judge_all(
             });
             // Measured here: two groups of one configuration, back to back, came out 11.8% apart.
             // With no history to say how far this host wanders, any verdict on groups run one
-            // after the other may be drift's: unknown drift is treated as wider than any change.
-            let drift_unknown = sequence == Sequence::OneAfterTheOther
-                && drift.is_none()
-                && matches!(verdict, Verdict::Better | Verdict::Worse | Verdict::Equivalent);
+            // after the other may be drift's, and more runs of the same groups would carry the
+            // same drift: unknown drift is treated as wider than any change.
+            let drift_unknown = sequence == Sequence::OneAfterTheOther && drift.is_none();
             if within_drift || drift_unknown {
                 verdict = Verdict::Inconclusive;
             }

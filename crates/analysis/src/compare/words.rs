@@ -6,6 +6,7 @@
 use super::{Basis, Comparison, MetricComparison, Sequence, Verdict, differing_keys, simultaneous_confidence};
 use crate::compare::verdict::Lean;
 use spindle_model::RunRecord;
+use spindle_model::units::signed_pct;
 
 /// How the verdicts were reached, in a sentence.
 pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64, tested: usize) -> String {
@@ -36,9 +37,9 @@ const NO_DRIFT: &str = "A and B ran one after the other and this host's drift be
 const MEASURE_DRIFT: &str = "run spindle ab (alternating rounds, so drift cancels) or keep a few repeat groups \
                              of one configuration so the drift can be estimated";
 
-/// `+8.20%`.
+/// `+8.20%`, `+2,248%`.
 fn pct(x: f64) -> String {
-    format!("{x:+.2}%")
+    signed_pct(x, 2)
 }
 
 /// `98.75%`: an interval's confidence, to the digits it has.
@@ -47,9 +48,9 @@ pub fn confidence_text(confidence: f64) -> String {
     format!("{}%", text.trim_end_matches('0').trim_end_matches('.'))
 }
 
-/// `-1.0% .. +18.2%`.
+/// `-1.0% .. +18.2%`, `+58.2% .. +1,363%`.
 pub fn interval(ci: (f64, f64)) -> String {
-    format!("{:+.1}% .. {:+.1}%", ci.0, ci.1)
+    format!("{} .. {}", signed_pct(ci.0, 1), signed_pct(ci.1, 1))
 }
 
 /// `p = 0.031`, or `p < 0.001`.
@@ -100,16 +101,18 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
             span(b)
         ));
         let headline = &c.metrics[0];
-        notes.push(match headline.drift {
-            Some(d) => format!(
+        match headline.drift {
+            Some(d) => notes.push(format!(
                 "This host drifts ±{:.1}% in {} between groups ({} stored groups of an identical workload); a \
                  change within that is inconclusive (drift). Alternate A and B with spindle ab to cancel it.",
                 d.pct,
                 headline.metric.label(c.counts),
                 d.groups
-            ),
-            None => format!("{NO_DRIFT}, so no better, worse or equivalent verdict is given; {MEASURE_DRIFT}."),
-        });
+            )),
+            // The headline says it already.
+            None if headline.drift_unknown => {}
+            None => notes.push(format!("{NO_DRIFT}; {MEASURE_DRIFT}.")),
+        }
     }
     let level = confidence_text(c.interval_confidence);
     for m in &c.metrics {
