@@ -1,7 +1,7 @@
 //! A section per group the runs were made in, with what the group says as a whole, from the
 //! same `group_view` the text output uses: a sweep's curve with its knee, the log test's MB/s
 //! against transaction size with the optimum, repeats' spread, an A/B comparison's changes with
-//! their 95% intervals.
+//! their simultaneous intervals, on a ratio scale with the threshold band.
 
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportGroup};
