@@ -14,8 +14,8 @@ pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64, tested:
     let level = confidence_text(simultaneous_confidence(tested));
     let rule = format!(
         "p-values corrected with Bonferroni's method over {over}, and each interval the matching simultaneous \
-         {level} interval (together they cover every true change with 95% probability; an interval leaves out no \
-         change exactly when its corrected p is below 0.05); `better`/`worse` needs p < 0.05 and the whole interval \
+         {level} interval (together they cover every true change with 95% probability; an interval excludes 0% \
+         (no change) exactly when its corrected p is below 0.05); `better`/`worse` needs p < 0.05 and the whole interval \
          beyond ±{threshold}%, `equivalent` the whole interval inside it; changes and intervals are ratios \
          (geometric means)"
     );
