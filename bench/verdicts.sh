@@ -39,7 +39,7 @@ workload "$DIR/r800.toml" 800
 
 # Prints "metric=verdict ..." from a comparison's JSON on stdin.
 verdicts() {
-    python3 -c 'import json,sys; c=json.load(sys.stdin); print(" ".join(m["metric"]+"="+m["verdict"]+("(drift)" if m["within_drift"] else "") for m in c["metrics"]))'
+    python3 -c 'import json,sys; c=json.load(sys.stdin); print(" ".join(m["metric"]+"="+m["verdict"]+("(drift)" if m["within_drift"] else "(drift unknown)" if m["drift_unknown"] else "") for m in c["metrics"]))'
 }
 alarms() { grep -cE '=(better|worse)' || true; }
 

@@ -821,8 +821,9 @@ pub struct AbArgs {
 /// How comparisons judge a change.
 #[derive(Debug, Args, Clone, Default)]
 pub struct VerdictArgs {
-    /// The smallest change worth acting on, percent: better/worse need the whole 95% interval
-    /// beyond it, equivalent the whole interval inside it [default: 5].
+    /// The smallest change worth acting on, percent: better/worse need the whole interval
+    /// (simultaneous over the metrics tested) beyond it, equivalent the whole interval inside
+    /// it [default: 5].
     #[arg(long, value_name = "PERCENT")]
     pub threshold: Option<String>,
 }

@@ -1,7 +1,7 @@
 //! The statistics comparisons rest on: means and standard deviations, Welch's unequal-variance
 //! t-test with the Welch–Satterthwaite degrees of freedom, the paired (one-sample) t-test,
-//! Holm's step-down correction for several tests at once, Student's t distribution (through
-//! the regularized incomplete beta function).
+//! Bonferroni's correction for several tests at once (p-values and simultaneous intervals),
+//! Student's t distribution (through the regularized incomplete beta function).
 //!
 //! Nothing here panics or returns NaN, whatever the input: a NaN in a stored figure must not
 //! turn a comparison into NaN, and a JSON document cannot hold NaN or infinity.
@@ -54,6 +54,19 @@ pub struct TTest {
     /// 95% confidence interval of `diff`.
     pub ci95_low: f64,
     pub ci95_high: f64,
+}
+
+impl TTest {
+    /// The interval of `diff` at `confidence` (0.95 gives the stored 95% interval), from the
+    /// same standard error and degrees of freedom: how simultaneous intervals are widened.
+    pub fn interval(&self, confidence: f64) -> (f64, f64) {
+        let half95 = self.ci95_high - self.diff;
+        if half95 == 0.0 {
+            return (self.diff, self.diff);
+        }
+        let half = half95 * student_t_quantile(0.5 + confidence / 2.0, self.df) / student_t_quantile(0.975, self.df);
+        ((self.diff - half).clamp(-f64::MAX, f64::MAX), (self.diff + half).clamp(-f64::MAX, f64::MAX))
+    }
 }
 
 /// Welch's unequal-variance t-test of `b` against `a`. `None` when a side has fewer than two
@@ -120,22 +133,14 @@ pub fn paired(d: &[f64]) -> Option<TTest> {
     Some(TTest { diff: scaled(diff), t, df, p_value, ci95_low: scaled(diff - half), ci95_high: scaled(diff + half) })
 }
 
-/// Holm's step-down adjustment of p-values tested together: the smallest is multiplied by the
-/// number of tests, the next by one fewer, and so on, each at least the one before and at
-/// most 1. Comparing the adjusted values with alpha keeps the chance of any false alarm
-/// among all the tests at alpha (Holm 1979), with more power than Bonferroni's.
-pub fn holm(p: &[f64]) -> Vec<f64> {
-    let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
-    let mut adjusted = vec![1.0; m];
-    let mut running: f64 = 0.0;
-    for (rank, &i) in order.iter().enumerate() {
-        let value = if p[i].is_nan() { 1.0 } else { (p[i] * (m - rank) as f64).min(1.0) };
-        running = running.max(value);
-        adjusted[i] = running;
-    }
-    adjusted
+/// Bonferroni's adjustment of p-values tested together: each multiplied by the number of
+/// tests, at most 1 (NaN counts as 1). Comparing the adjusted values with alpha keeps the chance
+/// of any false alarm among all the tests at alpha, and, unlike Holm's step-down adjustment,
+/// it has matching simultaneous intervals: each test's interval at confidence 1 - alpha/m
+/// excludes zero exactly when its adjusted p is below alpha (Dunn 1961).
+pub fn bonferroni(p: &[f64]) -> Vec<f64> {
+    let m = p.len() as f64;
+    p.iter().map(|&x| if x.is_nan() { 1.0 } else { (x * m).min(1.0) }).collect()
 }
 
 /// The power of two at or below the largest magnitude in `xs` (at least the smallest normal
@@ -486,16 +491,33 @@ mod tests {
         assert_eq!((certain.p_value, certain.ci95_low), (0.0, 0.5));
     }
 
-    /// R: `p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm")` is 0.03 0.06 0.06 0.02.
+    /// R: `p.adjust(c(0.01, 0.04, 0.03, 0.005), "bonferroni")` is 0.04 0.16 0.12 0.02.
     #[test]
-    fn holm_adjusts_step_down() {
-        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
-        for (got, want) in adjusted.iter().zip([0.03, 0.06, 0.06, 0.02]) {
+    fn bonferroni_multiplies_by_the_number_of_tests() {
+        let adjusted = bonferroni(&[0.01, 0.04, 0.03, 0.005]);
+        for (got, want) in adjusted.iter().zip([0.04, 0.16, 0.12, 0.02]) {
             assert_close(*got, want, 1e-15);
         }
-        assert_eq!(holm(&[0.5, 0.9]), [1.0, 1.0], "never above 1");
-        assert_eq!(holm(&[f64::NAN, 0.01]), [1.0, 0.02]);
-        assert!(holm(&[]).is_empty());
+        assert_eq!(bonferroni(&[0.5, 0.9]), [1.0, 1.0], "never above 1");
+        assert_eq!(bonferroni(&[f64::NAN, 0.01]), [1.0, 0.02]);
+        assert!(bonferroni(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_wider_interval_excludes_zero_exactly_when_the_adjusted_p_is_significant() {
+        let w = welch(&[19.1, 20.4, 20.6, 21.3, 22.1], &[21.0, 22.4, 23.2, 23.3, 24.0]).unwrap();
+        let (lo, hi) = w.interval(0.95);
+        assert_close(lo, w.ci95_low, 1e-12);
+        assert_close(hi, w.ci95_high, 1e-12);
+        // p lies between 0.05/3 and 0.05/2: significant alone and over 2 tests, not over 3 or more.
+        let significant: Vec<bool> = (1..=6).map(|m| bonferroni(&vec![w.p_value; m])[0] < 0.05).collect();
+        assert_eq!(significant, [true, true, false, false, false, false], "p {}", w.p_value);
+        for (m, significant) in (1..=6).zip(significant) {
+            let (lo, _) = w.interval(1.0 - 0.05 / m as f64);
+            assert_eq!(lo > 0.0, significant, "{m} tests, p {}", w.p_value);
+        }
+        let certain = paired(&[0.5, 0.5]).unwrap();
+        assert_eq!(certain.interval(0.99), (0.5, 0.5));
     }
 
     #[test]

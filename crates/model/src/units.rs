@@ -69,6 +69,18 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// A signed percent change: `+8.20%` to `decimals` places below a thousand, and beyond it whole
+/// with thousands separated (`+1,363%`, where the decimals say nothing more).
+pub fn signed_pct(x: f64, decimals: usize) -> String {
+    if x.is_finite() && x.abs() >= 1000.0 {
+        let sign = if x < 0.0 { "-" } else { "+" };
+        // Beyond u64 the conversion saturates: a change that large is past reading anyway.
+        format!("{sign}{}%", grouped(x.abs().round() as u64))
+    } else {
+        format!("{x:+.decimals$}%")
+    }
+}
+
 /// Formats a byte count the way it would be typed: `8KiB`, `1MiB`, `512B`, `1536B`.
 pub fn format_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 4] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
@@ -130,6 +142,16 @@ pub fn format_duration_ns(ns: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_changes_are_signed_and_grouped_beyond_a_thousand() {
+        assert_eq!(signed_pct(8.2, 2), "+8.20%");
+        assert_eq!(signed_pct(-49.95, 1), "-50.0%");
+        assert_eq!(signed_pct(999.94, 1), "+999.9%");
+        assert_eq!(signed_pct(1362.6, 1), "+1,363%");
+        assert_eq!(signed_pct(-2248.0, 2), "-2,248%");
+        assert_eq!(signed_pct(139_779_779.2, 1), "+139,779,779%");
+    }
 
     #[test]
     fn elapsed_time_reads_in_the_largest_units_that_fit() {

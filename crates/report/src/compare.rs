@@ -1,10 +1,11 @@
-//! A comparison as text: the two sides, a table of metrics with the change, its 95% interval,
-//! the Holm-corrected p-value and the verdict; the headline; what the table alone does not say
+//! A comparison as text: the two sides, a table of metrics with the change, its simultaneous
+//! interval, the Bonferroni-corrected p-value and the verdict; the headline; what the table alone does not say
 //! (inconclusive metrics and how many runs would settle them, drift); the method; and what
 //! else differs between A and B.
 
-use spindle_analysis::compare::{Basis, Comparison, Metric, Verdict, words};
-use spindle_model::units::format_latency_ns;
+use crate::view::rate_text;
+use spindle_analysis::compare::{Basis, Comparison, Metric, words};
+use spindle_model::units::{format_latency_ns, signed_pct};
 use std::fmt::Write;
 
 /// `a_name`/`b_name` say how each side was selected (`raid=5`, `run 12`, `a.toml`).
@@ -18,26 +19,28 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     let _ = writeln!(
         out,
         "{:<13} {:>12} {:>12} {:>9} {:>21} {:>10}  verdict",
-        "metric", "A", "B", "B vs A", "95% interval", "p (Holm)"
+        "metric",
+        "A",
+        "B",
+        "B vs A",
+        format!("{} interval", words::confidence_text(c.interval_confidence)),
+        "p (Bonf.)"
     );
     for m in &c.metrics {
-        let ci = m.ci95_pct.map(words::interval).unwrap_or_else(|| "-".into());
-        let p = match m.p_holm {
+        let ci = m.ci_pct.map(words::interval).unwrap_or_else(|| "-".into());
+        let p = match m.p_adjusted {
             Some(p) if p < 0.001 => "<0.001".to_string(),
             Some(p) => format!("{p:.3}"),
             None => "-".into(),
         };
-        let verdict = match m.verdict {
-            Verdict::Inconclusive if m.within_drift => "inconclusive (drift)",
-            v => v.words(),
-        };
+        let verdict = m.verdict_words();
         let _ = writeln!(
             out,
-            "{:<13} {:>12} {:>12} {:>+8.2}% {:>21} {:>10}  {verdict}",
+            "{:<13} {:>12} {:>12} {:>9} {:>21} {:>10}  {verdict}",
             m.metric.label(c.counts),
             metric_value(m.metric, m.a_mean),
             metric_value(m.metric, m.b_mean),
-            m.change_pct,
+            signed_pct(m.change_pct, 2),
             ci,
             p
         );
@@ -61,11 +64,12 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// A metric's figure as tables print it: latencies with their unit, rates to two decimals.
+/// A metric's figure as tables print it: latencies with their unit, rates as every other
+/// table prints them (16,023 IOPS, not 16023.33).
 pub(crate) fn metric_value(metric: Metric, v: f64) -> String {
     match metric {
         Metric::LatencyMean | Metric::LatencyP99 | Metric::CommitLatency => format_latency_ns(v),
-        Metric::Iops | Metric::MbPerSec => format!("{v:.2}"),
+        Metric::Iops | Metric::MbPerSec => rate_text(v),
     }
 }
 
@@ -90,7 +94,8 @@ mod tests {
         for needle in [
             "A: raid=5 (2 runs: 1, 2)",
             "B: raid=10 (2 runs: 3, 4)",
-            "95% interval",
+            "98.75% interval",
+            "p (Bonf.)",
             "Method: Welch's t-test",
             "B outperforms A by 100.00% IOPS",
             "environment hostname: A db01; B db02",
@@ -99,6 +104,8 @@ mod tests {
         }
         let iops_line = text.lines().find(|l| l.starts_with("IOPS")).unwrap();
         assert!(iops_line.contains("+100.00%") && iops_line.ends_with("B better"), "{iops_line}");
+        // Rates read as the other tables print them: thousands separated.
+        assert!(iops_line.contains(" 1,000 ") && iops_line.contains(" 2,000 "), "{iops_line}");
 
         let single = compare(&[(1, &a1)], &[(3, &b1)], &Settings::default());
         let text = String::from_utf8(render_compare(&single, "1", "3")).unwrap();

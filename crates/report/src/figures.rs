@@ -2,7 +2,7 @@
 //! text for charts and spreadsheets.
 
 use serde::Serialize;
-use spindle_model::units::{format_bytes_approx, format_latency_ns};
+use spindle_model::units::{format_bytes_approx, format_latency_ns, signed_pct};
 
 /// One table cell: what is shown, and the number behind it (absent for words).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -57,7 +57,7 @@ impl Cell {
 
     /// A signed change in percent.
     pub fn change_pct(p: f64) -> Cell {
-        Cell { text: format!("{p:+.2}%"), value: Some(p), unit: "%" }
+        Cell { text: signed_pct(p, 2), value: Some(p), unit: "%" }
     }
 
     pub fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> Cell) -> Cell {

@@ -178,8 +178,9 @@ fn chart(sheet: &mut Worksheet, name: &str, row: u32, col: u16, c: &Chart, bold:
     sheet.write_string_with_format(row, col, cut(&c.x_label), bold)?;
     let mut series: Vec<(String, Vec<f64>)> = c.series.iter().map(|s| (s.name.clone(), s.values.clone())).collect();
     if c.kind == ChartKind::Interval {
-        series.push(("95% low".into(), c.intervals.iter().map(|i| i.0).collect()));
-        series.push(("95% high".into(), c.intervals.iter().map(|i| i.1).collect()));
+        // The chart's title says the intervals' confidence.
+        series.push(("interval low".into(), c.intervals.iter().map(|i| i.0).collect()));
+        series.push(("interval high".into(), c.intervals.iter().map(|i| i.1).collect()));
     }
     for (k, (label, _)) in series.iter().enumerate() {
         sheet.write_string_with_format(row, col + 1 + k as u16, cut(label), bold)?;

@@ -9,6 +9,7 @@
 
 use super::Metric;
 use super::confounders::workload_identity;
+use crate::stats::student_t_quantile;
 use serde::Serialize;
 use spindle_model::RunRecord;
 use std::collections::BTreeMap;
@@ -26,7 +27,10 @@ pub enum Sequence {
 }
 
 impl Sequence {
-    /// RFC 3339 UTC start times compare as text.
+    /// RFC 3339 UTC start times compare as text. They are whole seconds, so one side's last
+    /// run and the other's first often share a second (short runs, one group straight after
+    /// the other); that is read as one after the other, the cautious reading (drift then
+    /// matters), unless both sides lie within one and the same second.
     pub fn of(a: &[&RunRecord], b: &[&RunRecord]) -> Sequence {
         fn span<'r>(runs: &[&'r RunRecord]) -> Option<(&'r str, &'r str)> {
             let first = runs.iter().map(|r| r.started_at.as_str()).min();
@@ -34,7 +38,9 @@ impl Sequence {
             first.zip(last)
         }
         match (span(a), span(b)) {
-            (Some((a0, a1)), Some((b0, b1))) if a1 < b0 || b1 < a0 => Sequence::OneAfterTheOther,
+            (Some((a0, a1)), Some((b0, b1))) if (a1 <= b0 && a0 < b1) || (b1 <= a0 && b0 < a1) => {
+                Sequence::OneAfterTheOther
+            }
             _ => Sequence::Interleaved,
         }
     }
@@ -43,7 +49,8 @@ impl Sequence {
 /// The drift estimated for one metric.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Drift {
-    /// Two groups of one workload run at different times differ by up to this much (95%),
+    /// Two groups of one workload run at different times differ by up to this much (a 95%
+    /// prediction bound from Student's t with as many degrees of freedom as stored steps),
     /// percent.
     pub pct: f64,
     /// Stored groups the estimate rests on.
@@ -53,6 +60,11 @@ pub struct Drift {
 /// The 95% range of the change between consecutive stored groups of an identical workload
 /// (the workload of any run in `like`), from `history`: stored repeat groups, each the runs
 /// of one group, none of them a compared run. `None` when no workload has two groups.
+///
+/// The steps' root mean square estimates their spread with one degree of freedom a step (their
+/// mean is taken as zero: drift wanders both ways), so the bound is Student's t at 97.5% with
+/// that many degrees of freedom times it: with one step t = 12.71, not the normal 1.96, and two
+/// stored groups 2% apart bound the drift at about ±29%, not ±4%.
 pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]) -> Option<Drift> {
     let wanted: Vec<String> = like.iter().map(|r| workload_identity(r)).collect();
     // Per workload, each group's start time and geometric mean.
@@ -83,7 +95,8 @@ pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]
         return None;
     }
     let rms = (steps.iter().map(|s| s * s).sum::<f64>() / steps.len() as f64).sqrt();
-    Some(Drift { pct: (1.96 * rms).exp_m1() * 100.0, groups })
+    let t = student_t_quantile(0.975, steps.len() as f64);
+    Some(Drift { pct: (t * rms).exp_m1() * 100.0, groups })
 }
 
 #[cfg(test)]
@@ -105,6 +118,10 @@ mod tests {
         assert_eq!(Sequence::of(&[&b1], &[&a1, &a2]), Sequence::OneAfterTheOther);
         assert_eq!(Sequence::of(&[&a1, &a2], &[&b1, &b2]), Sequence::Interleaved);
         assert_eq!(Sequence::of(&[&a1], &[&a1]), Sequence::Interleaved, "one instant cannot tell");
+        // Short runs: A's last and B's first started in the same second.
+        let b_same_second = run(100.0, "2026-11-23T10:01:00Z");
+        assert_eq!(Sequence::of(&[&a1, &a2], &[&b_same_second, &b1]), Sequence::OneAfterTheOther);
+        assert_eq!(Sequence::of(&[&b_same_second, &b1], &[&a1, &a2]), Sequence::OneAfterTheOther);
     }
 
     #[test]
@@ -119,9 +136,21 @@ mod tests {
         let compared = run(1000.0, "2026-11-23T10:00:00Z");
         let d = estimate(Metric::Iops, &history, &[&compared]).unwrap();
         assert_eq!(d.groups, 3, "the other workload's group is left out");
-        // Steps of +-ln(1.1): the 95% range is exp(1.96 ln 1.1) - 1.
-        assert!((d.pct - (1.96 * 1.1f64.ln()).exp_m1() * 100.0).abs() < 1e-9, "{d:?}");
+        // Two steps of +-ln(1.1): the 95% range is exp(t(0.975, 2) ln 1.1) - 1, t = 4.303.
+        assert!((d.pct - (4.302_652_7 * 1.1f64.ln()).exp_m1() * 100.0).abs() < 1e-4, "{d:?}");
         assert!(estimate(Metric::Iops, &history[..1], &[&compared]).is_none(), "one group shows no drift");
         assert!(estimate(Metric::Iops, &history, &[&other]).is_none());
+    }
+
+    #[test]
+    fn two_stored_groups_bound_the_drift_with_one_degree_of_freedom() {
+        // Two groups 2% apart: one step, so t(0.975, 1) = 12.71, not 1.96 (which said ±3.96%).
+        let g1 = [run(1000.0, "2026-11-20T10:00:00Z"), run(1000.0, "2026-11-20T10:01:00Z")];
+        let g2 = [run(1020.0, "2026-11-21T10:00:00Z"), run(1020.0, "2026-11-21T10:01:00Z")];
+        let history: Vec<Vec<&RunRecord>> = vec![g1.iter().collect(), g2.iter().collect()];
+        let compared = run(1000.0, "2026-11-23T10:00:00Z");
+        let d = estimate(Metric::Iops, &history, &[&compared]).unwrap();
+        assert!((d.pct - (12.706_204_7 * 1.02f64.ln()).exp_m1() * 100.0).abs() < 1e-3, "{d:?}");
+        assert!(d.pct > 28.0 && d.pct < 29.0, "{d:?}");
     }
 }

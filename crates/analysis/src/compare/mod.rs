@@ -1,7 +1,8 @@
 //! Comparing two sets of runs, A (the baseline) and B, metric by metric, the way "Optimizing
 //! tempdb and log disk performance" states results ("VRAID1 outperformed VRAID5 by 117.65%
-//! IOPS"), but honestly: the change with the 95% interval of the ratio, a test that controls
-//! false alarms across the metrics (Holm's correction), verdicts that say `equivalent` or
+//! IOPS"), but honestly: the change with the interval of the ratio, a test that controls false
+//! alarms across the metrics (Bonferroni's correction, with intervals widened to match, so an
+//! interval and its p-value never disagree), verdicts that say `equivalent` or
 //! `inconclusive` when that is what the data say, the drift of the host when the sides ran one
 //! after the other, and the other ways A and B differ that could explain the margin.
 //!
@@ -22,9 +23,9 @@ pub use confounders::{Confounder, confounders, spec_differences, workload_identi
 pub use drift::{Drift, Sequence};
 pub use rounds::{ROUND_LABEL, SIDE_LABEL, compare_rounds, pair_rounds};
 pub use samples::{Basis, differing_keys};
-pub use verdict::{ALPHA, DEFAULT_THRESHOLD_PCT, Lean, Settle, Verdict};
+pub use verdict::{ALPHA, DEFAULT_THRESHOLD_PCT, Lean, Settle, Verdict, simultaneous_confidence};
 
-use crate::stats::{TTest, holm, mean, paired, sample_stddev, welch};
+use crate::stats::{TTest, bonferroni, mean, paired, sample_stddev, welch};
 use samples::log_figures;
 use serde::Serialize;
 use spindle_model::RunRecord;
@@ -112,6 +113,17 @@ pub struct Settings<'a> {
     pub history: &'a [Vec<&'a RunRecord>],
 }
 
+impl MetricComparison {
+    /// The verdict as a table prints it, with why drift left it inconclusive.
+    pub fn verdict_words(&self) -> &'static str {
+        match self.verdict {
+            Verdict::Inconclusive if self.within_drift => "inconclusive (drift)",
+            Verdict::Inconclusive if self.drift_unknown => "inconclusive (drift unknown)",
+            v => v.words(),
+        }
+    }
+}
+
 impl Default for Settings<'_> {
     fn default() -> Self {
         Settings { selected_by: &[], threshold_pct: DEFAULT_THRESHOLD_PCT, history: &[] }
@@ -127,12 +139,13 @@ pub struct MetricComparison {
     /// B against A, percent: the ratio of geometric means (or, paired, the geometric mean of
     /// the rounds' ratios) when tested, of arithmetic means when not.
     pub change_pct: f64,
-    /// The 95% interval of the change, percent (always above -100: an interval of a ratio).
-    pub ci95_pct: Option<(f64, f64)>,
-    /// The test on log figures (`diff` and the interval are log ratios).
+    /// The simultaneous interval of the change at the comparison's `interval_confidence`,
+    /// percent (always above -100: an interval of a ratio).
+    pub ci_pct: Option<(f64, f64)>,
+    /// The test on log figures (`diff` and the unadjusted 95% interval are log ratios).
     pub test: Option<TTest>,
-    /// The p-value after Holm's correction over the metrics tested.
-    pub p_holm: Option<f64>,
+    /// The p-value after Bonferroni's correction over the metrics tested.
+    pub p_adjusted: Option<f64>,
     pub verdict: Verdict,
     /// For an inconclusive verdict, which way B's figures lean.
     pub lean: Option<Lean>,
@@ -140,6 +153,9 @@ pub struct MetricComparison {
     pub settle: Option<Settle>,
     /// Inconclusive because the change is within the host's drift between groups.
     pub within_drift: bool,
+    /// Inconclusive because the sides ran one after the other and nothing tells how far this
+    /// host drifts between groups (no stored repeat groups of the workload).
+    pub drift_unknown: bool,
     /// The host's drift on this metric, when the sides ran one after the other and it is known.
     pub drift: Option<Drift>,
 }
@@ -159,6 +175,9 @@ pub struct Comparison {
     pub threshold_pct: f64,
     /// How false alarms are controlled across the metrics.
     pub correction: &'static str,
+    /// The confidence of each metric's interval, 1 - 0.05/metrics tested: together the
+    /// intervals cover every true change with at least 95% probability.
+    pub interval_confidence: f64,
     pub metrics: Vec<MetricComparison>,
     pub confounders: Vec<Confounder>,
     /// What a reader must know besides the table (sides run one after the other, runs that
@@ -188,7 +207,7 @@ pub fn compare(a: &[(i64, &RunRecord)], b: &[(i64, &RunRecord)], settings: &Sett
         let spread = Spread::Independent { var_a: var(&la), var_b: var(&lb) };
         Some(Evidence { test, spread, n: la.len().min(lb.len()) })
     };
-    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, drift_of);
+    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, sequence, drift_of);
     let ids = |side: &[(i64, &RunRecord)]| side.iter().map(|(id, _)| *id).collect();
     assemble(Sides { ids: (ids(a), ids(b)), runs: (&ra, &rb) }, basis, sequence, metrics, settings)
 }
@@ -215,7 +234,7 @@ pub fn compare_paired(pairs: &[Pair<'_>], settings: &Settings<'_>) -> Comparison
         let test = paired(&d)?;
         Some(Evidence { test, spread: Spread::Paired { var_d: sample_stddev(&d).powi(2) }, n: d.len() })
     };
-    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, |_| None);
+    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, Sequence::Rounds, |_| None);
     let ids = (pairs.iter().map(|p| p.a.0).collect(), pairs.iter().map(|p| p.b.0).collect());
     assemble(Sides { ids, runs: (&ra, &rb) }, basis, Sequence::Rounds, metrics, settings)
 }
@@ -235,21 +254,17 @@ fn assemble(
     settings: &Settings<'_>,
 ) -> Comparison {
     let (a, b) = sides.runs;
+    let tested = metrics.iter().filter(|m| m.test.is_some()).count();
     let mut c = Comparison {
         counts: a.iter().chain(b).next().map_or(Counts::Ios, |r| r.counts),
         a_runs: sides.ids.0,
         b_runs: sides.ids.1,
         basis,
         sequence,
-        method: words::method(
-            basis,
-            a.len(),
-            b.len(),
-            settings.threshold_pct,
-            metrics.iter().filter(|m| m.test.is_some()).count(),
-        ),
+        method: words::method(basis, a.len(), b.len(), settings.threshold_pct, tested),
         threshold_pct: settings.threshold_pct,
-        correction: "holm",
+        correction: "bonferroni",
+        interval_confidence: simultaneous_confidence(tested),
         metrics,
         confounders: confounders(a, b, settings.selected_by),
         notes: Vec::new(),
@@ -260,19 +275,22 @@ fn assemble(
     c
 }
 
-/// Every metric judged, with Holm's correction over those that could be tested.
+/// Every metric judged, with Bonferroni's correction over those that could be tested. `drift_of`
+/// is the host's drift when the sides ran one after the other (`sequence`) and it is known.
 fn judge_all(
     a: &[&RunRecord],
     b: &[&RunRecord],
     threshold_pct: f64,
     evidence: impl Fn(Metric) -> Option<Evidence>,
+    sequence: Sequence,
     drift_of: impl Fn(Metric) -> Option<Drift>,
 ) -> Vec<MetricComparison> {
     // Only figures every run has are compared: an absent one is not a zero.
     let present: Vec<Metric> = Metric::ALL.into_iter().filter(|m| m.present_in_all(a) && m.present_in_all(b)).collect();
     let found: Vec<Option<Evidence>> = present.iter().map(|&m| evidence(m)).collect();
     let tested: Vec<f64> = found.iter().flatten().map(|e| e.test.p_value).collect();
-    let mut adjusted = holm(&tested).into_iter();
+    let confidence = simultaneous_confidence(tested.len());
+    let mut adjusted = bonferroni(&tested).into_iter();
     present
         .iter()
         .zip(found)
@@ -286,19 +304,21 @@ fn judge_all(
                     a_mean,
                     b_mean,
                     change_pct,
-                    ci95_pct: None,
+                    ci_pct: None,
                     test: None,
-                    p_holm: None,
+                    p_adjusted: None,
                     verdict: Verdict::Untested,
                     lean: None,
                     settle: None,
                     within_drift: false,
+                    drift_unknown: false,
                     drift: None,
                 };
             };
-            let p_holm = adjusted.next().unwrap_or(1.0);
+            let p_adjusted = adjusted.next().unwrap_or(1.0);
             let change_pct = pct_of_log(e.test.diff);
-            let mut verdict = judge(&e, m.higher_is_better(), threshold_pct, p_holm);
+            let ci = e.test.interval(confidence);
+            let mut verdict = judge(ci, m.higher_is_better(), threshold_pct, p_adjusted);
             let drift = drift_of(m);
             // Drift alone could have made this change (or hidden one as large as it), so
             // groups run one after the other cannot tell.
@@ -307,7 +327,12 @@ fn judge_all(
                 Verdict::Equivalent => d.pct > threshold_pct,
                 _ => false,
             });
-            if within_drift {
+            // Measured here: two groups of one configuration, back to back, came out 11.8% apart.
+            // With no history to say how far this host wanders, any verdict on groups run one
+            // after the other may be drift's, and more runs of the same groups would carry the
+            // same drift: unknown drift is treated as wider than any change.
+            let drift_unknown = sequence == Sequence::OneAfterTheOther && drift.is_none();
+            if within_drift || drift_unknown {
                 verdict = Verdict::Inconclusive;
             }
             let inconclusive = verdict == Verdict::Inconclusive;
@@ -316,12 +341,15 @@ fn judge_all(
                 a_mean,
                 b_mean,
                 change_pct,
-                ci95_pct: Some((pct_of_log(e.test.ci95_low), pct_of_log(e.test.ci95_high))),
-                p_holm: Some(p_holm),
+                ci_pct: Some((pct_of_log(ci.0), pct_of_log(ci.1))),
+                p_adjusted: Some(p_adjusted),
                 verdict,
                 lean: inconclusive.then(|| lean(e.test.diff, m.higher_is_better())),
-                settle: (inconclusive && !within_drift).then(|| runs_to_settle(&e, threshold_pct)),
+                // More runs of the same design cannot settle what drift may have made.
+                settle: (inconclusive && !within_drift && !drift_unknown)
+                    .then(|| runs_to_settle(&e, threshold_pct, confidence)),
                 within_drift,
+                drift_unknown,
                 drift,
                 test: Some(e.test),
             }

@@ -3,17 +3,21 @@
 //! outperformed VRAID5 by 117.65% IOPS") where the data allow it, and plainly not where they
 //! do not.
 
-use super::{Basis, Comparison, MetricComparison, Sequence, Verdict, differing_keys};
+use super::{Basis, Comparison, MetricComparison, Sequence, Verdict, differing_keys, simultaneous_confidence};
 use crate::compare::verdict::Lean;
 use spindle_model::RunRecord;
+use spindle_model::units::signed_pct;
 
 /// How the verdicts were reached, in a sentence.
 pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64, tested: usize) -> String {
     let over = if tested == 1 { "the 1 metric tested".to_string() } else { format!("the {tested} metrics tested") };
+    let level = confidence_text(simultaneous_confidence(tested));
     let rule = format!(
-        "p-values corrected with Holm's method over {over}; `better`/`worse` needs p < 0.05 and the whole \
-         95% interval beyond ±{threshold}%, `equivalent` the whole interval inside it; changes and intervals are \
-         ratios (geometric means)"
+        "p-values corrected with Bonferroni's method over {over}, and each interval the matching simultaneous \
+         {level} interval (together they cover every true change with 95% probability; an interval excludes 0% \
+         (no change) exactly when its corrected p is below 0.05); `better`/`worse` needs p < 0.05 and the whole interval \
+         beyond ±{threshold}%, `equivalent` the whole interval inside it; changes and intervals are ratios \
+         (geometric means)"
     );
     match basis {
         Basis::Paired => format!(
@@ -26,14 +30,27 @@ pub(crate) fn method(basis: Basis, na: usize, nb: usize, threshold: f64, tested:
     }
 }
 
-/// `+8.20%`.
+/// Why groups run one after the other on a fresh store get no verdict.
+const NO_DRIFT: &str = "A and B ran one after the other and this host's drift between groups is unknown";
+
+/// How to get one: measure the drift, or cancel it.
+const MEASURE_DRIFT: &str = "run spindle ab (alternating rounds, so drift cancels) or keep a few repeat groups \
+                             of one configuration so the drift can be estimated";
+
+/// `+8.20%`, `+2,248%`.
 fn pct(x: f64) -> String {
-    format!("{x:+.2}%")
+    signed_pct(x, 2)
 }
 
-/// `-1.0% .. +18.2%`.
+/// `98.75%`: an interval's confidence, to the digits it has.
+pub fn confidence_text(confidence: f64) -> String {
+    let text = format!("{:.2}", confidence * 100.0);
+    format!("{}%", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// `-1.0% .. +18.2%`, `+58.2% .. +1,363%`.
 pub fn interval(ci: (f64, f64)) -> String {
-    format!("{:+.1}% .. {:+.1}%", ci.0, ci.1)
+    format!("{} .. {}", signed_pct(ci.0, 1), signed_pct(ci.1, 1))
 }
 
 /// `p = 0.031`, or `p < 0.001`.
@@ -84,24 +101,25 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
             span(b)
         ));
         let headline = &c.metrics[0];
-        notes.push(match headline.drift {
-            Some(d) => format!(
+        match headline.drift {
+            Some(d) => notes.push(format!(
                 "This host drifts ±{:.1}% in {} between groups ({} stored groups of an identical workload); a \
                  change within that is inconclusive (drift). Alternate A and B with spindle ab to cancel it.",
                 d.pct,
                 headline.metric.label(c.counts),
                 d.groups
-            ),
-            None => "No stored repeat groups of an identical workload on this host tell how much it drifts between \
-                     groups. Alternate A and B with spindle ab to cancel drift."
-                .into(),
-        });
+            )),
+            // The headline says it already.
+            None if headline.drift_unknown => {}
+            None => notes.push(format!("{NO_DRIFT}; {MEASURE_DRIFT}.")),
+        }
     }
+    let level = confidence_text(c.interval_confidence);
     for m in &c.metrics {
         if m.verdict != Verdict::Inconclusive {
             continue;
         }
-        let ci = m.ci95_pct.map(interval).unwrap_or_default();
+        let ci = m.ci_pct.map(interval).unwrap_or_default();
         let leans = match m.lean {
             Some(Lean::Better) => "leans B better",
             Some(Lean::Worse) => "leans B worse",
@@ -109,6 +127,8 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
         };
         let settle = if m.within_drift {
             "within this host's drift between groups: alternate A and B with spindle ab".to_string()
+        } else if m.drift_unknown {
+            "more runs of the same groups cannot tell a change from this host's unknown drift".to_string()
         } else {
             match m.settle.and_then(|s| s.runs.zip(s.more)) {
                 Some((n, more)) => {
@@ -118,12 +138,38 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
             }
         };
         notes.push(format!(
-            "{}: inconclusive, {leans} ({}, 95% interval {ci}); {settle}.",
+            "{}: inconclusive, {leans} ({}, {level} interval {ci}); {}{settle}.",
             m.metric.label(c.counts),
-            pct(m.change_pct)
+            pct(m.change_pct),
+            not_significant_after_correction(c, m).unwrap_or_default()
         ));
     }
     notes
+}
+
+/// For a metric whose unadjusted 95% interval lies wholly beyond the threshold but whose
+/// corrected p is not significant: why a change that looks settled is not, as a clause.
+fn not_significant_after_correction(c: &Comparison, m: &MetricComparison) -> Option<String> {
+    if m.within_drift || m.drift_unknown {
+        return None;
+    }
+    let (test, p) = (m.test.as_ref()?, m.p_adjusted?);
+    let (lo, hi) = (super::verdict::pct_of_log(test.ci95_low), super::verdict::pct_of_log(test.ci95_high));
+    let t = c.threshold_pct;
+    let beyond = if lo > t {
+        format!("+{t}%")
+    } else if hi < -t {
+        format!("-{t}%")
+    } else {
+        return None;
+    };
+    let tested = c.metrics.iter().filter(|x| x.test.is_some()).count();
+    Some(format!(
+        "its unadjusted 95% interval ({}) lies wholly beyond {beyond}, but with {tested} metrics tested at once that \
+         is not significant ({} after Bonferroni's correction); ",
+        interval((lo, hi)),
+        p_text(p)
+    ))
 }
 
 /// The result on the headline metric (the first), in one sentence.
@@ -131,15 +177,16 @@ pub(crate) fn headline(c: &Comparison) -> String {
     let m: &MetricComparison = &c.metrics[0];
     let label = m.metric.label(c.counts);
     let by = m.change_pct.abs();
-    let how = match (&m.test, m.p_holm) {
+    let how = match (&m.test, m.p_adjusted) {
         (Some(_), Some(p)) => {
             let test = match c.basis {
                 Basis::Paired => format!("paired t-test over {} rounds", c.a_runs.len()),
                 _ => format!("Welch's t-test over {} vs {} runs", c.a_runs.len(), c.b_runs.len()),
             };
             format!(
-                "95% interval {}; {test}, {} after Holm's correction",
-                interval(m.ci95_pct.unwrap_or((0.0, 0.0))),
+                "{} interval {}; {test}, {} after Bonferroni's correction",
+                confidence_text(c.interval_confidence),
+                interval(m.ci_pct.unwrap_or((0.0, 0.0))),
                 p_text(p)
             )
         }
@@ -162,6 +209,9 @@ pub(crate) fn headline(c: &Comparison) -> String {
             pct(m.change_pct),
             m.drift.map_or(0.0, |d| d.pct)
         ),
+        Verdict::Inconclusive if m.drift_unknown => {
+            format!("{NO_DRIFT}: no verdict on B vs A {} {label} ({how}); {MEASURE_DRIFT}.", pct(m.change_pct))
+        }
         Verdict::Inconclusive => {
             format!("Inconclusive: B vs A {} {label}, but the runs vary too much to tell ({how}).", pct(m.change_pct))
         }

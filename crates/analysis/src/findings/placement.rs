@@ -22,13 +22,13 @@ pub fn recommend(c: &Comparison, log_dir: &str, shared_device: Option<&str>) -> 
     let deciding: Vec<&MetricComparison> =
         c.metrics.iter().filter(|m| matches!(m.metric, Metric::CommitLatency | Metric::Iops)).collect();
     let said = |m: &MetricComparison| {
-        let p = m.p_holm.map(|p| if p < 0.001 { ", p < 0.001".into() } else { format!(", p = {p:.3}") });
+        let p = m.p_adjusted.map(|p| if p < 0.001 { ", p < 0.001".into() } else { format!(", p = {p:.3}") });
         format!("{} {:+.1}%{}", m.metric.label(c.counts), m.change_pct, p.unwrap_or_default())
     };
     let better: Vec<String> = deciding.iter().filter(|m| m.verdict == Verdict::Better).map(|m| said(m)).collect();
     let worse: Vec<String> = deciding.iter().filter(|m| m.verdict == Verdict::Worse).map(|m| said(m)).collect();
     let rounds = c.a_runs.len().min(c.b_runs.len());
-    let sure = format!("{rounds} paired rounds, after Holm's correction");
+    let sure = format!("{rounds} paired rounds, after Bonferroni's correction");
     let (level, mut text) = match (better.is_empty(), worse.is_empty()) {
         (false, true) => (
             Level::Ok,
@@ -81,13 +81,14 @@ mod tests {
             a_mean: 1.0,
             b_mean: 1.0 + change_pct / 100.0,
             change_pct,
-            ci95_pct: None,
+            ci_pct: None,
             test: None,
-            p_holm: Some(0.012),
+            p_adjusted: Some(0.012),
             verdict,
             lean: None,
             settle: None,
             within_drift: false,
+            drift_unknown: false,
             drift: None,
         }
     }
@@ -101,7 +102,8 @@ mod tests {
             sequence: Sequence::Rounds,
             method: String::new(),
             threshold_pct: 5.0,
-            correction: "holm",
+            correction: "bonferroni",
+            interval_confidence: 0.9875,
             metrics,
             confounders: Vec::new(),
             notes: Vec::new(),
@@ -121,7 +123,7 @@ mod tests {
         assert_eq!(
             r.text,
             "Put the log on its own volume (/log): commit latency -38.0%, p = 0.012 with it there (3 paired rounds, \
-             after Holm's correction)"
+             after Bonferroni's correction)"
         );
     }
 

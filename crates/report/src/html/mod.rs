@@ -27,7 +27,7 @@ figure{margin:.8em 0}figcaption{font-weight:600}svg{max-width:100%;height:auto;f
 svg text.l{text-anchor:end}svg text.m{text-anchor:middle}svg text.axis{fill:#555}svg rect{fill:#3a6ea5}
 svg path.ax{stroke:#888;fill:none}svg path.s0{stroke:#3a6ea5;stroke-width:2;fill:none}svg path.s1{stroke:#c0504d;stroke-width:2;fill:none}
 svg path.s2{stroke:#9bbb59;stroke-width:2;fill:none}svg circle{fill:#3a6ea5}svg path.mark{stroke:#c0504d;stroke-dasharray:4 3}
-svg text.markt{fill:#c0504d;font-weight:600}svg path.ci{stroke:#3a6ea5;stroke-width:3}
+svg text.markt{fill:#c0504d;font-weight:600}svg path.ci{stroke:#3a6ea5;stroke-width:3}svg rect.band{fill:#eee}
 pre{background:#f6f6f6;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
 .note{margin:.3em 0}.toc{columns:2}
 @media print{body{margin:0;max-width:none}figure,table,pre{break-inside:avoid}h2,h3{break-after:avoid}a{color:inherit}}";

@@ -1,13 +1,13 @@
 //! A section per group the runs were made in, with what the group says as a whole, from the
 //! same `group_view` the text output uses: a sweep's curve with its knee, the log test's MB/s
 //! against transaction size with the optimum, repeats' spread, an A/B comparison's changes with
-//! their 95% intervals.
+//! their simultaneous intervals, on a ratio scale with the threshold band.
 
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportGroup};
 use crate::figures::Cell;
 use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
-use spindle_analysis::compare::{Comparison, Metric, Verdict, words};
+use spindle_analysis::compare::{Comparison, Metric, words};
 use spindle_analysis::curve::CurvePoint;
 use spindle_model::group::Point;
 use spindle_model::{RunKind, RunRecord};
@@ -176,31 +176,32 @@ fn ab(section: &mut Section, c: &Comparison) {
     section.notes.push(c.headline.clone());
     section.notes.extend(c.notes.iter().cloned());
     section.notes.push(format!("Method: {}.", c.method));
-    let mut chart = Chart::new("B against A, with 95% intervals", ChartKind::Interval, "metric", "change %");
-    let mut t = Table::new("Comparison", &["metric", "A", "B", "B vs A", "95% interval", "p (Holm)", "verdict"]);
+    let level = words::confidence_text(c.interval_confidence);
+    let title = format!("B against A, with simultaneous {level} intervals");
+    let mut chart = Chart::new(title, ChartKind::Interval, "metric", "change %");
+    chart.band = Some(c.threshold_pct);
+    let interval = format!("{level} interval");
+    let mut t = Table::new("Comparison", &["metric", "A", "B", "B vs A", &interval, "p (Bonferroni)", "verdict"]);
     for m in &c.metrics {
         let label = m.metric.label(c.counts);
-        if let Some(ci) = m.ci95_pct {
+        if let Some(ci) = m.ci_pct {
             chart.categories.push(label.to_string());
             chart.intervals.push(ci);
         }
-        let verdict = match m.verdict {
-            Verdict::Inconclusive if m.within_drift => "inconclusive (drift)",
-            v => v.words(),
-        };
+        let verdict = m.verdict_words();
         t.rows.push(vec![
             Cell::text(label),
             metric_cell(m.metric, m.a_mean),
             metric_cell(m.metric, m.b_mean),
             Cell::change_pct(m.change_pct),
-            Cell::text(m.ci95_pct.map(words::interval).unwrap_or_else(|| "-".into())),
-            Cell::opt(m.p_holm, |p| Cell::number(if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }, p)),
+            Cell::text(m.ci_pct.map(words::interval).unwrap_or_else(|| "-".into())),
+            Cell::opt(m.p_adjusted, |p| Cell::number(if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }, p)),
             Cell::text(verdict),
         ]);
     }
     chart.series = vec![Series {
         name: "change %".into(),
-        values: c.metrics.iter().filter(|m| m.ci95_pct.is_some()).map(|m| m.change_pct).collect(),
+        values: c.metrics.iter().filter(|m| m.ci_pct.is_some()).map(|m| m.change_pct).collect(),
     }];
     if !chart.categories.is_empty() {
         section.charts.push(chart);

@@ -44,7 +44,7 @@ pub enum ChartKind {
     Bar,
     /// A line per series over the categories, in order (time, a swept value).
     Line,
-    /// Per category, a point with its 95% interval around a zero line (a comparison).
+    /// Per category, a point with its interval around a zero line (a comparison).
     Interval,
 }
 
@@ -64,6 +64,9 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// `Interval` charts: each category's (low, high).
     pub intervals: Vec<(f64, f64)>,
+    /// `Interval` charts: changes within ± this percent are too small to act on (drawn as a
+    /// band around zero).
+    pub band: Option<f64>,
     /// A category to mark (a sweep's knee, the log test's optimum), and what the mark says.
     pub mark: Option<(usize, String)>,
 }
@@ -78,6 +81,7 @@ impl Chart {
             categories: Vec::new(),
             series: Vec::new(),
             intervals: Vec::new(),
+            band: None,
             mark: None,
         }
     }
