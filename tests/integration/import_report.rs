@@ -196,7 +196,7 @@ fn a_report_of_every_kind_in_every_format() {
         "IOPS",
         "Average latency",
         "Group 1: sweep",
-        "B against A, with 95% intervals",
+        "B against A, with simultaneous",
         "Database Hammer runs",
         "calls/s",
         "Imported from",
