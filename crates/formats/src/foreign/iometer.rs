@@ -113,6 +113,11 @@ fn row(n: usize, st: &mut State, fields: &[&str]) -> Result<Option<ForeignRun>, 
     if kind.is_empty() {
         return Err(at_line(n, "a results row without a Target Type"));
     }
+    // IOMeter 2008 writes a row per processor beside the ALL, MANAGER and WORKER rows: that
+    // CPU's figures, its I/O columns empty. It is neither a run nor one of its threads.
+    if kind == "PROCESSOR" {
+        return Ok(None);
+    }
     let read_ios = num("Read I/Os").map(|v| v as u64);
     let write_ios = num("Write I/Os").map(|v| v as u64);
     let mb = |binary: &str, decimal: &str, old: &str| {

@@ -251,9 +251,20 @@ fn iometer_2006_layout_with_workers_after_the_all_row() {
     let text = format!(
         "'Test Type,Test Description\n0,32K Sequential Read\n'Version\n2006.07.27\n'Time Stamp\n2008-01-02 03:04:05:006\n\
 'Access specifications\n'Access specification name,default assignment\n32K seq,0\n'size,% of size,% reads,% random,delay,burst,align,reply\n\
-32768,100,100,0,0,1,0,0\n'End access specifications\n'Results\n{HEADER_2006}\n{}\n{}\n{}\n'Time Stamp\n2008-01-02 03:05:05:006\n",
+32768,100,100,0,0,1,0,0\n'End access specifications\n'Results\n{HEADER_2006}\n{}\n{}\n{}\n{}\n'Time Stamp\n2008-01-02 03:05:05:006\n",
         row("ALL", "All"),
         row("MANAGER", "host"),
+        // As IOMeter 2008 writes a processor's row: its CPU figures, the I/O columns empty.
+        HEADER_2006
+            .split(',')
+            .map(|h| match h.trim_start_matches('\'') {
+                "Target Type" => "PROCESSOR",
+                "Target Name" => "CPU 0",
+                "% CPU Utilization" => "12.5",
+                _ => "",
+            })
+            .collect::<Vec<_>>()
+            .join(","),
         row("WORKER", "Worker 1")
     );
     let r = one(&text);
