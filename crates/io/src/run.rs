@@ -222,6 +222,11 @@ fn watch<T>(
             last_tick = elapsed;
         }
     }
+    // Workers that saw a stop before this loop first looked (a Ctrl-C as the run began) ended
+    // it now, not at its planned end: the run is interrupted, not complete.
+    if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
+        stopped_at = Some(t0.elapsed());
+    }
     let cpu_end = worker::process_cpu();
     let cpu_start = cpu_start.unwrap_or(cpu_end);
     let stop_point = stopped_at.unwrap_or(end).min(end);

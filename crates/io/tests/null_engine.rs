@@ -160,3 +160,15 @@ fn progress_shows_the_warm_up_working_and_says_it_is_warm_up() {
     let shown: u64 = ticks.iter().map(|t| t.1).sum();
     assert!(shown > measured, "progress counted the warm-up too ({shown} shown, {measured} measured)");
 }
+
+#[test]
+fn a_stop_raised_before_the_run_begins_is_an_interrupted_run_not_a_complete_one() {
+    // A Ctrl-C between the test file's fill and the start: the workers stop at once.
+    let spec = job(100, &[(4096, 1)], 2, 8, None, 0);
+    let stop = AtomicBool::new(true);
+    let outcome = run_job(&spec, &stop, &mut |_| {}).unwrap();
+    assert!(outcome.interrupted, "measured {} ns of {}", outcome.measured_ns, spec.duration_ns);
+    assert!(outcome.measured_ns < spec.duration_ns);
+    let record = build_record(&spec, &outcome, context());
+    assert_eq!(record.status, RunStatus::Interrupted);
+}
