@@ -71,10 +71,7 @@ pub fn sweep_curve(
 ) -> anyhow::Result<(Vec<CurvePoint>, Option<usize>)> {
     let curve = curve(points);
     let shape = shape(&curve);
-    let knee = match shape {
-        Shape::Knee(i) => Some(i),
-        Shape::Climbing | Shape::Noisy => None,
-    };
+    let knee = shape.knee();
     if let Some(group) = runner.groups.first() {
         let summary = serde_json::json!({
             "param": param,

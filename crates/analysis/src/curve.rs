@@ -78,12 +78,19 @@ pub fn shape(curve: &[CurvePoint]) -> Shape {
     knee.map_or(Shape::Climbing, Shape::Knee)
 }
 
+impl Shape {
+    /// The knee's index, when the curve has one.
+    pub fn knee(self) -> Option<usize> {
+        match self {
+            Shape::Knee(i) => Some(i),
+            Shape::Climbing | Shape::Noisy => None,
+        }
+    }
+}
+
 /// The knee's index, when the curve has one (see [`shape`]).
 pub fn knee(curve: &[CurvePoint]) -> Option<usize> {
-    match shape(curve) {
-        Shape::Knee(i) => Some(i),
-        Shape::Climbing | Shape::Noisy => None,
-    }
+    shape(curve).knee()
 }
 
 /// A fall of more than `NOISE_SWING` from some point, followed by a rise of as much from the

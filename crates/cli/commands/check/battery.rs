@@ -118,6 +118,11 @@ pub struct IoStep {
     pub point: Point,
 }
 
+/// A step's settings as the planner takes them.
+fn settings(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    pairs.iter().map(|(k, v)| (*k, v.to_string())).collect()
+}
+
 /// The engine's page size: what its data files are read in.
 pub fn page_bytes(guidance: Guidance) -> u64 {
     match guidance {
@@ -137,14 +142,13 @@ fn commit_profile(guidance: Guidance) -> &'static str {
 
 fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
     let page = format_size(page_bytes(guidance));
-    let s = |pairs: &[(&'static str, &str)]| pairs.iter().map(|(k, v)| (*k, v.to_string())).collect::<Vec<_>>();
     let depths: Vec<String> = sizing.depths.iter().map(u32::to_string).collect();
     vec![
         // The data files' page reads, one reader at rising depths: where does it stop paying?
         StepDef {
             name: "page-reads",
             profile: None,
-            settings: s(&[("block", &page), ("read", "100"), ("random", "100"), ("threads", "1")]),
+            settings: settings(&[("block", &page), ("read", "100"), ("random", "100"), ("threads", "1")]),
             sweep: Some(format!("depth={}", depths.join(","))),
             verify: false,
             file: TEST_FILE,
@@ -162,7 +166,13 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
         StepDef {
             name: "large-writes",
             profile: None,
-            settings: s(&[("block", "256K"), ("read", "0"), ("random", "100"), ("threads", "1"), ("depth", "32")]),
+            settings: settings(&[
+                ("block", "256K"),
+                ("read", "0"),
+                ("random", "100"),
+                ("threads", "1"),
+                ("depth", "32"),
+            ]),
             sweep: None,
             verify: false,
             file: TEST_FILE,
@@ -171,7 +181,13 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
         StepDef {
             name: "large-reads",
             profile: None,
-            settings: s(&[("block", "512K"), ("read", "100"), ("random", "0"), ("threads", "1"), ("depth", "8")]),
+            settings: settings(&[
+                ("block", "512K"),
+                ("read", "100"),
+                ("random", "0"),
+                ("threads", "1"),
+                ("depth", "8"),
+            ]),
             sweep: None,
             verify: false,
             file: TEST_FILE,
@@ -180,7 +196,13 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
         StepDef {
             name: "verify",
             profile: None,
-            settings: s(&[("block", &page), ("read", "50"), ("random", "100"), ("threads", "1"), ("depth", "4")]),
+            settings: settings(&[
+                ("block", &page),
+                ("read", "50"),
+                ("random", "100"),
+                ("threads", "1"),
+                ("depth", "4"),
+            ]),
             sweep: None,
             verify: true,
             file: VERIFY_FILE,
@@ -247,10 +269,7 @@ pub fn plan_layout(
     let data = StepDef {
         name: "layout-data",
         profile: None,
-        settings: [("block", page.as_str()), ("read", "70"), ("random", "100"), ("threads", "2"), ("depth", "8")]
-            .iter()
-            .map(|(k, v)| (*k, v.to_string()))
-            .collect(),
+        settings: settings(&[("block", &page), ("read", "70"), ("random", "100"), ("threads", "2"), ("depth", "8")]),
         sweep: None,
         verify: false,
         file: LAYOUT_DATA_FILE,

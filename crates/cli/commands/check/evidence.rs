@@ -9,7 +9,7 @@ use spindle_analysis::findings::{
 };
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
-use spindle_model::record::RunStatus;
+use spindle_model::record::{IoStats, LatencySummary, RunStatus};
 use spindle_runner::experiment::Finished;
 
 /// At most this many faults are named in the evidence; the run's record keeps the rest.
@@ -33,15 +33,8 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
     if !depth_runs.is_empty() {
         let points = curve(&depth_runs);
         let shape = shape(&points);
-        dir.page_reads = Some(DepthCurve {
-            block: page_bytes(guidance),
-            knee: match shape {
-                Shape::Knee(i) => Some(i),
-                Shape::Climbing | Shape::Noisy => None,
-            },
-            noisy: shape == Shape::Noisy,
-            points,
-        });
+        dir.page_reads =
+            Some(DepthCurve { block: page_bytes(guidance), knee: shape.knee(), noisy: shape == Shape::Noisy, points });
     }
     dir.commits = member("commits").map(|f| commits(&f.record));
     dir.large_writes = member("large-writes").map(|f| transfer(&f.record));
@@ -63,12 +56,17 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
     }
 }
 
+/// How many commits a run made, and their latency: its commits where it flushed, else its
+/// writes (each write-through write is a commit).
+pub fn commits_of(s: &IoStats) -> (u64, &LatencySummary) {
+    if s.commit.count > 0 { (s.commit.count, &s.commit.latency_ns) } else { (s.write.ios, &s.write.latency_ns) }
+}
+
 /// A commit is the write and its flush; a write-through log (SQL Server's) has no flush of its
 /// own, and its write is the commit.
 fn commits(r: &RunRecord) -> Commits {
     let s = &r.summary;
-    let (count, latency) =
-        if s.commit.count > 0 { (s.commit.count, &s.commit.latency_ns) } else { (s.write.ios, &s.write.latency_ns) };
+    let (count, latency) = commits_of(s);
     Commits {
         write_bytes: r.details.job().map_or(0, |j| j.targets.first().map_or(0, |t| t.workload.largest_block())),
         count,

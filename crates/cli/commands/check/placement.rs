@@ -90,14 +90,3 @@ impl Layouts {
         }))
     }
 }
-
-/// The disk two directories share, if they do.
-pub fn shared_disk<'e>(
-    a: &'e spindle_model::record::DeviceInfo,
-    b: &spindle_model::record::DeviceInfo,
-) -> Option<&'e str> {
-    match (&a.device, &b.device) {
-        (Some(x), Some(y)) if x == y => Some(x.as_str()),
-        _ => None,
-    }
-}

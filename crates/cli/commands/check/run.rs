@@ -5,6 +5,7 @@
 //! Ctrl-C too.
 
 use super::battery::{LOG_ROW_BYTES, Sizing, log_rows};
+use super::evidence::commits_of;
 use super::plan::DirPlan;
 use spindle_db::DbUrl;
 use spindle_db::logtest::LogTestPlan;
@@ -136,11 +137,9 @@ fn run_steps(
             return Ok(false);
         }
         if *name == "commits" {
-            commit_latency = runner.runs[before..].first().map(|f| {
-                let s = &f.record.summary;
-                let mean = if s.commit.count > 0 { s.commit.latency_ns.mean } else { s.write.latency_ns.mean };
-                Duration::from_nanos(mean.max(0.0) as u64)
-            });
+            commit_latency = runner.runs[before..]
+                .first()
+                .map(|f| Duration::from_nanos(commits_of(&f.record.summary).1.mean.max(0.0) as u64));
         }
     }
     let Some(log) = log else { return Ok(true) };
