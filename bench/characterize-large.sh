@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A week of one-second perfmon samples (about 600,000 rows) with 30 counters, characterized:
-# how long spindle takes to read and characterize it. Not a test.
+# how long spindle takes to read and characterize it, and its peak resident memory. Not a test.
 #
 #   bench/characterize-large.sh [ROWS]     (default 604800: 7 days x 86400 s)
 set -euo pipefail
@@ -36,7 +36,7 @@ with open(path, "w", newline="") as f:
 PY
 size=$(du -h "$log" | cut -f1)
 python3 - "$PWD/target/release/spindle" "$log" "$size" "$rows" <<'PY'
-import subprocess, sys, time
+import resource, subprocess, sys, time
 spindle, log, size, rows = sys.argv[1:]
 times = []
 for _ in range(3):
@@ -44,5 +44,8 @@ for _ in range(3):
     out = subprocess.run([spindle, "characterize", log], stdout=subprocess.PIPE, check=True).stdout
     times.append(time.perf_counter() - t)
 print(out.decode().rstrip())
-print(f"characterize: {rows} rows x 30 counters ({size}): best {min(times):.2f} s, median {sorted(times)[1]:.2f} s")
+# The largest resident set of the three runs (the only children), in KiB on Linux.
+peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"characterize: {rows} rows x 30 counters ({size}): best {min(times):.2f} s, median {sorted(times)[1]:.2f} s, "
+      f"peak RSS {peak_mb:.0f} MB")
 PY

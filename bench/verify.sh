@@ -37,15 +37,21 @@ export SPINDLE_STORE=$dir/bench-results.db
 run_case() { # name, file, size, spindle args, fio args
     local name=$1 file=$2 size=$3 sargs=$4 fargs=$5
     $spindle io --target "$file" --size "$size" --duration 1s --keep-file --quiet $sargs
+    # A B B A over the three sides: plain, verify, fio in odd rounds, the reverse in even ones.
     for r in $(seq 1 "$rounds"); do
-        for mode in plain verify; do
+        local order="plain verify fio"
+        ((r % 2)) || order="fio verify plain"
+        for mode in $order; do
+            if [ "$mode" = fio ]; then
+                fio --name="$name" --filename="$file" --size="$size" --runtime="$secs" --time_based \
+                    --output-format=json $fargs >"$out/$name.fio.$r.json"
+                continue
+            fi
             local extra=""
             [ "$mode" = verify ] && extra=--verify
             $spindle io --target "$file" --size "$size" --duration "${secs}s" --keep-file --json --quiet $sargs $extra \
                 >"$out/$name.$mode.$r.json" || [ $? -eq 1 ]
         done
-        fio --name="$name" --filename="$file" --size="$size" --runtime="$secs" --time_based \
-            --output-format=json $fargs >"$out/$name.fio.$r.json"
     done
 }
 

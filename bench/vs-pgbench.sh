@@ -55,16 +55,12 @@ ALTER TABLE testtransaction ADD PRIMARY KEY (cardno);
 SQL
 
 echo "== load $rows rows, $rounds rounds"
+load_spindle() { checkpoint; timed "$spindle" hammer load --db "$sp_url" --rows "$rows" --fresh --quiet; read -r sw _ _ <"$work/time"; }
+load_in_server() { checkpoint; timed psql -q -v ON_ERROR_STOP=1 -d spindle_bench_ref -f "$work/build.sql"; read -r iw _ _ <"$work/time"; }
+load_pgbench() { checkpoint; timed pgbench -q -i -s 100 -I dtgp spindle_bench_pgb >/dev/null 2>&1; read -r pw _ _ <"$work/time"; }
 for r in $(seq 1 "$rounds"); do
-    checkpoint
-    timed "$spindle" hammer load --db "$sp_url" --rows "$rows" --fresh --quiet
-    read -r sw _ _ <"$work/time"
-    checkpoint
-    timed psql -q -v ON_ERROR_STOP=1 -d spindle_bench_ref -f "$work/build.sql"
-    read -r iw _ _ <"$work/time"
-    checkpoint
-    timed pgbench -q -i -s 100 -I dtgp spindle_bench_pgb >/dev/null 2>&1
-    read -r pw _ _ <"$work/time"
+    # A B B A: spindle first in odd rounds, last in even ones.
+    if ((r % 2)); then load_spindle; load_in_server; load_pgbench; else load_pgbench; load_in_server; load_spindle; fi
     python3 -c "import sys; s, i, p = map(float, sys.argv[1:]); print(f'round $r: spindle {s:6.2f} s  in-server {i:6.2f} s  spindle/in-server {s / i:.2f}  (pgbench -i -I dtgp {p:6.2f} s)')" "$sw" "$iw" "$pw"
     echo "$sw $iw" >>"$work/load.ratios"
 done
@@ -81,13 +77,18 @@ threads=$(nproc)
 echo "== read-only, 8 sessions, ${secs}s, pgbench -j $threads (spindle's worker threads), $rounds rounds"
 # Both read the same table: one untimed run first, so the first round finds it as warm as the last.
 "$spindle" hammer run --db "$sp_url" --sessions 8 --read-ratio 100 --duration 5s --warmup 0s --quiet
-for r in $(seq 1 "$rounds"); do
+read_spindle() {
     timed "$spindle" hammer run --db "$sp_url" --sessions 8 --read-ratio 100 --duration "${secs}s" --warmup 0s \
         --quiet --json >"$work/sp.json"
     read -r _ su ss <"$work/time"
+}
+read_pgbench() {
     timed pgbench -n -M prepared -c 8 -j "$threads" -T "$secs" -f "$work/getaccount.sql" spindle_bench_sp \
         >"$work/pgb.out" 2>/dev/null
     read -r _ pu ps <"$work/time"
+}
+for r in $(seq 1 "$rounds"); do
+    if ((r % 2)); then read_spindle; read_pgbench; else read_pgbench; read_spindle; fi
     python3 - "$work/sp.json" "$work/pgb.out" "$su" "$ss" "$pu" "$ps" "$r" "$work/calls.ratios" "$work/cpu.ratios" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))
