@@ -16,6 +16,13 @@ fn pid_alive(pid: u64) -> bool {
     !stat.is_empty() && !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z')
 }
 
+fn find_file(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
+        let path = e.path();
+        if path.is_dir() { find_file(&path, name) } else { (e.file_name() == name).then_some(path) }
+    })
+}
+
 fn up_use_down(engine: &str, wal_file: &str) {
     if !installed(engine) {
         return;
@@ -74,6 +81,12 @@ fn up_use_down(engine: &str, wal_file: &str) {
     let root = unsafe { libc::geteuid() } == 0;
     assert_eq!(ops[1]["cold"], root, "{}", ops[1]);
     assert!(ops[1]["cold_why"].as_str().unwrap().contains("restarted"), "{}", ops[1]);
+    // The checkpoint settings the run pushed out with ALTER SYSTEM are put back at its end.
+    if engine == "postgres" {
+        let auto_conf = find_file(&data, "postgresql.auto.conf").expect("the instance's postgresql.auto.conf");
+        let text = std::fs::read_to_string(&auto_conf).unwrap();
+        assert!(!text.contains("checkpoint_timeout") && !text.contains("max_wal_size"), "{text}");
+    }
 
     let status = db(&xdg).args(["status", "--json"]).output().unwrap();
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&status.stdout).unwrap();

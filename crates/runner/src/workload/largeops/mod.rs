@@ -46,6 +46,8 @@ struct Open {
     volumes: Vec<String>,
     /// What pushing automatic checkpoints out did, said in the first run of each step.
     checkpoint_notes: Vec<String>,
+    /// The statements that put the server's checkpoint settings back, run at the end.
+    restore: Vec<String>,
 }
 
 impl LargeOps {
@@ -67,7 +69,8 @@ impl Workload for LargeOps {
             cx.observer
                 .warn(&format!("{url}: its files are not on a volume of this machine; the I/O sizes are left out"));
         }
-        let checkpoint_notes = checkpoints::push_out(conn.as_mut(), self.db.instance().is_some())?;
+        let checkpoints::PushedOut { notes: checkpoint_notes, restore } =
+            checkpoints::push_out(conn.as_mut(), self.db.instance().is_some())?;
         for n in &checkpoint_notes {
             cx.observer.note(n);
         }
@@ -79,7 +82,7 @@ impl Workload for LargeOps {
                 self.plan.rows % self.plan.batch
             ));
         }
-        self.open = Some(Open { url, conn, version, watched, volumes, checkpoint_notes });
+        self.open = Some(Open { url, conn, version, watched, volumes, checkpoint_notes, restore });
         Ok(())
     }
 
@@ -159,11 +162,21 @@ impl Workload for LargeOps {
         Ok(RunEnd::Complete { failed_operations: false })
     }
 
-    fn finish(&mut self, _: &mut Context<'_>) -> anyhow::Result<()> {
-        if let Some(mut open) = self.open.take()
-            && !self.plan.keep
-        {
-            let _ = largeops::drop(open.conn.as_mut());
+    fn finish(&mut self, cx: &mut Context<'_>) -> anyhow::Result<()> {
+        if let Some(mut open) = self.open.take() {
+            if !self.plan.keep {
+                let _ = largeops::drop(open.conn.as_mut());
+            }
+            // A restart to empty the caches may have dropped the connection: a fresh one then.
+            let mut failed = checkpoints::put_back(open.conn.as_mut(), &open.restore);
+            if !failed.is_empty()
+                && let Ok(mut fresh) = spindle_db::open(&open.url)
+            {
+                failed = checkpoints::put_back(fresh.as_mut(), &open.restore);
+            }
+            for f in failed {
+                cx.observer.warn(&format!("{}: a checkpoint setting was not put back: {f}", open.url));
+            }
         }
         Ok(())
     }
