@@ -24,6 +24,9 @@ pub fn url_of(text: &str) -> Result<DbUrl, UsageError> {
 /// (`None` when every count fits, or the engine counts no connections). One connection more is
 /// spindle's own, for the database counters.
 pub fn beyond_room(url: &DbUrl, sessions: &[u32]) -> anyhow::Result<Option<(u32, String)>> {
+    if url.engine == spindle_db::Engine::Sqlite {
+        return Ok(beyond_threads(sessions));
+    }
     let Some(room) = spindle_db::open(url)?.room()? else { return Ok(None) };
     let for_sessions = room.free().saturating_sub(1);
     Ok(sessions.iter().find(|&&n| u64::from(n) > for_sessions).map(|&n| {
@@ -36,6 +39,19 @@ pub fn beyond_room(url: &DbUrl, sessions: &[u32]) -> anyhow::Result<Option<(u32,
         );
         (n, why)
     }))
+}
+
+/// A session count beyond the threads this process can start: SQLite's sessions are threads of
+/// spindle's own, and running out of them mid-start would abort the process.
+fn beyond_threads(sessions: &[u32]) -> Option<(u32, String)> {
+    let (room, limit) = spindle_host::system::thread_room()?;
+    sessions.iter().find(|&&n| u64::from(n) > room).map(|&n| {
+        let why = format!(
+            "SQLite's sessions are threads of spindle's own process, and this machine has room for {room} more ({limit}); \
+             use fewer sessions, or a server (PostgreSQL, MariaDB) for more"
+        );
+        (n, why)
+    })
 }
 
 /// A server URL without a password takes it from the environment (see below).

@@ -97,6 +97,20 @@ fn bad_hammer_input_is_named_and_passwords_never_shown() {
 }
 
 #[test]
+fn more_sqlite_sessions_than_the_machine_has_threads_for_are_refused_before_any_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
+    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K"]).status.success());
+    // More threads than any machine's default vm.max_map_count allows (65,530 mappings, four a
+    // thread): once started, the runtime would abort the process as its mappings ran out.
+    let out = hammer(&store, &["run", "--db", &db, "--sessions", "100000", "--duration", "1s"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--sessions 100000") && err.contains("threads"), "{err}");
+}
+
+#[test]
 fn calls_a_rate_still_owes_at_the_end_are_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");

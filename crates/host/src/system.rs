@@ -167,3 +167,51 @@ mod tests {
         assert!(!hostname().is_empty());
     }
 }
+
+/// How many more threads this process can start, and what limits it (`None` when nothing
+/// could be read). Each thread takes about four memory mappings (its stack and guard page, its
+/// signal stack and guard page), and a process that runs out of mappings while a thread starts
+/// is aborted by the runtime, not given an error: so the limit is asked before, not found.
+pub fn thread_room() -> Option<(u64, String)> {
+    let number = |path: &str| read(path).and_then(|t| t.trim().parse::<u64>().ok());
+    let maps_in_use = read("/proc/self/maps").map(|t| t.lines().count() as u64).unwrap_or(0);
+    let threads_in_use = read("/proc/self/status")
+        .and_then(|t| t.lines().find_map(|l| l.strip_prefix("Threads:").and_then(|v| v.trim().parse().ok())))
+        .unwrap_or(1);
+    let mut limits = Vec::new();
+    if let Some(max) = number("/proc/sys/vm/max_map_count") {
+        limits.push((max.saturating_sub(maps_in_use) / MAPPINGS_PER_THREAD, format!("vm.max_map_count {max}")));
+    }
+    if let Some(max) = number("/proc/sys/kernel/threads-max") {
+        limits.push((max.saturating_sub(threads_in_use), format!("kernel.threads-max {max}")));
+    }
+    thread_limit(limits)
+}
+
+const MAPPINGS_PER_THREAD: u64 = 4;
+/// Threads kept free for the run's own (its clock, counters, output) and the libraries'.
+const THREAD_MARGIN: u64 = 64;
+
+/// The tightest of the limits, less a margin.
+fn thread_limit(limits: Vec<(u64, String)>) -> Option<(u64, String)> {
+    limits.into_iter().min_by_key(|(n, _)| *n).map(|(n, why)| (n.saturating_sub(THREAD_MARGIN), why))
+}
+
+#[cfg(test)]
+mod thread_tests {
+    use super::*;
+
+    #[test]
+    fn the_tightest_limit_less_the_margin_is_the_room() {
+        let limits = vec![(16_000, "vm.max_map_count 65530".into()), (190_000, "kernel.threads-max 192729".into())];
+        assert_eq!(thread_limit(limits), Some((16_000 - THREAD_MARGIN, "vm.max_map_count 65530".into())));
+        assert_eq!(thread_limit(vec![(10, "x".into())]), Some((0, "x".into())));
+        assert_eq!(thread_limit(Vec::new()), None);
+    }
+
+    #[test]
+    fn this_machine_has_room_for_some_threads() {
+        let (room, why) = thread_room().expect("Linux has /proc");
+        assert!(room > 100, "{room} ({why})");
+    }
+}
