@@ -70,7 +70,9 @@ pub fn main() -> ExitCode {
                 style::error("error:", style::Stream::Stderr),
                 style::printable(&error_text(&e))
             );
-            ExitCode::from(2)
+            // 2 says nothing was run; a run measured but not saved did run.
+            let measured = e.chain().any(|c| c.is::<spindle_runner::saver::Unsaved>());
+            ExitCode::from(if measured { 1 } else { 2 })
         }
     }
 }

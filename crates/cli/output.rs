@@ -140,7 +140,7 @@ pub fn write_whole(path: &std::path::Path, bytes: &[u8], force: bool) -> Result<
         let _ = std::fs::remove_file(&temp);
         let why = match e.kind() {
             std::io::ErrorKind::AlreadyExists => "the file exists; pass --force to replace it".to_string(),
-            _ => format!("cannot write it ({e}); nothing was written"),
+            _ => format!("cannot write it ({e}); no part of it was written"),
         };
         crate::usage::UsageError::flag("-o", path.display().to_string(), why)
     })

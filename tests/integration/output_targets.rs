@@ -80,3 +80,31 @@ fn force_never_replaces_a_device_fifo_or_socket() {
         refused(&record, chardev, word);
     }
 }
+
+#[test]
+fn a_second_output_that_cannot_be_written_says_the_first_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let ok = spindle_with_store(&store)
+        .current_dir(dir.path())
+        .args(["io", "--engine", "null", "--target", "a.dat", "--size", "1M", "--duration", "100ms", "-q"])
+        .output()
+        .unwrap();
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let first = dir.path().join("first.csv");
+    // /proc takes no new files, even from root: the second write fails after the first is done.
+    let out = spindle_with_store(&store)
+        .args(["report", "-o"])
+        .arg(&first)
+        .args(["-o", "/proc/second.csv"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(first.is_file(), "{err}");
+    assert!(
+        err.contains("/proc/second.csv") && err.contains(&format!("{} written before it", first.display())),
+        "{err}"
+    );
+    assert!(!err.contains("nothing was written"), "{err}");
+}

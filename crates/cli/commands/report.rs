@@ -42,10 +42,18 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
     doc.groups = groups;
     doc.title = args.title.clone().unwrap_or_else(|| "spindle report".into());
     doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
+    let mut written: Vec<String> = Vec::new();
     for (path, format) in &outputs {
         let bytes = format.exporter().export(&doc)?;
-        crate::output::write_whole(path, &bytes, args.force)?;
+        if let Err(e) = crate::output::write_whole(path, &bytes, args.force) {
+            // The files before it stay written, and the message must not say otherwise.
+            return Err(match written.is_empty() {
+                true => e.into(),
+                false => anyhow::anyhow!("{e} ({} written before it)", written.join(", ")),
+            });
+        }
         eprintln!("wrote {} ({} runs, {})", path.display(), doc.runs.len(), size_words(bytes.len()));
+        written.push(path.display().to_string());
     }
     Ok(Outcome::Success)
 }

@@ -117,6 +117,19 @@ impl Saver {
     }
 }
 
+/// A run that was measured but could not be saved. The command's exit code says so (1: the
+/// run happened), never 2, which means nothing was run.
+#[derive(Debug)]
+pub struct Unsaved(String);
+
+impl std::fmt::Display for Unsaved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unsaved {}
+
 /// Writes a run that could not be saved to a file of its own, and says how to bring it in.
 fn keep_unsaved(store: &Path, record: &RunRecord, e: anyhow::Error) -> anyhow::Error {
     let name = format!(
@@ -134,20 +147,22 @@ fn keep_unsaved(store: &Path, record: &RunRecord, e: anyhow::Error) -> anyhow::E
         match written {
             Ok(()) => {
                 let shown = file.display();
-                return anyhow::anyhow!(
+                return Unsaved(format!(
                     "{}; the run was measured but not saved: it is kept in {shown}; once the store works, bring it in with: spindle import {shown}",
                     error_text(&e)
-                );
+                ))
+                .into();
             }
             Err(_) => {
                 let _ = std::fs::remove_file(&file);
             }
         }
     }
-    anyhow::anyhow!(
+    Unsaved(format!(
         "{}; the run was measured but could not be saved, nor kept in a file beside the store or here",
         error_text(&e)
-    )
+    ))
+    .into()
 }
 
 /// The error and its causes, each said once: a cause whose words its error already quotes
