@@ -18,6 +18,8 @@ struct Params {
     read_pct: Option<f64>,
     depth: Option<u32>,
     started_at: Option<String>,
+    /// `measuring latency` among the input parameters (-L): the latency table must follow.
+    latency: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -101,6 +103,8 @@ fn input_line(p: &mut Params, line: &str) {
         p.random = Some(false);
     } else if let Some(v) = line.strip_prefix("performing mix test (read/write ratio: ") {
         p.read_pct = v.split('/').next().and_then(number);
+    } else if line == "measuring latency" {
+        p.latency = true;
     } else if line == "performing write test" {
         p.read_pct = Some(0.0);
     } else if line == "performing read test" {
@@ -228,6 +232,21 @@ fn percentile(name: &str) -> Option<f64> {
 fn finish(start: usize, mut run: ForeignRun, p: &Params) -> Result<ForeignRun, ParseError> {
     if run.total.ios.is_none() {
         return Err(at_line(start, "this timespan has no Total IO table (the file is cut short?)"));
+    }
+    // DiskSpd writes all three tables, each ending in its total row, whatever the mix (a
+    // read-only test's Write IO is zeros), and the latency table whenever -L was given: one
+    // missing is a file cut short, whose read/write split would be lost.
+    for (table, stats) in [("Read IO", &run.read), ("Write IO", &run.write)] {
+        if stats.ios.is_none() {
+            return Err(at_line(start, format_args!("this timespan has no {table} total (the file is cut short)")));
+        }
+    }
+    let asked_latency = p.latency || p.command_line.as_deref().is_some_and(|c| c.split_whitespace().any(|w| w == "-L"));
+    if asked_latency && run.total.percentiles_ns.is_empty() {
+        return Err(at_line(
+            start,
+            "this timespan has no latency table though -L asked for one (the file is cut short)",
+        ));
     }
     run.tool_version = p
         .command_line

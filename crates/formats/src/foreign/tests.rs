@@ -112,6 +112,17 @@ fn diskspd_text_old_and_new_layouts() {
 }
 
 #[test]
+fn a_diskspd_text_file_cut_short_is_refused_not_imported_without_its_split() {
+    // Cut at each table's title in turn: what follows it (its rows and total) is gone.
+    for (cut_at, missing) in [("Read IO", "Read IO"), ("Write IO", "Write IO"), ("  %-ile", "latency")] {
+        let end = DISKSPD_RW.find(&format!("\n{cut_at}")).unwrap_or_else(|| panic!("{cut_at} in the file"));
+        let cut = &DISKSPD_RW[..end];
+        let err = parse(cut).expect_err(cut_at).to_string();
+        assert!(err.contains(missing) && err.contains("cut short"), "{cut_at}: {err}");
+    }
+}
+
+#[test]
 fn fio_json_2x_3x_signal_text_and_group_reporting() {
     let r = one(FIO_31_READ);
     assert_eq!((r.tool, r.tool_version.as_deref()), (Some(Tool::Fio), Some("3.1")));
