@@ -22,7 +22,13 @@ pub fn run(args: &DurabilityVerifyArgs) -> anyhow::Result<Outcome> {
     // The run the target says it holds (the mark a file keeps), when it says one.
     let marked = scan::run_of(&args.target, None).ok().map(|m| m.id);
     let text = match LogPlace::of(&args.log) {
-        LogPlace::File(path) => read_capped(std::fs::File::open(&path), &args.log)?,
+        // Its size is known: a file larger than any log is refused before it is read.
+        LogPlace::File(path) => {
+            crate::input_file::read_limited(&path, MAX_LOG, "durability log").map_err(|e| match e {
+                UsageError::File { why, .. } => UsageError::flag("--log", &args.log, why),
+                other => other,
+            })?
+        }
         LogPlace::Listener(address) => {
             let Some(run) = id.or(marked) else {
                 return Err(UsageError::flag(
@@ -85,10 +91,11 @@ pub fn run(args: &DurabilityVerifyArgs) -> anyhow::Result<Outcome> {
     Ok(if report.summary.faulty_sectors() > 0 { Outcome::OperationsFailed } else { Outcome::Success })
 }
 
-fn read_capped(file: std::io::Result<impl Read>, shown: &str) -> Result<Vec<u8>, UsageError> {
-    let file = file.map_err(|e| UsageError::flag("--log", shown, format_args!("cannot read it: {e}")))?;
+/// A log from a listener, which has no length to check first: read one byte past the limit.
+fn read_capped(stream: impl Read, shown: &str) -> Result<Vec<u8>, UsageError> {
     let mut text = Vec::new();
-    file.take(MAX_LOG + 1)
+    stream
+        .take(MAX_LOG + 1)
         .read_to_end(&mut text)
         .map_err(|e| UsageError::flag("--log", shown, format_args!("cannot read it: {e}")))?;
     if text.len() as u64 > MAX_LOG {
@@ -104,7 +111,7 @@ fn fetch(address: &str, run: u64, shown: &str) -> Result<Vec<u8>, UsageError> {
     stream
         .write_all(format!("fetch {run:016x}\n").as_bytes())
         .map_err(|e| UsageError::flag("--log", shown, format_args!("the listener went away: {e}")))?;
-    let text = read_capped(Ok(stream), shown)?;
+    let text = read_capped(stream, shown)?;
     if text.is_empty() {
         return Err(UsageError::flag(
             "--log",

@@ -94,7 +94,8 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
 
 fn parse_file(path: &Path, now: std::time::SystemTime) -> Result<(Parsed, String), UsageError> {
     let shown = path.display().to_string();
-    let bytes = crate::input_file::read_limited(path, 1 << 30, "result file")?;
+    // The largest results seen are fio's JSON with every job's latency bins: tens of MB.
+    let bytes = crate::input_file::read_limited(path, 256 << 20, "result file")?;
     let sha: String = Sha256::digest(&bytes).iter().fold(String::with_capacity(64), |mut s, b| {
         let _ = write!(s, "{b:02x}");
         s
