@@ -11,16 +11,13 @@ use std::time::{Duration, Instant};
 /// the server, must never be signalled.
 pub(super) fn is_server(pid: u32, engine: ManagedEngine, server_data: &Path) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    // A zombie has exited; its parent has not reaped it yet.
-    let zombie = stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'));
     let name = match engine {
         ManagedEngine::Postgres => "postgres",
         ManagedEngine::Mariadb => "mariadbd",
     };
     let Ok(cwd) = std::fs::read_link(format!("/proc/{pid}/cwd")) else { return false };
     let in_its_data = std::fs::canonicalize(server_data).is_ok_and(|dir| dir == cwd);
-    !zombie && String::from_utf8_lossy(&cmdline).contains(name) && in_its_data
+    !is_zombie(pid) && String::from_utf8_lossy(&cmdline).contains(name) && in_its_data
 }
 
 /// Waits up to `patience` for the server `pid` to exit, then kills it.
@@ -37,10 +34,82 @@ pub(super) fn wait_gone(pid: u32, engine: ManagedEngine, server_data: &Path, pat
     }
 }
 
+/// The processes still working in `server_data` (not zombies): a server's, or what is left of
+/// one killed a moment ago (PostgreSQL's backends outlive a killed postmaster until they notice).
+fn live_in(server_data: &Path) -> Vec<u32> {
+    let Ok(dir) = std::fs::canonicalize(server_data) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir))
+        .filter(|pid| !is_zombie(*pid))
+        .collect()
+}
+
+/// A zombie has exited; its parent has not reaped it yet.
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')))
+}
+
+/// Makes way for a new PostgreSQL server in `server_data` after one was killed: waits up to
+/// `patience` for every process of the old one to be gone, then removes its lock file when the
+/// pid it names is gone or a zombie. PostgreSQL itself refuses to start while that pid exists,
+/// and a killed postmaster whose parent never reaps it stays a zombie for good; with no live
+/// process left in the directory, no backend can still be writing, so the file is stale.
+/// Returns the pids still working there when patience ran out.
+pub(super) fn clear_stale_lock(server_data: &Path, patience: Duration) -> Result<(), Vec<u32>> {
+    let until = Instant::now() + patience;
+    loop {
+        let live = live_in(server_data);
+        if live.is_empty() {
+            break;
+        }
+        if Instant::now() > until {
+            return Err(live);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let lock = server_data.join("postmaster.pid");
+    let Ok(text) = std::fs::read_to_string(&lock) else { return Ok(()) };
+    let pid = text.lines().next().and_then(|l| l.trim().parse::<u32>().ok());
+    if pid.is_none_or(|pid| !Path::new(&format!("/proc/{pid}")).exists() || is_zombie(pid)) {
+        let _ = std::fs::remove_file(&lock);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::process::CommandExt;
+
+    #[test]
+    fn a_killed_servers_lock_is_cleared_once_nothing_works_in_its_directory() {
+        let data = tempfile::tempdir().unwrap();
+        let lock = data.path().join("postmaster.pid");
+        let mut server = std::process::Command::new("sleep").arg("60").current_dir(data.path()).spawn().unwrap();
+        let running_in_data = || live_in(data.path()).contains(&server.id());
+        let started = Instant::now();
+        while !running_in_data() && started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::fs::write(&lock, format!("{}\n{}\n", server.id(), data.path().display())).unwrap();
+        // Alive: the lock stays, and the process is named.
+        assert_eq!(clear_stale_lock(data.path(), Duration::ZERO), Err(vec![server.id()]));
+        assert!(lock.exists());
+        // Killed and not reaped: a zombie, as a killed postmaster under a parent that never
+        // reaps stays. The lock is stale and goes.
+        server.kill().unwrap();
+        let started = Instant::now();
+        while !is_zombie(server.id()) && started.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(clear_stale_lock(data.path(), Duration::from_secs(30)), Ok(()));
+        assert!(!lock.exists());
+        let _ = server.wait();
+    }
 
     #[test]
     fn a_process_named_like_the_server_is_not_it_unless_it_works_in_its_data() {
