@@ -3,9 +3,10 @@
 # depends on the disk). Three experiments, each printed with its verdict counts:
 #   1. A/A: `spindle ab` on two identical workload files, TRIALS times: any better/worse
 #      verdict is a false alarm (the target: at most one trial of four with one).
-#   2. Power: 1 thread against 4 (sync, one I/O at a time each), TRIALS times: a real difference
-#      whose size the disk decides (it varies round to round, unlike two rate caps that both
-#      hold exactly): IOPS must come out `better` for B in every trial.
+#   2. Power, at ab's default rounds: 1 thread against 4, and 1 against 2 (sync, one I/O at a
+#      time each), TRIALS times each: real differences whose size the disk decides (it varies
+#      round to round, unlike two rate caps that both hold exactly). IOPS must come out
+#      `better` for B in every trial; each trial prints the change it measured.
 #   3. Sequential groups: two `--repeat 3` groups of one configuration run back to back,
 #      compared with `spindle compare`, TRIALS times (each trial's groups join the store's
 #      history, so later trials know this host's drift): any better/worse is a false alarm.
@@ -37,6 +38,7 @@ workload() { # FILE [THREADS]
 workload "$DIR/a.toml"
 workload "$DIR/a-again.toml"
 workload "$DIR/t1.toml" 1
+workload "$DIR/t2.toml" 2
 workload "$DIR/t4.toml" 4
 
 # Prints "metric=verdict ..." from a comparison's JSON on stdin.
@@ -54,14 +56,20 @@ for i in $(seq "$TRIALS"); do
 done
 echo "   trials with a better/worse verdict: $(printf '%s' "$aa" | alarms) of $TRIALS"
 
-echo "2. power: ab 1 thread vs 4 threads, 3 rounds, $TRIALS trials"
-found=0
-for i in $(seq "$TRIALS"); do
-    line=$($S ab "$DIR/t1.toml" "$DIR/t4.toml" --rounds 3 --json --quiet | verdicts)
-    echo "   trial $i: $line"
-    case " $line " in *" iops=better"*) found=$((found + 1)) ;; esac
+# "change verdict" of IOPS from a comparison's JSON on stdin.
+iops_change() {
+    python3 -c 'import json,sys; m=[m for m in json.load(sys.stdin)["metrics"] if m["metric"]=="iops"][0]; print("%+.1f%% %s" % (m["change_pct"], m["verdict"]))'
+}
+for threads in 4 2; do
+    echo "2. power: ab 1 thread vs $threads threads, default rounds, $TRIALS trials"
+    found=0
+    for i in $(seq "$TRIALS"); do
+        line=$($S ab "$DIR/t1.toml" "$DIR/t$threads.toml" --json --quiet | iops_change)
+        echo "   trial $i: IOPS $line"
+        case "$line" in *better) found=$((found + 1)) ;; esac
+    done
+    echo "   trials with IOPS better for B: $found of $TRIALS"
 done
-echo "   trials with IOPS better for B: $found of $TRIALS"
 
 echo "3. sequential --repeat 3 groups of one configuration, $TRIALS trials"
 seq_lines=""
