@@ -538,6 +538,10 @@ pub struct CharacterizeArgs {
     /// Replace SPEC.toml if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Leave the recorded rate out of SPEC.toml: the replay then runs as fast as the disk
+    /// goes, instead of at the I/Os a second the log recorded.
+    #[arg(long)]
+    pub flat_out: bool,
     /// Print the profiles as JSON.
     #[arg(long)]
     pub json: bool,

@@ -15,9 +15,20 @@ fn a_recorded_mixed_workload_is_characterized_back() {
         .arg(&log)
         .spawn()
         .unwrap();
-    // Half the I/Os are 8 KiB reads and half 64 KiB writes.
+    // Half the I/Os are 8 KiB reads and half 64 KiB writes, 400 a second.
     let out = spindle()
-        .args(["io", "--target", &dev.0, "--allow-destroy", "--mix", "8K:1:100,64K:1:0", "--depth", "4"])
+        .args([
+            "io",
+            "--target",
+            &dev.0,
+            "--allow-destroy",
+            "--mix",
+            "8K:1:100,64K:1:0",
+            "--depth",
+            "4",
+            "--rate",
+            "400",
+        ])
         .args(["--duration", "2500ms", "--quiet"])
         .output()
         .unwrap();
@@ -38,6 +49,19 @@ fn a_recorded_mixed_workload_is_characterized_back() {
     assert_eq!(all["writes"][0]["bytes"], 65536, "{all}");
     let spec_text = std::fs::read_to_string(&spec).unwrap();
     assert!(spec_text.contains("mix = \"8KiB:") && spec_text.contains("64KiB:"), "{spec_text}");
+    // The replay keeps the recorded rate (samples the run only partly covered pull it down a
+    // little), and a disk of reads and large writes is no log.
+    let rate: f64 = spec_text
+        .lines()
+        .find_map(|l| l.strip_prefix("rate = "))
+        .and_then(|r| r.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("a rate in {spec_text}"));
+    assert!((200.0..=440.0).contains(&rate), "{spec_text}");
+    assert!(!spec_text.contains("fsync_every"), "{spec_text}");
+    let flat = dir.path().join("flat.toml");
+    let out = spindle().args(["characterize", "--flat-out", "-o"]).arg(&flat).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!std::fs::read_to_string(&flat).unwrap().contains("rate = "));
 
     // The spec replays.
     let replay = spindle()

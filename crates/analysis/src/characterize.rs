@@ -54,6 +54,9 @@ pub struct SizeShare {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AccessProfile {
     pub samples: usize,
+    /// Reads and writes a second, averaged over the samples that saw any: the rate a replay
+    /// runs at (idle samples, a night in a day's log, would make it the day's mean instead).
+    pub iops: f64,
     pub read_pct: f64,
     pub reads: Vec<SizeShare>,
     pub writes: Vec<SizeShare>,
@@ -229,11 +232,23 @@ fn profile(samples: &[[f64; 5]], coverage_pct: f64) -> Option<AccessProfile> {
     let n = samples.len() as f64;
     Some(AccessProfile {
         samples: samples.len(),
+        iops: (reads + writes) / samples.iter().filter(|s| s[0] + s[1] > 0.0).count() as f64,
         read_pct: 100.0 * reads / (reads + writes),
         reads: classes(samples.iter().map(|s| (s[2], s[0])), coverage_pct),
         writes: classes(samples.iter().map(|s| (s[3], s[1])), coverage_pct),
         outstanding: samples.iter().map(|s| s[4]).sum::<f64>() / n,
     })
+}
+
+impl AccessProfile {
+    /// Whether the disk looks like a database's log: nearly all writes (at most 5% reads),
+    /// small ones (at most 64 KiB for nearly all), one or two at a time. Counters cannot tell
+    /// sequential from random, nor say what was flushed; a log's writes are sequential and each
+    /// waited for, so a replay that wrote them at random, unflushed, would not be the log.
+    pub fn looks_like_log(&self) -> bool {
+        let small: f64 = self.writes.iter().filter(|c| c.bytes <= 64 << 10).map(|c| c.pct).sum();
+        self.read_pct <= 5.0 && self.outstanding <= 2.0 && small >= 95.0
+    }
 }
 
 /// The power of two nearest `bytes` (in log terms), at least a sector.
@@ -330,6 +345,27 @@ mod tests {
         let all = p[0].all.as_ref().unwrap();
         assert_eq!(all.samples, 22);
         assert_eq!(all.writes[0].bytes, 65536, "64K writes are most of the I/Os");
+    }
+
+    #[test]
+    fn the_rate_is_over_busy_samples_and_a_log_is_small_writes_one_at_a_time() {
+        // A redo log: 1-2 KiB writes, one outstanding, with idle samples between.
+        let mut rows = vec![[0.0, 300.0, 0.0, 1536.0, 1.1]; 6];
+        rows.extend(vec![[0.0, 0.0, 0.0, 0.0, 0.0]; 6]);
+        let log = characterize(&log(&rows), &opts()).unwrap()[0].all.clone().unwrap();
+        assert_eq!(log.iops, 300.0, "idle samples do not dilute the rate");
+        assert!(log.looks_like_log(), "{log:?}");
+        // Data files: reads, or deep queues, or large writes are no log.
+        for row in
+            [[100.0, 300.0, 8192.0, 1536.0, 1.0], [0.0, 300.0, 0.0, 1536.0, 8.0], [0.0, 300.0, 0.0, 262144.0, 1.0]]
+        {
+            let p = characterize(&log_of(row), &opts()).unwrap()[0].all.clone().unwrap();
+            assert!(!p.looks_like_log(), "{row:?}: {p:?}");
+        }
+    }
+
+    fn log_of(row: [f64; 5]) -> CounterTable {
+        log(&[row; 3])
     }
 
     #[test]

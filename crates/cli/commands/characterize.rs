@@ -20,6 +20,10 @@ struct Workload {
     /// `(size, share of all I/Os in percent, read %, random %)`.
     lines: Vec<(u64, f64, u32, u32)>,
     outstanding: f64,
+    /// The I/Os a second the disk did, which a replay keeps (`None`: the file gives no rate).
+    rate: Option<f64>,
+    /// A database log, as far as the counters tell: replayed as sequential writes, each flushed.
+    log: bool,
     /// Where the figures come from, for the file's comments.
     note: String,
 }
@@ -53,7 +57,7 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
         let content = if is_icf {
             icf::write_icf(&workloads.iter().map(access_spec).collect::<Vec<_>>())
         } else {
-            spec_toml(&workloads, &shown)
+            spec_toml(&workloads, &shown, args.flat_out)
         };
         output::write_whole(path, content.as_bytes(), args.force)?;
         let p = path.display();
@@ -187,6 +191,8 @@ fn from_icf(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<
                 name: s.name.clone(),
                 lines: s.lines.iter().map(|l| (l.size, l.pct as f64, l.reads, l.random)).collect(),
                 outstanding: 1.0,
+                rate: None,
+                log: false,
                 note: format!(
                     "IOMeter access specification {:?} (outstanding I/Os are set per worker in IOMeter: set depth)",
                     s.name
@@ -199,14 +205,16 @@ fn from_icf(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<
 
 /// A disk's profile as a workload: its read and write classes as one mix.
 fn workload_of(device: &str, a: &AccessProfile, note: String) -> Workload {
+    let log = a.looks_like_log();
+    // Counters cannot tell random from sequential: random is assumed, but for a log.
+    let random = if log { 0 } else { 100 };
     let mut lines = Vec::new();
     for (classes, share, read) in [(&a.reads, a.read_pct, 100), (&a.writes, 100.0 - a.read_pct, 0)] {
         for c in classes {
-            // Counters cannot tell random from sequential: random is assumed.
-            lines.push((c.bytes, share * c.pct / 100.0, read, 100));
+            lines.push((c.bytes, share * c.pct / 100.0, read, random));
         }
     }
-    Workload { name: device.to_string(), lines, outstanding: a.outstanding, note }
+    Workload { name: device.to_string(), lines, outstanding: a.outstanding, rate: Some(a.iops), log, note }
 }
 
 fn access_spec(w: &Workload) -> AccessSpec {
@@ -238,12 +246,14 @@ fn shares(s: &[SizeShare]) -> String {
 
 fn line(p: &AccessProfile) -> String {
     format!(
-        "reads {:.0}% ({}), writes {:.0}% ({}), {:.1} outstanding",
+        "{} I/Os a second, reads {:.0}% ({}), writes {:.0}% ({}), {:.1} outstanding{}",
+        spindle_report::view::rate_text(p.iops),
         p.read_pct,
         shares(&p.reads),
         100.0 - p.read_pct,
         shares(&p.writes),
-        p.outstanding
+        p.outstanding,
+        if p.looks_like_log() { format!("; {LOG_ASSUMED}") } else { String::new() }
     )
 }
 
@@ -282,12 +292,17 @@ fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64) -> Str
     out
 }
 
-/// The workloads as a spec file: one target each, all driven at once.
-fn spec_toml(workloads: &[Workload], source: &str) -> String {
+/// The workloads as a spec file: one target each, all driven at once, each at the rate its
+/// disk did (unless `flat_out`): unpaced, a replay would measure what the disk can do, not what
+/// the recorded work asked of it.
+fn spec_toml(workloads: &[Workload], source: &str, flat_out: bool) -> String {
     let mut out = format!("# spindle characterize {source}\n");
     let _ = writeln!(out, "duration = \"60s\"\n");
     for w in workloads {
         let _ = writeln!(out, "# {}", w.note);
+        if w.log {
+            let _ = writeln!(out, "# {LOG_ASSUMED}");
+        }
         // Weights in hundredths of a percent of all I/Os, so small classes keep their share.
         let mix: Vec<String> = w
             .lines
@@ -300,7 +315,50 @@ fn spec_toml(workloads: &[Workload], source: &str) -> String {
         let name: String = w.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
         let _ = writeln!(out, "[[target]]\npath = \"characterized-{name}.dat\"\nsize = \"1G\"");
         let _ = writeln!(out, "mix = \"{}\"", mix.join(","));
-        let _ = writeln!(out, "threads = 1\ndepth = {}\n", w.outstanding.round().clamp(1.0, MAX_DEPTH));
+        let _ = writeln!(out, "threads = 1\ndepth = {}", w.outstanding.round().clamp(1.0, MAX_DEPTH));
+        match w.rate {
+            Some(rate) if !flat_out => {
+                let _ = writeln!(
+                    out,
+                    "rate = {}   # the recorded I/Os a second (--flat-out leaves it out)",
+                    rate.round().max(1.0)
+                );
+            }
+            _ => {}
+        }
+        if w.log {
+            let _ = writeln!(out, "fsync_every = 1");
+        }
+        out.push('\n');
     }
     out
+}
+
+/// What a replay assumes of a disk that looks like a log.
+const LOG_ASSUMED: &str = "nearly all small writes, one or two at a time: taken for a database log, so replayed as sequential writes, each flushed (counters cannot tell either)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(read_pct: f64, reads: &[(u64, f64)], writes: &[(u64, f64)], outstanding: f64) -> AccessProfile {
+        let shares = |c: &[(u64, f64)]| c.iter().map(|&(bytes, pct)| SizeShare { bytes, pct }).collect();
+        AccessProfile { samples: 10, iops: 2606.4, read_pct, reads: shares(reads), writes: shares(writes), outstanding }
+    }
+
+    #[test]
+    fn a_replay_keeps_the_rate_and_a_log_is_written_in_order_and_flushed() {
+        let data = workload_of("data", &profile(52.0, &[(16384, 100.0)], &[(32768, 100.0)], 9.6), "data".into());
+        let redo = workload_of("redo", &profile(0.0, &[], &[(1024, 60.0), (2048, 40.0)], 1.2), "redo".into());
+        let spec = spec_toml(&[data, redo], "log.csv", false);
+        let targets: Vec<&str> = spec.split("[[target]]").skip(1).collect();
+        assert!(targets[0].contains("rate = 2606") && !targets[0].contains("fsync_every"), "{spec}");
+        assert!(targets[0].contains("16KiB:5200:100:100,32KiB:4800:0:100"), "data stays random: {spec}");
+        assert!(targets[1].contains("1KiB:6000:0:0,2KiB:4000:0:0"), "the log is sequential: {spec}");
+        assert!(targets[1].contains("fsync_every = 1") && spec.contains("taken for a database log"), "{spec}");
+        let parsed: toml::Value = toml::from_str(&spec).unwrap();
+        assert_eq!(parsed["target"][1]["rate"].as_integer(), Some(2606));
+        assert!(!spec_toml(&[workload_of("d", &profile(50.0, &[(8192, 100.0)], &[], 2.0), "d".into())], "x", true)
+            .contains("rate"));
+    }
 }
