@@ -56,6 +56,8 @@ pub struct AccessProfile {
     pub samples: usize,
     /// Reads and writes a second, averaged over the samples that saw any: the rate a replay
     /// runs at (idle samples, a night in a day's log, would make it the day's mean instead).
+    /// With five or more, the first and last are left out: a sample the work began or ended
+    /// within saw it only part of its interval.
     pub iops: f64,
     pub read_pct: f64,
     pub reads: Vec<SizeShare>,
@@ -232,7 +234,7 @@ fn profile(samples: &[[f64; 5]], coverage_pct: f64) -> Option<AccessProfile> {
     let n = samples.len() as f64;
     Some(AccessProfile {
         samples: samples.len(),
-        iops: (reads + writes) / samples.iter().filter(|s| s[0] + s[1] > 0.0).count() as f64,
+        iops: busy_rate(samples),
         read_pct: 100.0 * reads / (reads + writes),
         reads: classes(samples.iter().map(|s| (s[2], s[0])), coverage_pct),
         writes: classes(samples.iter().map(|s| (s[3], s[1])), coverage_pct),
@@ -249,6 +251,13 @@ impl AccessProfile {
         let small: f64 = self.writes.iter().filter(|c| c.bytes <= 64 << 10).map(|c| c.pct).sum();
         self.read_pct <= 5.0 && self.outstanding <= 2.0 && small >= 95.0
     }
+}
+
+/// See `AccessProfile::iops`.
+fn busy_rate(samples: &[[f64; 5]]) -> f64 {
+    let busy: Vec<f64> = samples.iter().map(|s| s[0] + s[1]).filter(|ios| *ios > 0.0).collect();
+    let inner = if busy.len() >= 5 { &busy[1..busy.len() - 1] } else { &busy[..] };
+    inner.iter().sum::<f64>() / inner.len().max(1) as f64
 }
 
 /// The power of two nearest `bytes` (in log terms), at least a sector.
@@ -350,10 +359,12 @@ mod tests {
     #[test]
     fn the_rate_is_over_busy_samples_and_a_log_is_small_writes_one_at_a_time() {
         // A redo log: 1-2 KiB writes, one outstanding, with idle samples between.
-        let mut rows = vec![[0.0, 300.0, 0.0, 1536.0, 1.1]; 6];
-        rows.extend(vec![[0.0, 0.0, 0.0, 0.0, 0.0]; 6]);
+        let mut rows = vec![[0.0, 0.0, 0.0, 0.0, 0.0]; 6];
+        rows.push([0.0, 30.0, 0.0, 1536.0, 1.0]);
+        rows.extend(vec![[0.0, 300.0, 0.0, 1536.0, 1.1]; 6]);
+        rows.push([0.0, 90.0, 0.0, 1536.0, 1.0]);
         let log = characterize(&log(&rows), &opts()).unwrap()[0].all.clone().unwrap();
-        assert_eq!(log.iops, 300.0, "idle samples do not dilute the rate");
+        assert_eq!(log.iops, 300.0, "idle samples, and the two the work only partly covered, do not dilute it");
         assert!(log.looks_like_log(), "{log:?}");
         // Data files: reads, or deep queues, or large writes are no log.
         for row in

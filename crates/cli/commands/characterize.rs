@@ -358,7 +358,9 @@ mod tests {
         assert!(targets[1].contains("fsync_every = 1") && spec.contains("taken for a database log"), "{spec}");
         let parsed: toml::Value = toml::from_str(&spec).unwrap();
         assert_eq!(parsed["target"][1]["rate"].as_integer(), Some(2606));
-        assert!(!spec_toml(&[workload_of("d", &profile(50.0, &[(8192, 100.0)], &[], 2.0), "d".into())], "x", true)
-            .contains("rate"));
+        assert!(
+            !spec_toml(&[workload_of("d", &profile(50.0, &[(8192, 100.0)], &[], 2.0), "d".into())], "x", true)
+                .contains("rate")
+        );
     }
 }
