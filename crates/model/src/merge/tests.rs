@@ -82,9 +82,9 @@ fn figures(h: &Histogram) -> [u64; 5] {
     [h.count(), h.percentile(50.0), h.percentile(99.0), h.percentile(99.9), h.max()]
 }
 
-/// 1,000 runs of 2 to 16 agents: the merge, in the agents' order, reversed and shuffled,
-/// equals one histogram of all the samples in every bucket, count and sum, so its
-/// p50, p99, p99.9, maximum and count are those of the samples themselves.
+/// 1,000 runs of 2 to 16 agents: the merge, in the agents' order and again reversed (even
+/// cases) or shuffled (odd ones), equals one histogram of all the samples in every bucket,
+/// count and sum, so its p50, p99, p99.9, maximum and count are those of the samples.
 #[test]
 fn the_merge_of_agents_is_the_histogram_of_all_their_samples_in_any_order() {
     let mut rng = Rng::new(34);
@@ -99,10 +99,8 @@ fn the_merge_of_agents_is_the_histogram_of_all_their_samples_in_any_order() {
         for (op, whole) in &operations {
             assert_eq!(figures(&merged.operations[op]), figures(whole), "case {case}, {op}");
         }
-        let reversed: Vec<AgentPart> = parts.iter().rev().cloned().collect();
-        for order in [reversed, shuffled(&parts, &mut rng)] {
-            assert_eq!(Merged::of(&order).unwrap(), merged, "case {case}: the order changes nothing");
-        }
+        let order = if case % 2 == 0 { parts.iter().rev().cloned().collect() } else { shuffled(&parts, &mut rng) };
+        assert_eq!(Merged::of(&order).unwrap(), merged, "case {case}: the order changes nothing");
     }
 }
 
