@@ -580,8 +580,9 @@ pub struct SamplerArgs {
 /// Where results are kept.
 #[derive(Debug, Args, Clone, Default)]
 pub struct StoreArgs {
-    /// Results store [default: $SPINDLE_STORE, else $XDG_DATA_HOME/spindle/results.db].
-    #[arg(long, value_name = "PATH")]
+    /// Results store: a file, or a PostgreSQL database a team shares (postgres://user@host/db)
+    /// [default: $SPINDLE_STORE, else $XDG_DATA_HOME/spindle/results.db].
+    #[arg(long, value_name = "PATH|URL")]
     pub store: Option<PathBuf>,
 }
 

@@ -10,7 +10,7 @@ use spindle_model::RunRecord;
 use spindle_runner::RunEnd;
 use spindle_runner::experiment::Finished;
 use spindle_runner::observer::Observer;
-use std::path::PathBuf;
+use spindle_store::Location;
 
 /// How each saved run is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,15 +29,15 @@ pub struct Console<'o> {
     shown: Shown,
     /// How a run is printed when it cannot be saved.
     output: &'o OutputArgs,
-    /// Named once, with the first run saved.
-    store: PathBuf,
+    /// Named once, with the first run saved (any password masked).
+    store: Location,
     /// What a step's repeat is called: `repeat`, or an A/B `round`.
     pub repeat_word: &'static str,
 }
 
 impl<'o> Console<'o> {
     /// Runs are shown as `shown` when the output is text; only where they were saved otherwise.
-    pub fn new(output: &'o OutputArgs, store: PathBuf, shown: Shown) -> Console<'o> {
+    pub fn new(output: &'o OutputArgs, store: Location, shown: Shown) -> Console<'o> {
         let text = !output.json && !output.csv;
         let shown = match shown {
             Shown::Report | Shown::Line if !text => Shown::Saved,
@@ -115,11 +115,8 @@ impl Observer for Console<'_> {
         }
         let id = run.id;
         // The store is named once; after that, the run's id is enough.
-        let saved = if saved == 0 {
-            format!("saved as run {id} in {}", self.store.display())
-        } else {
-            format!("saved as run {id}")
-        };
+        let saved =
+            if saved == 0 { format!("saved as run {id} in {}", self.store) } else { format!("saved as run {id}") };
         let part = run.part.as_deref().map(|p| format!("{p}: ")).unwrap_or_default();
         match self.head(run, total) {
             Some(head) if self.shown == Shown::Line => {

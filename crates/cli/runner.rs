@@ -25,7 +25,7 @@ pub fn new<'a>(
     labels: BTreeMap<String, String>,
     sample_interval: Duration,
 ) -> anyhow::Result<Runner<'a>> {
-    let saver = Saver::new(store::path(store_args)?)?;
+    let saver = Saver::new(store::location(store_args)?)?;
     let mut runner = Runner::new(saver, console, interrupt::stop_flag(), interrupt::requested);
     runner.labels = labels;
     runner.command_line = output::command_line();

@@ -2,17 +2,22 @@
 
 use crate::args::StoreArgs;
 use anyhow::anyhow;
-use spindle_store::Store;
-use std::path::PathBuf;
+use spindle_store::{Location, Store};
 
-/// `--store`, else `$SPINDLE_STORE`, else the XDG data directory.
-pub fn path(args: &StoreArgs) -> anyhow::Result<PathBuf> {
-    spindle_store::store_path(args.store.clone(), &|name| std::env::var(name).ok()).ok_or_else(|| {
-        anyhow!("no place for the results store: pass --store PATH or set SPINDLE_STORE (HOME is not set)")
-    })
+/// `--store`, else `$SPINDLE_STORE`, else the XDG data directory: a path, or a PostgreSQL
+/// database's URL.
+pub fn location(args: &StoreArgs) -> anyhow::Result<Location> {
+    match spindle_store::store_location(args.store.clone(), &|name| std::env::var(name).ok()) {
+        Ok(Some(at)) => Ok(at),
+        Ok(None) => Err(anyhow!(
+            "no place for the results store: pass --store PATH (or a postgres:// URL) or set SPINDLE_STORE (HOME is not set)"
+        )),
+        Err(why) if why.starts_with("SPINDLE_STORE") => Err(anyhow!("{why}")),
+        Err(why) => Err(anyhow!("--store: {why}")),
+    }
 }
 
 /// For commands that read or remove: `None` when there is no store yet.
 pub fn open_existing(args: &StoreArgs) -> anyhow::Result<Option<Store>> {
-    Ok(Store::open_existing(&path(args)?)?)
+    Ok(Store::open_existing(location(args)?)?)
 }

@@ -23,6 +23,27 @@ fn a_server_url_names_the_feature_its_driver_needs() {
     assert!(!store.exists(), "nothing ran");
 }
 
+/// A store on PostgreSQL, in a build without its driver: refused before anything runs, and no
+/// file made for the URL (as a path would be).
+#[cfg(not(feature = "postgres"))]
+#[test]
+fn a_postgres_store_names_the_postgres_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["runs", "list"][..], &["io", "--engine", "null", "--duration", "100ms", "--target", "x.dat"][..]] {
+        let out = crate::common::spindle()
+            .current_dir(dir.path())
+            .args(args)
+            .args(["--store", "postgres://u:Secret9@127.0.0.1:5432/results"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("--features postgres") && err.contains("u:****@127.0.0.1"), "{err}");
+        assert!(!err.contains("Secret9"), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing made");
+}
+
 #[cfg(not(feature = "xlsx"))]
 #[test]
 fn a_workbook_names_the_xlsx_feature_and_writes_nothing() {

@@ -6,20 +6,8 @@ use crate::server_db::{Server, TestDb};
 
 const ADMIN: &str = "host=127.0.0.1 port=5432 user=root dbname=postgres";
 
-/// Runs each statement on its own (CREATE DATABASE cannot share a transaction).
 fn admin(statements: &[String]) -> Result<(), String> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
-    rt.block_on(async {
-        let (client, conn) = tokio_postgres::connect(ADMIN, tokio_postgres::NoTls).await.map_err(|e| e.to_string())?;
-        tokio::spawn(conn);
-        for sql in statements {
-            client
-                .batch_execute(sql)
-                .await
-                .map_err(|e| e.as_db_error().map_or(e.to_string(), |d| d.message().into()))?;
-        }
-        Ok(())
-    })
+    spindle_testenv::postgres_admin(ADMIN, statements)
 }
 
 pub(crate) static POSTGRES: Server =

@@ -35,6 +35,8 @@ mod readme_quickstart;
 mod record_characterize;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod server_db;
+#[cfg(feature = "postgres")]
+mod store_postgres;
 mod store_runs;
 mod store_v1;
 mod sweep_suite;

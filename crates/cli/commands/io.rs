@@ -34,7 +34,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         })
         .collect();
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Line);
+    let console = Console::new(&args.output, store::location(&args.store)?, Shown::Line);
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
     let (runs, outcome) = runner::io_series(&mut runner, steps, &plan.warnings, group)?;
     let group = runner.groups.first().and_then(|g| g.id);

@@ -15,9 +15,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
     let outputs = outputs(args)?;
     let mut filter = selection::filter_of(&args.select, std::time::SystemTime::now())?;
     filter.ids = selection::parse_ids("report", &args.runs)?;
-    let shown = store::path(&args.store)?;
+    let shown = store::location(&args.store)?;
     let Some(store) = store::open_existing(&args.store)? else {
-        return Err(UsageError::file(&shown, "there is no results store here yet: nothing to report").into());
+        return Err(UsageError::file(shown.to_string(), "there is no results store here yet: nothing to report").into());
     };
     let runs = store.load_all(&filter)?;
     if runs.is_empty() {

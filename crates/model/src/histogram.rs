@@ -17,7 +17,8 @@
 use serde::{Deserialize, Serialize};
 
 const SUB_BITS: u32 = 6;
-const SUB_BUCKETS: usize = 1 << SUB_BITS;
+/// Linear sub-buckets per power of two.
+pub const SUB_BUCKETS: usize = 1 << SUB_BITS;
 /// Two exact groups (0..128) plus one group per remaining power of two up to 2^63.
 pub const BUCKETS: usize = (64 - SUB_BITS as usize + 1) * SUB_BUCKETS;
 /// Groups of `SUB_BUCKETS` buckets: one per power of two (the first two are the exact values).
@@ -195,6 +196,10 @@ impl Histogram {
         self.moments.sum
     }
 
+    pub fn sum_squares(&self) -> u128 {
+        self.moments.sum_squares
+    }
+
     pub fn mean(&self) -> f64 {
         let m = &self.moments;
         if m.count == 0 { 0.0 } else { m.sum as f64 / m.count as f64 }
@@ -301,7 +306,7 @@ impl TryFrom<&SparseHistogram> for Histogram {
         let mut h = Histogram::new();
         for &(bucket, n) in &s.buckets {
             let slot = h.slot(bucket as usize).ok_or_else(|| format!("histogram bucket {bucket} out of range"))?;
-            *slot += n;
+            *slot = slot.checked_add(n).ok_or_else(|| format!("histogram bucket {bucket}'s count overflows"))?;
         }
         h.moments = Moments {
             count: s.count,

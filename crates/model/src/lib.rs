@@ -11,6 +11,7 @@ pub mod fixtures;
 pub mod group;
 pub mod histogram;
 pub mod kind;
+pub mod merge;
 pub mod record;
 mod record_v1;
 pub mod rng;

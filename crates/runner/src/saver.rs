@@ -1,11 +1,12 @@
 //! Saving runs as soon as each is measured. The store (and each group) is opened or created
 //! only when its first run is saved, so a command that fails before measuring leaves no store
-//! or empty group behind; a run the store cannot take is kept in a file beside it.
+//! or empty group behind; a run the store cannot take is kept in a file beside it (or, for a
+//! store on a server, in the current directory).
 
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
-use spindle_store::{GroupKind, Placement, Store};
-use std::path::{Path, PathBuf};
+use spindle_store::{GroupKind, Location, Placement, Store};
+use std::path::PathBuf;
 
 /// A group of runs made together: its kind and name, and its id once its first run is saved.
 #[derive(Clone, Debug)]
@@ -22,7 +23,7 @@ impl Group {
 }
 
 pub struct Saver {
-    pub path: PathBuf,
+    pub location: Location,
     store: Option<Store>,
     /// Each saved run's id, group, point and repeat, in the order saved.
     saved: Vec<Saved>,
@@ -38,11 +39,12 @@ pub struct Saved {
 }
 
 impl Saver {
-    /// Checks an existing store before any I/O: one that cannot be used stops the command
-    /// before it measures.
-    pub fn new(path: PathBuf) -> anyhow::Result<Saver> {
-        let store = Store::open_existing(&path)?;
-        Ok(Saver { path, store, saved: Vec::new() })
+    /// Checks an existing store before any I/O: one that cannot be used (or reached) stops
+    /// the command before it measures.
+    pub fn new(at: impl Into<Location>) -> anyhow::Result<Saver> {
+        let location = at.into();
+        let store = Store::open_existing(&location)?;
+        Ok(Saver { location, store, saved: Vec::new() })
     }
 
     /// Saves `record` in `group` (started with this run when it has no id yet); when the store
@@ -56,7 +58,7 @@ impl Saver {
         point: Option<Point>,
         repeat: u32,
     ) -> anyhow::Result<i64> {
-        let saved = self.try_save(record, group, point, repeat).map_err(|e| keep_unsaved(&self.path, record, e))?;
+        let saved = self.try_save(record, group, point, repeat).map_err(|e| keep_unsaved(&self.location, record, e))?;
         let id = saved.id;
         self.saved.push(saved);
         Ok(id)
@@ -71,7 +73,7 @@ impl Saver {
     ) -> anyhow::Result<Saved> {
         let store = match &mut self.store {
             Some(s) => s,
-            None => self.store.insert(Store::open(&self.path)?),
+            None => self.store.insert(Store::open(&self.location)?),
         };
         let group = match group {
             Some(g) => Some(match g.id {
@@ -131,13 +133,13 @@ impl std::fmt::Display for Unsaved {
 impl std::error::Error for Unsaved {}
 
 /// Writes a run that could not be saved to a file of its own, and says how to bring it in.
-fn keep_unsaved(store: &Path, record: &RunRecord, e: anyhow::Error) -> anyhow::Error {
+fn keep_unsaved(store: &Location, record: &RunRecord, e: anyhow::Error) -> anyhow::Error {
     let name = format!(
         "spindle-unsaved-{}-{}.json",
         record.started_at.replace([':', '-'], "").trim_end_matches('Z'),
         std::process::id()
     );
-    let beside = store.parent().filter(|d| !d.as_os_str().is_empty()).map(|d| d.join(&name));
+    let beside = store.file().and_then(|f| f.parent()).filter(|d| !d.as_os_str().is_empty()).map(|d| d.join(&name));
     let places = beside.into_iter().chain(std::iter::once(PathBuf::from(&name)));
     let json = spindle_report::render_json(record);
     for file in places {

@@ -1,15 +1,16 @@
-//! What can go wrong with the store; every message names the store file.
+//! What can go wrong with the store; every message names the store (a file, or a database
+//! URL with its password masked).
 
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{path} is not a spindle results store (it is {what}); pass another --store path")]
-    NotAStore { path: PathBuf, what: String },
+    #[error("{store} is not a spindle results store (it is {what}); pass another --store")]
+    NotAStore { store: String, what: String },
     #[error(
-        "{path} was written by a newer spindle (store schema {found}; this spindle reads up to {known}); upgrade spindle or pass another --store path"
+        "{store} was written by a newer spindle (store schema {found}; this spindle reads up to {known}); upgrade spindle or pass another --store"
     )]
-    Newer { path: PathBuf, found: i64, known: i64 },
+    Newer { store: String, found: i64, known: i64 },
     #[error("cannot create the store's directory {dir}: {source}")]
     Directory { dir: PathBuf, source: std::io::Error },
     #[error("cannot create the store {path}: {source}")]
@@ -22,6 +23,10 @@ pub enum StoreError {
     Corrupt { id: i64, why: String },
     #[error("group {id} in the store is of a kind this spindle does not know, '{kind}'")]
     UnknownGroupKind { id: i64, kind: String },
-    #[error("results store {path}: {source}")]
-    Sqlite { path: PathBuf, source: rusqlite::Error },
+    /// The database under the store failed a statement (SQLite's or the server's words).
+    #[error("results store {store}: {cause}")]
+    Database { store: String, cause: String },
+    /// The store's server cannot be reached, or this build lacks its driver.
+    #[error("results store {store}: {cause}")]
+    Unreachable { store: String, cause: String },
 }

@@ -1,8 +1,8 @@
 //! Reading the store: selecting runs by label, kind, status, time, group or id; listing their
 //! summaries (without reading the records); loading full records; removing runs.
 
+use crate::backend::Value;
 use crate::{GroupKind, Store, StoreError};
-use rusqlite::types::Value;
 use serde::Serialize;
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
@@ -31,12 +31,12 @@ impl Filter {
         let mut args: Vec<Value> = Vec::new();
         for (k, v) in &self.labels {
             conds.push("id IN (SELECT run_id FROM labels WHERE key = ? AND value = ?)".to_string());
-            args.extend([Value::Text(k.clone()), Value::Text(v.clone())]);
+            args.extend([k.as_str().into(), v.as_str().into()]);
         }
         let mut text = |cond: &str, v: &Option<String>| {
             if let Some(v) = v {
                 conds.push(cond.to_string());
-                args.push(Value::Text(v.clone()));
+                args.push(v.as_str().into());
             }
         };
         text("kind = ?", &self.kind);
@@ -45,13 +45,13 @@ impl Filter {
         text("started_at <= ?", &self.until);
         if let Some(g) = self.group {
             conds.push("group_id = ?".into());
-            args.push(Value::Integer(g));
+            args.push(g.into());
         }
         if !self.ids.is_empty() {
             let ranges: Vec<&str> = self.ids.iter().map(|_| "id BETWEEN ? AND ?").collect();
             conds.push(format!("({})", ranges.join(" OR ")));
             for &(a, b) in &self.ids {
-                args.extend([Value::Integer(a), Value::Integer(b)]);
+                args.extend([a.into(), b.into()]);
             }
         }
         let clause = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
@@ -166,37 +166,32 @@ impl Store {
         let (clause, mut args) = filter.where_clause();
         let limit = match filter.limit {
             Some(n) => {
-                args.push(Value::Integer(n.min(i64::MAX as u64) as i64));
+                args.push(Value::Int(n.min(i64::MAX as u64) as i64));
                 "LIMIT ?"
             }
             None => "",
         };
         let sql = format!("SELECT {SUMMARY_COLUMNS} FROM runs {clause} ORDER BY id DESC {limit}");
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.sql(e))?;
-        let mut runs: Vec<RunSummary> = stmt
-            .query_map(rusqlite::params_from_iter(args), |r| {
-                Ok(RunSummary {
-                    id: r.get(0)?,
-                    started_at: r.get(1)?,
-                    kind: r.get(2)?,
-                    status: r.get(3)?,
-                    workload: r.get(4)?,
-                    labels: BTreeMap::new(),
-                    group: r.get(5)?,
-                    point: r.get::<_, Option<String>>(6)?.map(|p| Point::parse(&p)),
-                    repeat: r.get(7)?,
-                    hostname: r.get(8)?,
-                    measured_seconds: r.get(9)?,
-                    iops: r.get(10)?,
-                    mb_per_sec: r.get::<_, f64>(11)? / 1e6,
-                    latency_mean_ns: r.get(12)?,
-                    latency_p99_ns: r.get::<_, i64>(13)?.max(0) as u64,
-                    errors: r.get::<_, i64>(14)?.max(0) as u64,
-                })
+        let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
+            Ok(RunSummary {
+                id: r.int(0)?,
+                started_at: r.text(1)?,
+                kind: r.text(2)?,
+                status: r.text(3)?,
+                workload: r.text(4)?,
+                labels: BTreeMap::new(),
+                group: r.opt_int(5)?,
+                point: r.opt_text(6)?.map(|p| Point::parse(&p)),
+                repeat: r.int(7)?.clamp(0, u32::MAX.into()) as u32,
+                hostname: r.text(8)?,
+                measured_seconds: r.real(9)?,
+                iops: r.real(10)?,
+                mb_per_sec: r.real(11)? / 1e6,
+                latency_mean_ns: r.real(12)?,
+                latency_p99_ns: r.int(13)?.max(0) as u64,
+                errors: r.int(14)?.max(0) as u64,
             })
-            .map_err(|e| self.sql(e))?
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.sql(e))?;
+        })?;
         runs.reverse();
         self.attach_labels(&mut runs)?;
         Ok(runs)
@@ -206,8 +201,7 @@ impl Store {
     pub fn count(&self, filter: &Filter) -> Result<u64, StoreError> {
         let (clause, args) = filter.where_clause();
         let sql = format!("SELECT count(*) FROM runs {clause}");
-        let n: i64 =
-            self.conn.query_row(&sql, rusqlite::params_from_iter(args), |r| r.get(0)).map_err(|e| self.sql(e))?;
+        let n = self.conn.query_first(&sql, &args, |r| r.int(0))?.unwrap_or(0);
         Ok(n.max(0) as u64)
     }
 
@@ -215,15 +209,12 @@ impl Store {
         let (Some(first), Some(last)) = (runs.first().map(|r| r.id), runs.last().map(|r| r.id)) else {
             return Ok(());
         };
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT run_id, key, value FROM labels WHERE run_id BETWEEN ?1 AND ?2")
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map([first, last], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
-            .map_err(|e| self.sql(e))?;
-        for row in rows {
-            let (id, key, value) = row.map_err(|e| self.sql(e))?;
+        let rows = self.conn.query(
+            "SELECT run_id, key, value FROM labels WHERE run_id BETWEEN ?1 AND ?2",
+            &[first.into(), last.into()],
+            |r| Ok((r.int(0)?, r.text(1)?, r.text(2)?)),
+        )?;
+        for (id, key, value) in rows {
             // runs are sorted by id, so the owner is found by binary search.
             if let Ok(i) = runs.binary_search_by_key(&id, |r| r.id) {
                 runs[i].labels.insert(key, value);
@@ -234,36 +225,31 @@ impl Store {
 
     /// One group's own row; its runs are `load_all` with `Filter::group`.
     pub fn group(&self, id: i64) -> Result<StoredGroup, StoreError> {
-        let row = self.conn.query_row("SELECT kind, name, created_at, summary FROM groups WHERE id = ?1", [id], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<String>>(3)?))
-        });
-        match row {
-            Ok((kind, name, created_at, summary)) => Ok(StoredGroup {
-                id,
-                kind: GroupKind::parse(&kind).ok_or(StoreError::UnknownGroupKind { id, kind })?,
-                name,
-                created_at,
-                summary: summary.and_then(|s| serde_json::from_str(&s).ok()),
-            }),
-            Err(rusqlite::Error::QueryReturnedNoRows) => Err(StoreError::NoSuchGroup(id)),
-            Err(e) => Err(self.sql(e)),
-        }
+        let row = self.conn.query_first(
+            "SELECT kind, name, created_at, summary FROM groups WHERE id = ?1",
+            &[id.into()],
+            |r| Ok((r.text(0)?, r.text(1)?, r.text(2)?, r.opt_text(3)?)),
+        )?;
+        let (kind, name, created_at, summary) = row.ok_or(StoreError::NoSuchGroup(id))?;
+        Ok(StoredGroup {
+            id,
+            kind: GroupKind::parse(&kind).ok_or(StoreError::UnknownGroupKind { id, kind })?,
+            name,
+            created_at,
+            summary: summary.and_then(|s| serde_json::from_str(&s).ok()),
+        })
     }
 
     /// The newest group of `kind` named `name` made before group `before`, among those that
     /// ended with a summary: what `spindle check` compares a new check of the same place with.
     pub fn previous_group(&self, kind: GroupKind, name: &str, before: i64) -> Result<Option<StoredGroup>, StoreError> {
-        let id = self.conn.query_row(
+        let id = self.conn.query_first(
             "SELECT id FROM groups WHERE kind = ?1 AND name = ?2 AND id < ?3 AND summary IS NOT NULL
              ORDER BY id DESC LIMIT 1",
-            rusqlite::params![kind.name(), name, before],
-            |r| r.get::<_, i64>(0),
-        );
-        match id {
-            Ok(id) => self.group(id).map(Some),
-            Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
-            Err(e) => Err(self.sql(e)),
-        }
+            &[kind.name().into(), name.into(), before.into()],
+            |r| r.int(0),
+        )?;
+        id.map(|id| self.group(id)).transpose()
     }
 
     /// One run with its full record.
@@ -281,10 +267,8 @@ impl Store {
     /// A listed run with its record read and parsed.
     fn with_record(&self, summary: RunSummary) -> Result<StoredRun, StoreError> {
         let id = summary.id;
-        let json: String = self
-            .conn
-            .query_row("SELECT json FROM records WHERE run_id = ?1", [id], |r| r.get(0))
-            .map_err(|e| self.sql(e))?;
+        let json = self.conn.query_first("SELECT json FROM records WHERE run_id = ?1", &[id.into()], |r| r.text(0))?;
+        let json = json.ok_or(StoreError::Corrupt { id, why: "its record is missing".into() })?;
         let record = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt { id, why: e.to_string() })?;
         Ok(StoredRun { summary, record })
     }
@@ -298,33 +282,30 @@ impl Store {
         hostname: &str,
         workloads: &[String],
     ) -> Result<Vec<Vec<StoredRun>>, StoreError> {
+        if workloads.is_empty() {
+            return Ok(Vec::new());
+        }
         let marks = vec!["?"; workloads.len()].join(", ");
         let sql = format!(
             "SELECT DISTINCT r.group_id FROM runs r JOIN groups g ON g.id = r.group_id
              WHERE g.kind = ? AND r.hostname = ? AND r.workload IN ({marks}) ORDER BY r.group_id"
         );
-        let mut args = vec![Value::Text(kind.name().into()), Value::Text(hostname.into())];
-        args.extend(workloads.iter().map(|w| Value::Text(w.clone())));
-        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.sql(e))?;
-        let groups: Vec<i64> = stmt
-            .query_map(rusqlite::params_from_iter(args), |r| r.get(0))
-            .map_err(|e| self.sql(e))?
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.sql(e))?;
+        let mut args: Vec<Value> = vec![kind.name().into(), hostname.into()];
+        args.extend(workloads.iter().map(|w| w.as_str().into()));
+        let groups = self.conn.query(&sql, &args, |r| r.int(0))?;
         groups.into_iter().map(|g| self.load_all(&Filter { group: Some(g), ..Filter::default() })).collect()
     }
 
     /// Removes runs; all or nothing: an id not in the store removes none.
     pub fn remove(&mut self, ids: &[i64]) -> Result<(), StoreError> {
-        let path = self.path.clone();
-        let sql = |source| crate::sqlite(&path, source);
-        let tx = self.conn.transaction().map_err(sql)?;
-        for &id in ids {
-            let n = tx.execute("DELETE FROM runs WHERE id = ?1", [id]).map_err(sql)?;
-            if n == 0 {
-                return Err(StoreError::NoSuchRun(id)); // dropping tx rolls back
+        let conn = &self.conn;
+        conn.write(|| {
+            for &id in ids {
+                if conn.execute("DELETE FROM runs WHERE id = ?1", &[id.into()])? == 0 {
+                    return Err(StoreError::NoSuchRun(id));
+                }
             }
-        }
-        tx.commit().map_err(sql)
+            Ok(())
+        })
     }
 }

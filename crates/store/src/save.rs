@@ -1,8 +1,8 @@
 //! Saving runs and the groups they belong to. Each run is saved in one transaction as soon as
 //! its job finishes, so an interrupted suite keeps every run before the interruption.
 
+use crate::backend::Conn;
 use crate::{Store, StoreError};
-use rusqlite::params;
 use spindle_model::RunRecord;
 use spindle_model::group::{GroupKind, Point};
 
@@ -19,20 +19,18 @@ pub struct Placement {
 impl Store {
     /// Starts a group; its runs are saved with `Placement::group` set to the returned id.
     pub fn new_group(&self, kind: GroupKind, name: &str, created_at: &str) -> Result<i64, StoreError> {
-        self.conn
-            .execute(
-                "INSERT INTO groups (kind, name, created_at) VALUES (?1, ?2, ?3)",
-                params![kind.name(), name, created_at],
-            )
-            .map_err(|e| self.sql(e))?;
-        Ok(self.conn.last_insert_rowid())
+        let ids = self.conn.query(
+            "INSERT INTO groups (kind, name, created_at) VALUES (?1, ?2, ?3) RETURNING id",
+            &[kind.name().into(), name.into(), created_at.into()],
+            |r| r.int(0),
+        )?;
+        ids.first().copied().ok_or_else(|| self.conn.error("a new group was given no id"))
     }
 
     /// Attaches what was learnt from the whole group (a sweep's knee, a suite's table).
     pub fn set_group_summary(&self, group: i64, summary: &serde_json::Value) -> Result<(), StoreError> {
         self.conn
-            .execute("UPDATE groups SET summary = ?1 WHERE id = ?2", params![summary.to_string(), group])
-            .map_err(|e| self.sql(e))?;
+            .execute("UPDATE groups SET summary = ?1 WHERE id = ?2", &[summary.to_string().into(), group.into()])?;
         Ok(())
     }
 
@@ -43,92 +41,82 @@ impl Store {
     }
 
     /// Saves several runs in one transaction: all of them or none (an import of a file's
-    /// runs); returns their ids in order.
+    /// runs); returns their ids in order. Spindles saving in one store at once (on one host
+    /// or many) each get their own ids.
     pub fn save_all(&mut self, runs: &[(&RunRecord, Placement)]) -> Result<Vec<i64>, StoreError> {
-        let path = self.path.clone();
-        let sql = |source| crate::sqlite(&path, source);
-        let tx = self.conn.transaction().map_err(sql)?;
-        let ids =
-            runs.iter().map(|(record, place)| insert(&tx, record, place).map_err(sql)).collect::<Result<_, _>>()?;
-        tx.commit().map_err(sql)?;
-        Ok(ids)
+        let conn = &self.conn;
+        conn.write(|| runs.iter().map(|(record, place)| insert(conn, record, place)).collect())
     }
 
     /// Stored runs that are this run: the same start, host, workload and operation count (a
     /// spindle record imported twice).
     pub fn same_runs(&self, record: &RunRecord) -> Result<Vec<i64>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT id FROM runs WHERE started_at = ?1 AND hostname = ?2 AND workload = ?3 AND ios = ?4 ORDER BY id",
-            )
-            .map_err(|e| self.sql(e))?;
-        let ids = stmt
-            .query_map(
-                params![record.started_at, record.environment.hostname, workload_of(record), record.summary.ios as i64],
-                |r| r.get(0),
-            )
-            .map_err(|e| self.sql(e))?
-            .collect::<Result<Vec<i64>, _>>()
-            .map_err(|e| self.sql(e))?;
-        Ok(ids)
+        self.conn.query(
+            "SELECT id FROM runs WHERE started_at = ?1 AND hostname = ?2 AND workload = ?3 AND ios = ?4 ORDER BY id",
+            &[
+                record.started_at.as_str().into(),
+                record.environment.hostname.as_str().into(),
+                workload_of(record).into(),
+                (record.summary.ios as i64).into(),
+            ],
+            |r| r.int(0),
+        )
     }
 
     /// Runs imported from a file with these bytes (by its SHA-256), so the same file is not
     /// imported twice by mistake.
     pub fn imported_from(&self, sha256: &str) -> Result<Vec<i64>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT run_id FROM records WHERE json_extract(json, '$.details.origin.sha256') = ?1 ORDER BY run_id",
-            )
-            .map_err(|e| self.sql(e))?;
-        let ids = stmt
-            .query_map([sha256], |r| r.get(0))
-            .map_err(|e| self.sql(e))?
-            .collect::<Result<Vec<i64>, _>>()
-            .map_err(|e| self.sql(e))?;
-        Ok(ids)
+        let hash = self.conn.dialect().json_text("json", &["details", "origin", "sha256"]);
+        let sql = format!("SELECT run_id FROM records WHERE {hash} = ?1 ORDER BY run_id");
+        self.conn.query(&sql, &[sha256.into()], |r| r.int(0))
     }
 }
 
-fn insert(tx: &rusqlite::Transaction<'_>, record: &RunRecord, place: &Placement) -> Result<i64, rusqlite::Error> {
+fn insert(conn: &Conn, record: &RunRecord, place: &Placement) -> Result<i64, StoreError> {
     let json = serde_json::to_string(record).expect("a run record always serializes");
     let s = &record.summary;
     let lat = &s.latency_ns;
-    tx.execute(
+    let ids = conn.query(
         "INSERT INTO runs (kind, status, started_at, measured_seconds, hostname, spindle_version, workload,
             group_id, point, repeat, ios, iops, bytes_per_sec, latency_mean_ns, latency_p50_ns,
             latency_p99_ns, latency_p99_9_ns, latency_max_ns, cpu_us_per_io, errors)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-        params![
-            record.kind().name(),
-            record.status.name(),
-            record.started_at,
-            record.measured_seconds,
-            record.environment.hostname,
-            record.spindle_version,
-            workload_of(record),
-            place.group,
-            place.point.as_ref().map(Point::to_string),
-            place.repeat.max(1),
-            s.ios as i64,
-            s.iops,
-            s.bytes_per_sec,
-            lat.mean,
-            lat.p50 as i64,
-            lat.p99 as i64,
-            lat.p99_9 as i64,
-            lat.max as i64,
-            s.cpu.us_per_io,
-            record.errors.values().sum::<u64>() as i64,
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+         RETURNING id",
+        &[
+            record.kind().name().into(),
+            record.status.name().into(),
+            record.started_at.as_str().into(),
+            record.measured_seconds.into(),
+            record.environment.hostname.as_str().into(),
+            record.spindle_version.as_str().into(),
+            workload_of(record).into(),
+            place.group.into(),
+            place.point.as_ref().map(Point::to_string).into(),
+            i64::from(place.repeat.max(1)).into(),
+            (s.ios as i64).into(),
+            s.iops.into(),
+            s.bytes_per_sec.into(),
+            lat.mean.into(),
+            (lat.p50 as i64).into(),
+            (lat.p99 as i64).into(),
+            (lat.p99_9 as i64).into(),
+            (lat.max as i64).into(),
+            s.cpu.us_per_io.into(),
+            (record.errors.values().sum::<u64>() as i64).into(),
         ],
+        |r| r.int(0),
     )?;
-    let id = tx.last_insert_rowid();
+    let id = ids.first().copied().ok_or_else(|| conn.error("a new run was given no id"))?;
     for (key, value) in &record.labels {
-        tx.execute("INSERT INTO labels (run_id, key, value) VALUES (?1, ?2, ?3)", params![id, key, value])?;
+        conn.execute(
+            "INSERT INTO labels (run_id, key, value) VALUES (?1, ?2, ?3)",
+            &[id.into(), key.as_str().into(), value.as_str().into()],
+        )?;
     }
-    tx.execute("INSERT INTO records (run_id, schema, json) VALUES (?1, ?2, ?3)", params![id, record.schema, json])?;
+    conn.execute(
+        "INSERT INTO records (run_id, schema, json) VALUES (?1, ?2, ?3)",
+        &[id.into(), record.schema.as_str().into(), json.into()],
+    )?;
     Ok(id)
 }
 

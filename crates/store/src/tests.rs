@@ -2,15 +2,34 @@ use crate::*;
 use spindle_model::fixtures::io_run;
 use std::time::{Duration, SystemTime};
 
-fn temp_store() -> (tempfile::TempDir, Store) {
+/// A store's place for one test, removed when the test ends: a file in a scratch directory,
+/// or a scratch database on this machine's PostgreSQL.
+pub(crate) struct Scratch {
+    pub at: Location,
+    _kept: Box<dyn std::any::Any>,
+}
+
+/// One scratch place for each backend this build has and this machine reaches (a missing
+/// PostgreSQL server is a skip said as such, see spindle_testenv).
+pub(crate) fn each_backend() -> Vec<Scratch> {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("sub/results.db")).unwrap();
-    (dir, store)
+    let file = Scratch { at: Location::File(dir.path().join("sub/results.db")), _kept: Box::new(dir) };
+    #[cfg(feature = "postgres")]
+    let server =
+        crate::tests_postgres::ScratchDb::create().map(|db| Scratch { at: db.location(), _kept: Box::new(db) });
+    #[cfg(not(feature = "postgres"))]
+    let server = None;
+    std::iter::once(file).chain(server).collect()
 }
 
 #[test]
 fn saves_lists_loads_and_removes_runs() {
-    let (_dir, mut store) = temp_store();
+    for scratch in each_backend() {
+        saves_lists_loads_and_removes_runs_in(Store::open(&scratch.at).unwrap());
+    }
+}
+
+fn saves_lists_loads_and_removes_runs_in(mut store: Store) {
     let a = store.save(&io_run(&[100.0, 110.0], 200_000, &[("raid", "5")]), &Placement::default()).unwrap();
     let g = store.new_group(GroupKind::Repeat, "raid 10", "2026-11-23T10:00:00Z").unwrap();
     let mut ids = Vec::new();
@@ -46,13 +65,18 @@ fn saves_lists_loads_and_removes_runs() {
 
 #[test]
 fn reopening_keeps_runs_and_a_missing_store_has_none() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("r.db");
-    assert!(Store::open_existing(&path).unwrap().is_none());
-    assert!(!path.exists(), "reading never creates a store");
-    Store::open(&path).unwrap().save(&io_run(&[5.0], 1_000, &[]), &Placement::default()).unwrap();
-    let store = Store::open_existing(&path).unwrap().expect("a store");
-    assert_eq!(store.count(&Filter::default()).unwrap(), 1);
+    for scratch in each_backend() {
+        let at = &scratch.at;
+        assert!(Store::open_existing(at).unwrap().is_none(), "{at}");
+        if let Some(path) = at.file() {
+            assert!(!path.exists(), "reading never creates a store");
+        }
+        assert!(Store::open_existing(at).unwrap().is_none(), "{at}: reading never creates a store");
+        Store::open(at).unwrap().save(&io_run(&[5.0], 1_000, &[]), &Placement::default()).unwrap();
+        let store = Store::open_existing(at).unwrap().expect("a store");
+        assert_eq!(store.count(&Filter::default()).unwrap(), 1);
+        assert_eq!(store.location(), at);
+    }
 }
 
 /// Switching a store to WAL needs its write lock, and SQLite answers "database is locked" at
@@ -85,7 +109,8 @@ fn foreign_and_newer_files_are_refused_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");
     std::fs::write(&text, "my notes, not a database\n".repeat(100)).unwrap();
-    for open in [Store::open, |p: &std::path::Path| Store::open_existing(p).map(|s| s.unwrap())] {
+    let open_existing = |p: &std::path::Path| Store::open_existing(p).map(|s| s.unwrap());
+    for open in [|p: &std::path::Path| Store::open(p), open_existing] {
         let err = open(&text).err().expect("refused");
         assert!(matches!(err, StoreError::NotAStore { .. }), "{err}");
     }
@@ -118,7 +143,12 @@ fn time_bounds_accept_dates_times_and_ages() {
         assert!(TimeBound::parse(bad, false, now).is_err(), "{bad}");
     }
 
-    let (_dir, mut store) = temp_store();
+    for scratch in each_backend() {
+        bounds_select_runs_in(Store::open(&scratch.at).unwrap());
+    }
+}
+
+fn bounds_select_runs_in(mut store: Store) {
     let mut early = io_run(&[1.0], 1_000, &[]);
     early.started_at = "2026-11-01T08:00:00Z".into();
     let mut late = early.clone();
@@ -131,7 +161,12 @@ fn time_bounds_accept_dates_times_and_ages() {
 
 #[test]
 fn the_previous_group_of_a_name_is_the_newest_one_that_ended() {
-    let (_dir, store) = temp_store();
+    for scratch in each_backend() {
+        previous_group_in(Store::open(&scratch.at).unwrap());
+    }
+}
+
+fn previous_group_in(store: Store) {
     let at = "2026-11-26T10:00:00Z";
     let first = store.new_group(GroupKind::Check, "check /data", at).unwrap();
     store.set_group_summary(first, &serde_json::json!({"n": 1})).unwrap();

@@ -40,3 +40,24 @@ pub fn unavailable(what: &str, why: impl Display) {
         }
     }
 }
+
+/// Runs each statement on its own (CREATE DATABASE cannot share a transaction) on the
+/// PostgreSQL server `conninfo` names (`host=127.0.0.1 port=5432 user=root dbname=postgres`),
+/// as its administrator: how tests make and drop scratch databases. `Err` says why, a server
+/// that is not there included.
+#[cfg(feature = "postgres")]
+pub fn postgres_admin(conninfo: &str, statements: &[String]) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let (client, conn) =
+            tokio_postgres::connect(conninfo, tokio_postgres::NoTls).await.map_err(|e| e.to_string())?;
+        tokio::spawn(conn);
+        for sql in statements {
+            client
+                .batch_execute(sql)
+                .await
+                .map_err(|e| e.as_db_error().map_or(e.to_string(), |d| d.message().into()))?;
+        }
+        Ok(())
+    })
+}

@@ -67,7 +67,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         labels: args.labels.clone(),
     };
     let (a_name, b_name) = (args.a.display().to_string(), args.b.display().to_string());
-    let mut console = Console::new(&out, store::path(&args.store)?, Shown::Saved);
+    let mut console = Console::new(&out, store::location(&args.store)?, Shown::Saved);
     console.repeat_word = "round";
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
     let mut runner = runner::new(&console, &args.store, labels, interval)?;

@@ -32,7 +32,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let plan = plan::plan(args)?;
     let quiet = args.quiet || args.json;
-    note(quiet, &plan.describe(&store::path(&args.store)?));
+    note(quiet, &plan.describe(&store::location(&args.store)?));
     // What lies under each directory, read before the battery writes anything.
     let mut facts: Vec<DirEvidence> = plan.dirs.iter().map(|d| dirs::host_facts(&d.dir)).collect();
     let shared = dirs::sharing_a_device(&facts);
@@ -41,7 +41,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     }
 
     let console_output = OutputArgs { quiet, labels: args.labels.clone(), ..OutputArgs::default() };
-    let console = Console::new(&console_output, store::path(&args.store)?, Shown::Saved);
+    let console = Console::new(&console_output, store::location(&args.store)?, Shown::Saved);
     let mut runner = runner::new(&console, &args.store, plan.labels, Duration::from_secs(1))?;
     let mut eta = Eta { left: plan.takes, done: 0, total: plan.battery_steps };
     let mut evidence = Evidence { guidance: plan.guidance, dirs: Vec::new() };

@@ -15,8 +15,9 @@ use spindle_analysis::findings::Guidance;
 use spindle_db::Engine;
 use spindle_db::managed::ManagedEngine;
 use spindle_model::units::{format_bytes_approx, format_elapsed};
+use spindle_store::Location;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// One directory's share of the check.
@@ -50,7 +51,7 @@ pub struct CheckPlan {
 
 impl CheckPlan {
     /// The plan in a line, said before the first step.
-    pub fn describe(&self, store: &Path) -> String {
+    pub fn describe(&self, store: &Location) -> String {
         let layout_runs = self.layouts.as_ref().map_or(0, |l| 2 * l.rounds as usize);
         format!(
             "check ({} battery, for {}): {} steps in {}, about {}; needs {} free in each; results kept in {}",
@@ -60,7 +61,7 @@ impl CheckPlan {
             self.dirs.iter().map(|d| d.dir.display().to_string()).collect::<Vec<_>>().join(", "),
             format_elapsed(self.takes),
             format_bytes_approx(self.needed),
-            store.display()
+            store
         )
     }
 }

@@ -57,7 +57,7 @@ mod tests {
     #[test]
     fn a_check_is_held_against_the_last_check_of_the_same_place_for_the_same_engine() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("results.db")).unwrap();
+        let store = Store::open(dir.path().join("results.db")).unwrap();
         let at = "2026-11-20T10:34:07Z";
         let keep = |guidance: Guidance, ns: f64| {
             let id = store.new_group(GroupKind::Check, "check /data", at).unwrap();

@@ -22,7 +22,7 @@ pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
         _ => LoadMode::New,
     };
     let quiet = args.output.quiet;
-    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Saved);
+    let console = Console::new(&args.output, store::location(&args.store)?, Shown::Saved);
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
     let shown = url.to_string();
     let mut load = HammerLoad::new(Database::at(url, None), rows, mode);

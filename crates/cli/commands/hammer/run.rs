@@ -61,7 +61,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
         .collect();
     // As sweeps do: a line per session count as it ends, the curve at the end (`-v`, or a
     // single session count, prints each run's full report).
-    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Line);
+    let console = Console::new(&args.output, store::location(&args.store)?, Shown::Line);
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
     let mut hammer = Hammer::new(Database::at(url, None), None, plans, rate);
     let result = series::run(&mut runner, &mut [&mut hammer as &mut dyn Workload], &steps, group);

@@ -36,8 +36,8 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
         hashes.push((file.shown.clone(), sha));
         parsed.push(file);
     }
-    let store_path = store::path(&args.store)?;
-    let mut store = Store::open(&store_path)?;
+    let location = store::location(&args.store)?;
+    let mut store = Store::open(&location)?;
     if !args.again {
         for ((shown, sha), (path, file)) in hashes.iter().zip(args.files.iter().zip(&parsed)) {
             let mut ids = store.imported_from(sha)?;
@@ -86,7 +86,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
             let saved = if mine.len() == 1 { "run" } else { "runs" };
             let _ = writeln!(out, "{}: {runs} from {}{version}, saved as {saved} {}", f.shown, f.tool, id_list(&mine));
         }
-        let _ = writeln!(out, "store: {}", store_path.display());
+        let _ = writeln!(out, "store: {location}");
         output::write_text(out.as_bytes())?;
     }
     Ok(Outcome::Success)

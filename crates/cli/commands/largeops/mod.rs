@@ -31,7 +31,7 @@ pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
     let quiet = args.output.quiet;
-    let console = Console::new(&args.output, store::path(&args.store)?, Shown::Saved);
+    let console = Console::new(&args.output, store::location(&args.store)?, Shown::Saved);
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
     let name = if repeats > 1 {
         format!("largeops --rows {rows} --repeat {repeats}")

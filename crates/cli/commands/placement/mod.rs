@@ -77,7 +77,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     let quiet = args.quiet;
     let out =
         crate::args::OutputArgs { json: args.json, csv: false, quiet, verbose: false, labels: args.labels.clone() };
-    let mut console = Console::new(&out, store::path(&args.store)?, Shown::Saved);
+    let mut console = Console::new(&out, store::location(&args.store)?, Shown::Saved);
     console.repeat_word = "round";
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
 
@@ -141,7 +141,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         quiet,
         &format!(
             "saved in {}; the instances are {}",
-            runner.saver.path.display(),
+            runner.saver.location,
             if args.keep { "kept" } else { "removed" }
         ),
     );

@@ -57,7 +57,7 @@ fn config(url: &DbUrl) -> Config {
 /// Connects (over TLS when the URL asks), running the connection's I/O on the current
 /// runtime. The connection ends when the client is dropped or the server goes away; sessions
 /// see the latter as a closed client and reconnect.
-pub(crate) async fn connect(url: &DbUrl) -> Result<Client, DbError> {
+pub async fn connect(url: &DbUrl) -> Result<Client, DbError> {
     let config = config(url);
     if url.tls == TlsMode::Disable {
         let (client, connection) = config.connect(NoTls).await.map_err(|e| connect_error(url, e))?;
