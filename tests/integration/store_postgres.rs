@@ -129,3 +129,9 @@ fn two_spindles_saving_at_once_are_both_saved() {
         assert_eq!(runs.iter().filter(|r| r["labels"]["who"] == who).count(), 3, "{who}");
     }
 }
+
+#[test]
+fn ten_imports_of_one_file_at_once_save_it_once_on_postgres() {
+    let Some(db) = TestDb::create(&POSTGRES, "store_imports") else { return };
+    crate::store_runs::ten_imports_of_one_file_save_it_once(&db.url());
+}

@@ -279,3 +279,39 @@ fn stores_and_kept_runs_are_private_whatever_the_umask() {
         .expect("the run is kept");
     assert_eq!(mode(&kept), 0o600);
 }
+
+/// Ten spindles importing one file into one store at the same moment save it once: whether it
+/// is stored already is asked in the save's own transaction. The others say it was imported.
+pub(crate) fn ten_imports_of_one_file_save_it_once(store: &str) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/formats/testdata/sqlio.random.read.8.8.G.txt");
+    let children: Vec<_> = (0..10)
+        .map(|_| {
+            crate::common::spindle_process()
+                .args(["import", "--store", store])
+                .arg(&file)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut saved = 0;
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => saved += 1,
+            Some(2) => assert!(err.contains("already imported"), "{err}"),
+            other => panic!("{other:?}: {err}"),
+        }
+    }
+    assert_eq!(saved, 1, "one import saved the file");
+    let list = crate::common::spindle().args(["runs", "list", "--json", "--store", store]).output().unwrap();
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&list.stdout).unwrap().as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn ten_imports_of_one_file_at_once_save_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    ten_imports_of_one_file_save_it_once(dir.path().join("results.db").to_str().unwrap());
+}

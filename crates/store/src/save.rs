@@ -1,7 +1,7 @@
 //! Saving runs and the groups they belong to. Each run is saved in one transaction as soon as
 //! its job finishes, so an interrupted suite keeps every run before the interruption.
 
-use crate::backend::Conn;
+use crate::backend::{Conn, Serial};
 use crate::{Store, StoreError};
 use spindle_model::RunRecord;
 use spindle_model::group::{GroupKind, Point};
@@ -46,6 +46,26 @@ impl Store {
     pub fn save_all(&mut self, runs: &[(&RunRecord, Placement)]) -> Result<Vec<i64>, StoreError> {
         let conn = &self.conn;
         conn.write(|| runs.iter().map(|(record, place)| insert(conn, record, place)).collect())
+    }
+
+    /// Saves an import's runs in one transaction, unless `stored`, asked inside it, finds
+    /// them stored already: then it saves nothing and returns what `stored` found. The question
+    /// and the save are one step for every spindle importing into this store (on any host), so
+    /// ten importing one file at once save it once.
+    pub fn save_new<E>(
+        &mut self,
+        runs: &[(&RunRecord, Placement)],
+        stored: impl FnOnce(&Store) -> Result<Option<E>, StoreError>,
+    ) -> Result<Result<Vec<i64>, E>, StoreError> {
+        let this: &Store = self;
+        let conn = &this.conn;
+        conn.write(|| {
+            conn.serialize(Serial::Import)?;
+            if let Some(found) = stored(this)? {
+                return Ok(Err(found));
+            }
+            runs.iter().map(|(record, place)| insert(conn, record, place)).collect::<Result<_, _>>().map(Ok)
+        })
     }
 
     /// Stored runs that are this run: the same start, host, workload and operation count (a

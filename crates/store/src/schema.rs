@@ -108,7 +108,7 @@ pub(crate) fn inspect(conn: &Conn) -> Result<Found, StoreError> {
 pub(crate) fn migrate(conn: &Conn, from: i64) -> Result<(), StoreError> {
     for (i, step) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
         conn.write(|| {
-            conn.lock_schema()?;
+            conn.serialize(crate::backend::Serial::Schema)?;
             if matches!(inspect(conn)?, Found::Store(now) if now > i as i64) {
                 return Ok(());
             }

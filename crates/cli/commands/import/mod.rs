@@ -38,27 +38,6 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
     }
     let location = store::location(&args.store)?;
     let mut store = Store::open(&location)?;
-    if !args.again {
-        for ((shown, sha), (path, file)) in hashes.iter().zip(args.files.iter().zip(&parsed)) {
-            let mut ids = store.imported_from(sha)?;
-            if file.tool == "spindle" {
-                for r in &file.records {
-                    ids.extend(store.same_runs(r)?);
-                }
-            }
-            if !ids.is_empty() {
-                let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-                return Err(UsageError::file(
-                    path,
-                    format_args!(
-                        "already imported (runs {}); pass --again to import {shown} once more",
-                        list.join(", ")
-                    ),
-                )
-                .into());
-            }
-        }
-    }
     for file in &mut parsed {
         let foreign = file.tool != "spindle";
         for r in &mut file.records {
@@ -72,7 +51,37 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
     }
     let all: Vec<(&RunRecord, Placement)> =
         parsed.iter().flat_map(|f| f.records.iter().map(|r| (r, Placement::default()))).collect();
-    let ids = store.save_all(&all)?;
+    // Whether a file is stored already is asked in the save's own transaction: another
+    // spindle importing the same file at the same moment must not save it a second time.
+    let already = |store: &Store| -> Result<Option<(usize, Vec<i64>)>, spindle_store::StoreError> {
+        if args.again {
+            return Ok(None);
+        }
+        for (i, ((_, sha), file)) in hashes.iter().zip(&parsed).enumerate() {
+            let mut ids = store.imported_from(sha)?;
+            if file.tool == "spindle" {
+                for r in &file.records {
+                    ids.extend(store.same_runs(r)?);
+                }
+            }
+            if !ids.is_empty() {
+                return Ok(Some((i, ids)));
+            }
+        }
+        Ok(None)
+    };
+    let ids = match store.save_new(&all, already)? {
+        Ok(ids) => ids,
+        Err((i, ids)) => {
+            let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+            let shown = &hashes[i].0;
+            return Err(UsageError::file(
+                &args.files[i],
+                format_args!("already imported (runs {}); pass --again to import {shown} once more", list.join(", ")),
+            )
+            .into());
+        }
+    };
     if args.json {
         let records: Vec<RunRecord> = parsed.into_iter().flat_map(|f| f.records).collect();
         output::print(&records, &crate::args::OutputArgs { json: true, ..Default::default() })?;

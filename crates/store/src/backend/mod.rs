@@ -115,6 +115,15 @@ pub(crate) enum Conn {
     Postgres(postgres::PgConn),
 }
 
+/// What two spindles must not do in one store at the same moment.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Serial {
+    /// Migrating its schema.
+    Schema = 0,
+    /// Importing files: each checks that its file is not stored yet, then saves it.
+    Import = 1,
+}
+
 /// Which SQL dialect a statement is turned into.
 #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,13 +249,14 @@ impl Conn {
         }
     }
 
-    /// Inside a migration's transaction, before anything is read: waits for any other
-    /// spindle migrating the same store (SQLite's write lock is already held by then).
-    pub fn lock_schema(&self) -> Result<(), StoreError> {
+    /// Inside a write transaction, before anything is read: waits for any other spindle doing
+    /// `what` in the same store (SQLite's write lock, which `write` takes, already serializes
+    /// every writer; PostgreSQL's transactions need an advisory lock for it).
+    pub fn serialize(&self, what: Serial) -> Result<(), StoreError> {
         match self {
             Conn::Sqlite(_) => Ok(()),
             #[cfg(feature = "postgres")]
-            Conn::Postgres(c) => c.lock_schema(),
+            Conn::Postgres(c) => c.serialize(what),
         }
     }
 

@@ -101,9 +101,11 @@ impl PgConn {
         Ok(Identity { application_id, version, tables })
     }
 
-    /// Waits for any other spindle migrating this database; released when the transaction ends.
-    pub fn lock_schema(&self) -> Result<(), StoreError> {
-        self.batch(&format!("SELECT pg_advisory_xact_lock({APPLICATION_ID})"))
+    /// Waits for any other spindle doing `what` in this database; released when the
+    /// transaction ends.
+    pub fn serialize(&self, what: super::Serial) -> Result<(), StoreError> {
+        let key = APPLICATION_ID + what as i64;
+        self.batch(&format!("SELECT pg_advisory_xact_lock({key})"))
     }
 
     pub fn mark(&self, version: i64) -> Result<(), StoreError> {
