@@ -159,11 +159,7 @@ fn store_with_runs(dir: &Path) -> PathBuf {
 }
 
 fn chromium() -> Option<&'static str> {
-    let found = Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !found {
-        spindle_testenv::unavailable("chromium", "not installed (Debian package chromium)");
-    }
-    found.then_some("chromium")
+    spindle_testenv::chromium_installed().then_some("chromium")
 }
 
 fn libreoffice() -> Option<&'static str> {
