@@ -12,6 +12,7 @@ mod database;
 pub mod fuzzing;
 mod input_file;
 mod interrupt;
+mod live;
 mod machine;
 mod origin;
 mod output;

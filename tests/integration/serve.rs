@@ -334,3 +334,89 @@ fn words_of(metric: &serde_json::Value) -> String {
     }
     .to_string()
 }
+
+/// Waits (up to a minute: a slow machine, not a figure) until `ready` gives a value.
+fn wait_for<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..600 {
+        if let Some(v) = ready() {
+            return v;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{what} did not happen within a minute");
+}
+
+fn live_runs(server: &Server) -> Vec<serde_json::Value> {
+    let (status, _, body) = server.get("/api/live", "");
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    v["runs"].as_array().cloned().unwrap_or_default()
+}
+
+fn io_running(store: &Path, dir: &Path, duration: &str) -> Child {
+    spindle_process()
+        .args(["io", "--engine", "null", "--rate", "500", "--duration", duration, "--quiet", "--store"])
+        .arg(store)
+        .arg("--target")
+        .arg(dir.join("live.dat"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn serve_shows_a_run_in_progress_with_its_series_growing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let mut io = io_running(&store, dir.path(), "8s");
+    let id = wait_for("a live run on /api/live", || live_runs(&server).first().map(|r| r["id"].as_i64().unwrap()));
+    let (status, runs) = server.page("/");
+    assert_eq!(status, 200);
+    assert!(runs.contains(&format!("href=\"/live/{id}\"")), "the runs page lists it");
+    let points = |server: &Server| {
+        let (_, _, body) = server.get(&format!("/api/live/{id}"), "");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        v["run"]["points"].as_array().map_or(0, Vec::len)
+    };
+    let first = wait_for("a first point", || Some(points(&server)).filter(|n| *n > 0));
+    wait_for("a point more", || Some(()).filter(|_| points(&server) > first));
+
+    if let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) {
+        browser.open(&server.url(&format!("/live/{id}"))).unwrap();
+        let drawn = |b: &mut spindle_testenv::Browser| {
+            let n = b.eval("Number(document.querySelector('#live-chart path.s0')?.dataset.points || 0)").unwrap();
+            n.as_u64().unwrap_or(0)
+        };
+        let seen = wait_for("the series drawn", || Some(drawn(&mut browser)).filter(|n| *n > 0));
+        wait_for("the series growing on the page", || Some(()).filter(|_| drawn(&mut browser) > seen));
+        browser.screenshot(&screenshot_dir(dir.path()).join("serve-live.png")).unwrap();
+        assert!(io.wait().unwrap().success());
+        wait_for("the page saying it finished", || {
+            let text = browser.eval("document.getElementById('live-state').textContent").unwrap();
+            text.as_str().is_some_and(|t| t.starts_with("Finished")).then_some(())
+        });
+        assert_eq!(browser.errors(), Vec::<String>::new(), "no errors on the live page");
+    } else {
+        assert!(io.wait().unwrap().success());
+    }
+    wait_for("the live row gone once the run is saved", || live_runs(&server).is_empty().then_some(()));
+    let (_, runs) = server.page("/");
+    assert!(runs.contains("<a href=\"/run/6\">6</a>"), "the finished run is stored");
+}
+
+#[test]
+fn serve_shows_a_run_that_died_as_stopped_not_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let mut io = io_running(&store, dir.path(), "60s");
+    wait_for("a live run", || live_runs(&server).first().filter(|r| r["points"].as_u64() > Some(0)).cloned());
+    io.kill().unwrap();
+    io.wait().unwrap();
+    let run = wait_for("the run shown as stopped", || live_runs(&server).into_iter().find(|r| r["stopped"] == true));
+    assert!(run["state"].as_str().unwrap().starts_with("stopped without finishing"), "{run}");
+    let (_, runs) = server.page("/");
+    assert!(runs.contains("stopped without finishing"));
+}

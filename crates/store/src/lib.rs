@@ -6,6 +6,7 @@
 mod error;
 mod location;
 pub mod private;
+pub mod progress;
 mod query;
 mod records_v2;
 mod save;

@@ -35,6 +35,9 @@ fn route(store: &Store, req: &Request) -> Page {
         ["group", id] => pages::run::group_page(store, pages::id_of("group", id)?),
         ["compare"] => pages::compare::page(store, req),
         ["download"] => pages::download::download(store, req),
+        ["live", id] => pages::live::run_page(store, pages::id_of("live run", id)?),
+        ["api", "live"] => pages::live::list_json(store),
+        ["api", "live", id] => pages::live::run_json(store, pages::id_of("live run", id)?),
         _ => Err(PageError::not_found(format!("no page at {path}"))),
     }
 }

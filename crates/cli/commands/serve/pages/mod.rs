@@ -1,9 +1,10 @@
 //! The pages, each a function from a request and the store to a response: the runs, a run, a
-//! group, a comparison, a download. Their mistakes are `PageError`s: a status and a sentence.
+//! group, a comparison, a download, runs in progress. Their mistakes are `PageError`s: a status and a sentence.
 
 pub mod compare;
 pub mod download;
 pub mod frame;
+pub mod live;
 pub mod run;
 pub mod runs;
 

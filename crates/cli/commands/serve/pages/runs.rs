@@ -86,7 +86,8 @@ pub fn page(store: &Store, req: &Request) -> Page {
         ),
     });
     let kept = kept_query(req);
-    let mut out = filter_form(req);
+    let mut out = super::live::running(store)?;
+    out.push_str(&filter_form(req));
     selection_form(&mut out);
     table(&mut out, shown, &kept, sort, ascending);
     pager(&mut out, &kept, sort, ascending, page_no, pages);
