@@ -30,6 +30,19 @@ pub struct Browser {
     errors: Vec<String>,
 }
 
+/// Headless Chromium as it runs on this closed network (without the background-networking
+/// flags it hangs reaching for the network); `--user-data-dir` is the caller's.
+pub const CHROMIUM_FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// Whether Chromium is installed; when not, a skip (counted; a failure under
 /// SPINDLE_REQUIRE_SERVERS=1).
 pub fn chromium_installed() -> bool {
@@ -68,24 +81,14 @@ impl Browser {
         let (our_in, their_out) = pipe()?;
         let (child_in, child_out) = (their_in.as_raw_fd(), their_out.as_raw_fd());
         let mut cmd = Command::new("chromium");
-        cmd.args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--remote-debugging-pipe",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("about:blank")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        // What Chromium says, for a test that fails to read.
-        .stderr(File::create(log)?);
+        cmd.args(CHROMIUM_FLAGS)
+            .args(["--hide-scrollbars", "--remote-debugging-pipe"])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            // What Chromium says, for a test that fails to read.
+            .stderr(File::create(log)?);
         // SAFETY: between fork and exec only fcntl and dup2, which are async-signal-safe; the
         // descriptors are open in the parent until spawn returns. Both ends are first moved
         // above 4, so putting one on 3 cannot close the other before it reaches 4.

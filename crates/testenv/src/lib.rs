@@ -9,7 +9,7 @@
 
 mod browser;
 
-pub use browser::{Browser, chromium, chromium_installed};
+pub use browser::{Browser, CHROMIUM_FLAGS, chromium, chromium_installed};
 
 use std::fmt::Display;
 use std::io::Write;
