@@ -10,7 +10,7 @@ use spindle_model::RunKind;
 use spindle_model::units::format_latency_ns;
 use spindle_report::esc;
 use spindle_report::view::{ReportView, rate_text};
-use spindle_store::{RunSummary, Store};
+use spindle_store::{Filter, RunSummary, Store};
 use std::cmp::Ordering;
 use std::fmt::Write;
 
@@ -55,27 +55,10 @@ pub fn page(store: &Store, req: &Request) -> Page {
         Some("asc") => true,
         Some(o) => return Err(PageError::bad(format!("order {o:?}: asc or desc"))),
     };
-    let mut runs = store.list(&filter)?;
-    if let Some(h) = host {
-        runs.retain(|r| r.hostname == h);
-    }
-    runs.sort_by(|a, b| {
-        let o = order(a, b, sort);
-        if ascending { o } else { o.reverse() }
-    });
-    let pages = runs.len().div_ceil(PER_PAGE).max(1);
-    let page_no = match req.param("page") {
-        None => 1,
-        Some(p) => p
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=pages).contains(n))
-            .ok_or_else(|| PageError::bad(format!("page {p:?}: there are pages 1 to {pages}")))?,
-    };
-    let shown = &runs[((page_no - 1) * PER_PAGE).min(runs.len())..(page_no * PER_PAGE).min(runs.len())];
+    let (shown, total, page_no, pages) = page_of(store, filter, host, sort, ascending, req.param("page"))?;
     let filtered = FILTER_PARAMS.iter().any(|p| req.param(p).is_some());
     let mut view = ReportView { title: "Stored runs".into(), ..ReportView::default() };
-    view.overview.push(match (runs.len(), filtered) {
+    view.overview.push(match (total, filtered) {
         (0, true) => "No stored run matches this filter.".to_string(),
         (0, false) => "The store holds no runs yet.".to_string(),
         (n, _) => format!(
@@ -89,13 +72,59 @@ pub fn page(store: &Store, req: &Request) -> Page {
     let mut out = super::live::running(store)?;
     out.push_str(&filter_form(req));
     selection_form(&mut out);
-    table(&mut out, shown, &kept, sort, ascending);
+    table(&mut out, &shown, &kept, sort, ascending);
     pager(&mut out, &kept, sort, ascending, page_no, pages);
     let mut response = frame::page(&view, out);
-    if runs.is_empty() && filtered {
+    if total == 0 && filtered {
         response.status = 404;
     }
     Ok(response)
+}
+
+/// The runs on page `page` (from 1) and how many match. The newest first by id, without a
+/// host to match, is the store's own order: only that page's runs are read (the first screen
+/// of a large store at once, in little memory). Any other order reads every match.
+fn page_of(
+    store: &Store,
+    mut filter: Filter,
+    host: Option<&str>,
+    sort: &str,
+    ascending: bool,
+    page: Option<&str>,
+) -> Result<(Vec<RunSummary>, usize, usize, usize), PageError> {
+    let store_order = sort == "id" && !ascending && host.is_none();
+    let mut all = Vec::new();
+    let total = if store_order {
+        store.count(&filter)? as usize
+    } else {
+        all = store.list(&filter)?;
+        if let Some(h) = host {
+            all.retain(|r| r.hostname == h);
+        }
+        all.sort_by(|a, b| {
+            let o = order(a, b, sort);
+            if ascending { o } else { o.reverse() }
+        });
+        all.len()
+    };
+    let pages = total.div_ceil(PER_PAGE).max(1);
+    let page_no = match page {
+        None => 1,
+        Some(p) => p
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=pages).contains(n))
+            .ok_or_else(|| PageError::bad(format!("page {p:?}: there are pages 1 to {pages}")))?,
+    };
+    let shown = if store_order {
+        filter.limit = Some((page_no * PER_PAGE) as u64);
+        let mut newest = store.list(&filter)?;
+        newest.reverse();
+        newest.into_iter().skip((page_no - 1) * PER_PAGE).collect()
+    } else {
+        all.into_iter().skip((page_no - 1) * PER_PAGE).take(PER_PAGE).collect()
+    };
+    Ok((shown, total, page_no, pages))
 }
 
 fn order(a: &RunSummary, b: &RunSummary, sort: &str) -> Ordering {
