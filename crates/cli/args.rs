@@ -61,6 +61,9 @@ pub enum Command {
     /// Write stored runs as a report to hand on: one self-contained HTML page with charts, an
     /// Excel workbook with native charts, CSV or Markdown (by the file's extension).
     Report(ReportArgs),
+    /// A local web page over the results store, read-only: browse runs, see a run or a group
+    /// with its charts, compare any two selections, download them as HTML, XLSX, CSV or JSON.
+    Serve(ServeArgs),
     /// Bring results of SQLIO, DiskSpd, fio and IOMeter into the store, beside spindle's own
     /// runs: `runs`, `compare` and `report` treat them alike.
     Import(ImportArgs),
@@ -575,6 +578,23 @@ pub struct SamplerArgs {
     /// How often disk, CPU and memory counters are sampled during a run [default: 1s].
     #[arg(long, value_name = "DURATION")]
     pub sample_interval: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  spindle serve                         http://127.0.0.1:8088/ on this machine only\n  \
+spindle serve --listen 0.0.0.0:8088    on the network, behind a generated token it prints"
+)]
+pub struct ServeArgs {
+    /// The address to serve on; one other than loopback needs a token [default: 127.0.0.1:8088].
+    #[arg(long, value_name = "ADDRESS:PORT")]
+    pub listen: Option<String>,
+    /// The token every request must carry (`?token=` once, then a cookie); without it on a
+    /// non-loopback address, one is generated and printed [env: SPINDLE_SERVE_TOKEN].
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Where results are kept.

@@ -3,6 +3,7 @@
 //! went wrong said from the run's typed end, never from its warnings' words.
 
 use crate::args::OutputArgs;
+use crate::live::Publisher;
 use crate::output;
 use crate::progress::{Display, note, warn};
 use spindle_io::run::Progress;
@@ -33,6 +34,8 @@ pub struct Console<'o> {
     store: Location,
     /// What a step's repeat is called: `repeat`, or an A/B `round`.
     pub repeat_word: &'static str,
+    /// The step measuring now, published to the store for `spindle serve`.
+    live: Publisher,
 }
 
 impl<'o> Console<'o> {
@@ -49,6 +52,7 @@ impl<'o> Console<'o> {
             quiet: output.quiet,
             shown,
             output,
+            live: Publisher::new(store.clone()),
             store,
             repeat_word: "repeat",
         }
@@ -86,6 +90,7 @@ impl Observer for Console<'_> {
 
     fn tick(&self, progress: &Progress) {
         self.display.tick(progress);
+        self.live.tick(progress);
     }
 
     fn fill(&self, what: &str, done: u64, total: u64) {
@@ -93,6 +98,7 @@ impl Observer for Console<'_> {
     }
 
     fn announce(&self, what: &str) {
+        self.live.announce(what);
         if self.shown != Shown::Report {
             self.display.announce(what);
         } else {
@@ -105,6 +111,7 @@ impl Observer for Console<'_> {
     }
 
     fn saved(&self, run: &Finished, saved: usize, total: usize) {
+        self.live.end();
         // A single run is always shown whole when the output is text.
         let report = self.shown == Shown::Report || (self.shown == Shown::Line && total == 1);
         if report && !self.quiet {
@@ -139,6 +146,7 @@ impl Observer for Console<'_> {
     }
 
     fn unsaved(&self, record: &RunRecord) {
+        self.live.end();
         let _ = output::print(std::slice::from_ref(record), self.output);
     }
 }

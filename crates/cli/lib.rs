@@ -12,6 +12,7 @@ mod database;
 pub mod fuzzing;
 mod input_file;
 mod interrupt;
+mod live;
 mod machine;
 mod origin;
 mod output;
@@ -53,6 +54,7 @@ pub fn main() -> ExitCode {
         args::Command::Placement(p) => commands::placement::run(&p),
         args::Command::Largeops(l) => commands::largeops::run(&l),
         args::Command::Report(r) => commands::report::run(&r),
+        args::Command::Serve(s) => commands::serve::run(&s),
         args::Command::Import(i) => commands::import::run(&i),
         args::Command::Verify(v) => commands::verify::run(&v),
         args::Command::Durability(d) => commands::durability::run(&d),

@@ -159,11 +159,7 @@ fn store_with_runs(dir: &Path) -> PathBuf {
 }
 
 fn chromium() -> Option<&'static str> {
-    let found = Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !found {
-        spindle_testenv::unavailable("chromium", "not installed (Debian package chromium)");
-    }
-    found.then_some("chromium")
+    spindle_testenv::chromium_installed().then_some("chromium")
 }
 
 fn libreoffice() -> Option<&'static str> {
@@ -219,17 +215,8 @@ fn a_report_of_every_kind_in_every_format() {
         let shot = dir.path().join("shot.png");
         let profile = dir.path().join("chromium-profile");
         let out = Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--window-size=1200,1600",
-            ])
+            .args(spindle_testenv::CHROMIUM_FLAGS)
+            .arg("--window-size=1200,1600")
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg(format!("--screenshot={}", shot.display()))
             .arg(format!("file://{}", files[0].display()))

@@ -33,6 +33,7 @@ mod output_targets;
 mod placement;
 mod readme_quickstart;
 mod record_characterize;
+mod serve;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod server_db;
 #[cfg(feature = "postgres")]

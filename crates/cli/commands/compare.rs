@@ -3,7 +3,7 @@
 use crate::args::{CompareArgs, VerdictArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
-use spindle_analysis::compare::{DEFAULT_THRESHOLD_PCT, Settings};
+use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, Settings};
 use spindle_model::RunRecord;
 use spindle_store::{Filter, GroupKind, Store, StoredRun};
 
@@ -19,24 +19,108 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         }
     };
     let (flag_a, flag_b) = if args.runs.is_empty() { ("--a", "--b") } else { ("run", "run") };
-    let fa = selection::parse_selection(flag_a, &a_items)?;
-    let fb = selection::parse_selection(flag_b, &b_items)?;
     let store = store::open_existing(&args.store)?;
-    let load = |f: &Filter, flag: &'static str, items: &[String]| -> anyhow::Result<Vec<StoredRun>> {
-        let runs = match &store {
+    let threshold_pct = threshold_of(&args.verdict)?;
+    let compared = compared(
+        store.as_ref(),
+        Side { flag: flag_a, items: &a_items },
+        Side { flag: flag_b, items: &b_items },
+        threshold_pct,
+    )?;
+    if args.json {
+        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&compared.json()?)?).as_bytes())?;
+    } else {
+        output::write_report(&compared.text())?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// One side of a comparison as asked: the flag (or field) that named it and its items (run
+/// ids, ranges, labels).
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub flag: &'static str,
+    pub items: &'a [String],
+}
+
+impl Side<'_> {
+    fn name(&self) -> String {
+        self.items.join(" ")
+    }
+}
+
+/// What a comparison found: one comparison, or for large operations one per operation, in
+/// the order they run, with the operations only one side has.
+pub struct Compared {
+    pub a_name: String,
+    pub b_name: String,
+    pub parts: Vec<(Option<String>, PartResult)>,
+}
+
+pub enum PartResult {
+    Compared(Box<Comparison>),
+    /// Only side A (`true`) or only side B has this part.
+    OnlyIn {
+        a: bool,
+    },
+}
+
+impl Compared {
+    /// `compare --json`: the comparison, or an object of them by operation.
+    pub fn json(&self) -> serde_json::Result<serde_json::Value> {
+        if let [(None, PartResult::Compared(c))] = self.parts.as_slice() {
+            return serde_json::to_value(c);
+        }
+        let mut json = serde_json::Map::new();
+        for (part, result) in &self.parts {
+            if let PartResult::Compared(c) = result {
+                json.insert(part.as_deref().unwrap_or("other").to_string(), serde_json::to_value(c)?);
+            }
+        }
+        Ok(serde_json::Value::Object(json))
+    }
+
+    fn text(&self) -> Vec<u8> {
+        if let [(None, PartResult::Compared(c))] = self.parts.as_slice() {
+            return spindle_report::render_compare(c, &self.a_name, &self.b_name);
+        }
+        let mut text = Vec::new();
+        for (part, result) in &self.parts {
+            let part = part.as_deref().unwrap_or("other");
+            match result {
+                PartResult::OnlyIn { a } => {
+                    let (has, lacks) = if *a { (&self.a_name, &self.b_name) } else { (&self.b_name, &self.a_name) };
+                    text.extend(format!("\n{part}: only in {has}, not in {lacks}; not compared\n").into_bytes());
+                }
+                PartResult::Compared(c) => {
+                    text.extend(format!("\n{part}:\n").into_bytes());
+                    text.extend(spindle_report::render_compare(c, &self.a_name, &self.b_name));
+                }
+            }
+        }
+        text
+    }
+}
+
+/// B against A from `store`, as `spindle compare` and `spindle serve`'s compare page judge it.
+pub fn compared(store: Option<&Store>, a: Side<'_>, b: Side<'_>, threshold_pct: f64) -> anyhow::Result<Compared> {
+    let fa = selection::parse_selection(a.flag, a.items)?;
+    let fb = selection::parse_selection(b.flag, b.items)?;
+    let load = |f: &Filter, side: Side<'_>| -> anyhow::Result<Vec<StoredRun>> {
+        let runs = match store {
             Some(s) => s.load_all(f)?,
             None => Vec::new(),
         };
         if runs.is_empty() {
-            return Err(UsageError::NoRuns { selection: format!("{flag} {}", items.join(" ")) }.into());
+            return Err(UsageError::NoRuns { selection: format!("{} {}", side.flag, side.name()) }.into());
         }
         Ok(runs)
     };
-    let a = load(&fa, flag_a, &a_items)?;
-    let b = load(&fb, flag_b, &b_items)?;
+    let runs_a = load(&fa, a)?;
+    let runs_b = load(&fb, b)?;
     // A run that measured nothing (stopped in its warm-up) has no figures to compare: its
     // zeros are not a result.
-    if let Some(empty) = a.iter().chain(&b).find(|r| r.record.summary.ios == 0) {
+    if let Some(empty) = runs_a.iter().chain(&runs_b).find(|r| r.record.summary.ios == 0) {
         return Err(UsageError::request(format!(
             "run {} measured nothing ({}, {:.1} s measured): leave it out of the selection",
             empty.summary.id,
@@ -45,8 +129,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         ))
         .into());
     }
-    if let Some(shared) = a.iter().find(|r| b.iter().any(|x| x.summary.id == r.summary.id)).map(|r| r.summary.id) {
-        if a.len() > 1 || b.len() > 1 {
+    if let Some(shared) =
+        runs_a.iter().find(|r| runs_b.iter().any(|x| x.summary.id == r.summary.id)).map(|r| r.summary.id)
+    {
+        if runs_a.len() > 1 || runs_b.len() > 1 {
             return Err(
                 UsageError::request(format!("run {shared} is in both A and B; make the selections disjoint")).into()
             );
@@ -54,45 +140,25 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     }
     // Labels that picked the sides are what is being compared, not a confounder.
     let selected_by: Vec<String> = fa.labels.iter().chain(fb.labels.iter()).map(|(k, _)| k.clone()).collect();
-    let threshold_pct = threshold_of(&args.verdict)?;
-    let history = match &store {
-        Some(s) => history(s, &a, &b)?,
+    let history = match store {
+        Some(s) => history(s, &runs_a, &runs_b)?,
         None => Vec::new(),
     };
     let history: Vec<Vec<&RunRecord>> = history.iter().map(|g| g.iter().map(|r| &r.record).collect()).collect();
     let settings = Settings { selected_by: &selected_by, threshold_pct, history: &history };
-    let (a_name, b_name) = (a_items.join(" "), b_items.join(" "));
-    let parts = parts_of(&a, &b);
-    if let [(None, a, b)] = parts.as_slice() {
-        let comparison = spindle_analysis::compare::compare(a, b, &settings);
-        if args.json {
-            output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&comparison)?).as_bytes())?;
-        } else {
-            output::write_report(&spindle_report::render_compare(&comparison, &a_name, &b_name))?;
-        }
-        return Ok(Outcome::Success);
-    }
     // Large operations: each operation compared with the same operation only.
-    let mut json = serde_json::Map::new();
-    let mut text = Vec::new();
-    for (part, a, b) in &parts {
-        let part = part.as_deref().unwrap_or("other");
-        if a.is_empty() || b.is_empty() {
-            let (has, lacks) = if a.is_empty() { (&b_name, &a_name) } else { (&a_name, &b_name) };
-            text.extend(format!("\n{part}: only in {has}, not in {lacks}; not compared\n").into_bytes());
-            continue;
-        }
-        let comparison = spindle_analysis::compare::compare(a, b, &settings);
-        text.extend(format!("\n{part}:\n").into_bytes());
-        text.extend(spindle_report::render_compare(&comparison, &a_name, &b_name));
-        json.insert(part.to_string(), serde_json::to_value(&comparison)?);
-    }
-    if args.json {
-        output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&json)?).as_bytes())?;
-    } else {
-        output::write_report(&text)?;
-    }
-    Ok(Outcome::Success)
+    let parts = parts_of(&runs_a, &runs_b)
+        .into_iter()
+        .map(|(part, ra, rb)| {
+            let result = if ra.is_empty() || rb.is_empty() {
+                PartResult::OnlyIn { a: rb.is_empty() }
+            } else {
+                PartResult::Compared(Box::new(spindle_analysis::compare::compare(&ra, &rb, &settings)))
+            };
+            (part, result)
+        })
+        .collect();
+    Ok(Compared { a_name: a.name(), b_name: b.name(), parts })
 }
 
 /// A and B by part: one part for most runs; a large operation's runs by operation (a scan is

@@ -17,6 +17,7 @@ pub mod profiles;
 pub mod record;
 pub mod report;
 pub mod runs;
+pub mod serve;
 pub mod shell;
 pub mod suite;
 pub mod verify;

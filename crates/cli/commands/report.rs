@@ -7,8 +7,8 @@ use crate::args::ReportArgs;
 use crate::selection;
 use crate::store;
 use crate::usage::UsageError;
-use spindle_report::{Format, ReportGroup};
-use spindle_store::StoreError;
+use spindle_report::{Document, Format, ReportGroup};
+use spindle_store::{Filter, Store, StoreError, StoredGroup};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
@@ -19,27 +19,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
     let Some(store) = store::open_existing(&args.store)? else {
         return Err(UsageError::file(shown.to_string(), "there is no results store here yet: nothing to report").into());
     };
-    let runs = store.load_all(&filter)?;
-    if runs.is_empty() {
+    let Some(mut doc) = document(&store, &filter)? else {
         return Err(UsageError::NoRuns { selection: selection_words(args) }.into());
-    }
-    let mut group_ids: Vec<i64> = runs.iter().filter_map(|r| r.summary.group).collect();
-    group_ids.sort_unstable();
-    group_ids.dedup();
-    let groups = group_ids
-        .into_iter()
-        .map(|id| {
-            store.group(id).map(|g| ReportGroup {
-                id: g.id,
-                kind: g.kind,
-                name: g.name,
-                created_at: g.created_at,
-                summary: g.summary,
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    let mut doc = super::runs::document_of(runs);
-    doc.groups = groups;
+    };
     doc.title = args.title.clone().unwrap_or_else(|| "spindle report".into());
     doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
     let mut written: Vec<String> = Vec::new();
@@ -56,6 +38,28 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
         written.push(path.display().to_string());
     }
     Ok(Outcome::Success)
+}
+
+/// The runs `filter` selects with the groups they were made in, as every exporter takes them
+/// (`spindle report` and `spindle serve`'s downloads); `None` when no run matches.
+pub fn document(store: &Store, filter: &Filter) -> anyhow::Result<Option<Document>> {
+    let runs = store.load_all(filter)?;
+    if runs.is_empty() {
+        return Ok(None);
+    }
+    let mut group_ids: Vec<i64> = runs.iter().filter_map(|r| r.summary.group).collect();
+    group_ids.sort_unstable();
+    group_ids.dedup();
+    let groups =
+        group_ids.into_iter().map(|id| store.group(id).map(report_group)).collect::<Result<Vec<_>, StoreError>>()?;
+    let mut doc = super::runs::document_of(runs);
+    doc.groups = groups;
+    Ok(Some(doc))
+}
+
+/// A stored group as the exporters take it.
+pub fn report_group(g: StoredGroup) -> ReportGroup {
+    ReportGroup { id: g.id, kind: g.kind, name: g.name, created_at: g.created_at, summary: g.summary }
 }
 
 /// Each `-o` with its format, checked before anything is read: a format spindle writes, a

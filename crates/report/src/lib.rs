@@ -25,6 +25,8 @@ pub use csv::render_csv;
 pub use document::{Document, ReportGroup, ReportRun};
 pub use format::{ExportError, Exporter, Format};
 pub use group::{CheckFinding, CheckSource, Findings, GroupInput, GroupRun, GroupView, group_view, render_group};
+pub use html::escape::esc;
+pub use html::{Frame, render_framed};
 pub use json::render_json;
 pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};

@@ -9,6 +9,7 @@ mod backend;
 mod error;
 mod location;
 pub mod private;
+pub mod progress;
 mod query;
 mod records_v2;
 mod save;

@@ -69,6 +69,18 @@ const MIGRATIONS: &[Step] = &[
     ),
     // 2: every record in the current record schema (v2: the kind's data typed in `details`).
     Step::Rewrite(crate::records_v2::rewrite),
+    // 3: runs in progress, as their writers publish them for `spindle serve` (progress.rs).
+    Step::Sql(
+        "CREATE TABLE live_runs (
+        id {id},
+        pid {int} NOT NULL,
+        hostname TEXT NOT NULL,
+        what TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        updated_ms {int} NOT NULL,
+        points TEXT NOT NULL
+    );",
+    ),
 ];
 
 /// The schema version this spindle writes.

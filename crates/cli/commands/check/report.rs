@@ -4,7 +4,7 @@
 use super::answer::Answer;
 use crate::output;
 use crate::usage::UsageError;
-use spindle_report::{Format, ReportGroup};
+use spindle_report::Format;
 use spindle_runner::experiment::Runner;
 use std::path::{Path, PathBuf};
 
@@ -47,14 +47,7 @@ pub fn write(path: &Path, runner: &Runner<'_>, group_ids: &[i64], force: bool) -
     let records: Vec<_> = runner.runs.iter().map(|f| f.record.clone()).collect();
     let mut doc = runner.saver.document(&records);
     for id in group_ids {
-        let g = store.group(*id)?;
-        doc.groups.push(ReportGroup {
-            id: g.id,
-            kind: g.kind,
-            name: g.name,
-            created_at: g.created_at,
-            summary: g.summary,
-        });
+        doc.groups.push(crate::commands::report::report_group(store.group(*id)?));
     }
     doc.title = "spindle check".into();
     doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());

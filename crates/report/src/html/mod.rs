@@ -1,7 +1,8 @@
 //! The report as one self-contained HTML page: inline CSS and SVG, no script, nothing fetched,
 //! so it opens offline, mails as one file, and prints (each chart and table kept on a page).
+//! `spindle serve` draws its pages with the same renderer, inside a `Frame` of its own.
 
-mod escape;
+pub mod escape;
 mod svg;
 
 use crate::document::Document;
@@ -32,12 +33,31 @@ pre{background:#f6f6f6;padding:.6em;overflow-x:auto;font-size:12px;white-space:p
 .note{margin:.3em 0}.toc{columns:2}
 @media print{body{margin:0;max-width:none}figure,table,pre{break-inside:avoid}h2,h3{break-after:avoid}a{color:inherit}}";
 
+/// What a page adds around the report: markup its maker wrote (and escaped) itself. The
+/// exported report has none; a served page has its navigation, forms and script.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    /// Inside `<head>`, after the report's style.
+    pub head: String,
+    /// First in `<body>`, before the title.
+    pub top: String,
+    /// After the sections, last in `<body>`.
+    pub bottom: String,
+}
+
 pub fn render(v: &ReportView) -> String {
+    render_framed(v, &Frame::default())
+}
+
+/// The report page with `frame`'s markup around it.
+pub fn render_framed(v: &ReportView, frame: &Frame) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style>{}</head><body>\n{}<h1>{}</h1>\n",
         esc(&v.title),
+        frame.head,
+        frame.top,
         esc(&v.title)
     );
     if !v.generated_at.is_empty() {
@@ -56,6 +76,7 @@ pub fn render(v: &ReportView) -> String {
     for s in &v.sections {
         section(&mut out, s);
     }
+    out.push_str(&frame.bottom);
     out.push_str("</body></html>\n");
     out
 }

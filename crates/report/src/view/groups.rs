@@ -172,6 +172,14 @@ fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serd
     });
 }
 
+/// A comparison of any two selections as a section of its own (`spindle serve`'s compare
+/// page), drawn as an A/B group's comparison is.
+pub fn comparison_section(anchor: impl Into<String>, title: impl Into<String>, c: &Comparison) -> Section {
+    let mut section = Section { anchor: anchor.into(), level: 2, title: title.into(), ..Section::default() };
+    ab(&mut section, c);
+    section
+}
+
 fn ab(section: &mut Section, c: &Comparison) {
     section.notes.push(c.headline.clone());
     section.notes.extend(c.notes.iter().cloned());

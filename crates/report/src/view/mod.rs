@@ -8,6 +8,7 @@ mod kinds;
 mod runs;
 
 pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};
+pub use groups::comparison_section;
 
 use crate::document::Document;
 use serde::Serialize;

@@ -252,6 +252,7 @@ impl Conn {
     /// Inside a write transaction, before anything is read: waits for any other spindle doing
     /// `what` in the same store (SQLite's write lock, which `write` takes, already serializes
     /// every writer; PostgreSQL's transactions need an advisory lock for it).
+    #[cfg_attr(not(feature = "postgres"), allow(unused_variables))]
     pub fn serialize(&self, what: Serial) -> Result<(), StoreError> {
         match self {
             Conn::Sqlite(_) => Ok(()),

@@ -1,0 +1,77 @@
+//! Compare any two selections: the same verdicts as `spindle compare` (the same function, so
+//! the paired basis where the runs came from `ab`), drawn as the report draws an A/B group;
+//! `format=json` gives exactly what `spindle compare --json` prints.
+
+use super::super::http::{Request, Response};
+use super::{Page, PageError, frame, within_limit};
+use crate::args::VerdictArgs;
+use crate::commands::compare::{PartResult, Side, compared, threshold_of};
+use crate::selection;
+use spindle_report::esc;
+use spindle_report::view::{ReportView, Section, comparison_section};
+use spindle_store::Store;
+
+/// Items of one side: run ids, ranges and labels, as the form's fields and the runs page's
+/// boxes give them (each value may hold several, separated by spaces or commas).
+fn items(req: &Request, name: &str) -> Vec<String> {
+    req.params(name).flat_map(|v| v.split([' ', ',']).filter(|s| !s.is_empty()).map(String::from)).collect()
+}
+
+pub fn page(store: &Store, req: &Request) -> Page {
+    let (a, b) = (items(req, "a"), items(req, "b"));
+    let json = match req.param("format") {
+        None | Some("html") => false,
+        Some("json") => true,
+        Some(f) => return Err(PageError::bad(format!("format {f:?}: html or json"))),
+    };
+    let form = form(&a, &b, req.param("threshold"));
+    let mut view = ReportView { title: "Compare B with A".into(), ..ReportView::default() };
+    if a.is_empty() && b.is_empty() {
+        view.overview.push("Pick each side by run ids (12 14-16) or labels (raid=10); all must hold.".into());
+        return Ok(frame::page(&view, form));
+    }
+    if a.is_empty() || b.is_empty() {
+        return Err(PageError::bad("say what to compare: runs or labels in both A and B"));
+    }
+    for (flag, side) in [("--a", &a), ("--b", &b)] {
+        within_limit(store, &selection::parse_selection(flag, side)?)?;
+    }
+    let threshold_pct = threshold_of(&VerdictArgs { threshold: req.param("threshold").map(String::from) })?;
+    let c = compared(Some(store), Side { flag: "--a", items: &a }, Side { flag: "--b", items: &b }, threshold_pct)?;
+    if json {
+        let text =
+            serde_json::to_string_pretty(&c.json().map_err(anyhow::Error::from)?).map_err(anyhow::Error::from)?;
+        return Ok(Response::new(200, "application/json", text + "\n"));
+    }
+    view.overview.push(format!("A: {}. B: {}.", c.a_name, c.b_name));
+    for (i, (part, result)) in c.parts.iter().enumerate() {
+        let title = match part {
+            Some(p) => format!("{p}: B against A"),
+            None => "B against A".to_string(),
+        };
+        view.sections.push(match result {
+            PartResult::Compared(comparison) => comparison_section(format!("part-{i}"), title, comparison),
+            PartResult::OnlyIn { a } => Section {
+                anchor: format!("part-{i}"),
+                level: 2,
+                title,
+                notes: vec![format!("Only in {}: not compared.", if *a { "A" } else { "B" })],
+                ..Section::default()
+            },
+        });
+    }
+    Ok(frame::page(&view, form))
+}
+
+fn form(a: &[String], b: &[String], threshold: Option<&str>) -> String {
+    format!(
+        "<form class=\"filter\" method=\"get\" action=\"/compare\" id=\"sides\">\
+         <label>A<input name=\"a\" value=\"{}\" placeholder=\"12 14-16 or raid=5\"></label>\
+         <label>B<input name=\"b\" value=\"{}\" placeholder=\"raid=10\"></label>\
+         <label>threshold %<input name=\"threshold\" value=\"{}\" placeholder=\"5\" size=\"4\"></label>\
+         <button type=\"submit\">Compare</button></form>\n",
+        esc(&a.join(" ")),
+        esc(&b.join(" ")),
+        esc(threshold.unwrap_or_default())
+    )
+}

@@ -1,0 +1,47 @@
+//! A selection downloaded as a file: the same `Document` and exporters as `spindle report`
+//! (HTML, XLSX, CSV, JSON; Markdown too), the runs picked by ids (the runs page's boxes, a
+//! run's page) or a group.
+
+use super::super::http::{Request, Response};
+use super::{Page, PageError, id_of, within_limit};
+use crate::commands::report::document;
+use crate::selection;
+use spindle_report::Format;
+use spindle_store::Store;
+
+pub fn download(store: &Store, req: &Request) -> Page {
+    let name = req.param("format").unwrap_or("html");
+    let format = Format::parse(name)
+        .filter(|f| *f != Format::Text)
+        .ok_or_else(|| PageError::bad(format!("format {name:?}: html, xlsx, csv, json or md")))?;
+    let items: Vec<String> = ["runs", "a", "b"]
+        .iter()
+        .flat_map(|p| req.params(p))
+        .flat_map(|v| v.split([' ', ',']).filter(|s| !s.is_empty()).map(String::from))
+        .collect();
+    let mut filter = selection::parse_selection("runs", &items)?;
+    filter.group = req.param("group").map(|g| id_of("group", g)).transpose()?;
+    if filter.ids.is_empty() && filter.labels.is_empty() && filter.group.is_none() {
+        return Err(PageError::bad("select the runs to download: tick them, or open a run or a group"));
+    }
+    within_limit(store, &filter)?;
+    let Some(mut doc) = document(store, &filter)? else {
+        return Err(PageError::not_found("no stored run matches this selection"));
+    };
+    doc.title = "spindle report".into();
+    doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
+    let bytes = format.exporter().export(&doc).map_err(anyhow::Error::from)?;
+    let ext = format.name();
+    Ok(Response::new(200, content_type(format), bytes)
+        .with("Content-Disposition", format!("attachment; filename=\"spindle-report.{ext}\"")))
+}
+
+fn content_type(format: Format) -> &'static str {
+    match format {
+        Format::Html => "text/html; charset=utf-8",
+        Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        Format::Csv => "text/csv; charset=utf-8",
+        Format::Json => "application/json",
+        Format::Markdown | Format::Text => "text/plain; charset=utf-8",
+    }
+}

@@ -1,0 +1,422 @@
+//! `spindle serve`: the pages over a real store, what they refuse, the token, bad stores and
+//! ports; and in headless Chromium, what a person sees once the page's script ran.
+
+use crate::common::{spindle_process, spindle_with_store};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+
+/// A running `spindle serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`
+    addr: String,
+    /// What it printed when it started.
+    banner: String,
+}
+
+impl Server {
+    fn start(store: &Path, args: &[&str]) -> Server {
+        let mut child = spindle_process()
+            .arg("serve")
+            .arg("--store")
+            .arg(store)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut banner = String::new();
+        let addr = loop {
+            let line = lines.next().expect("serve printed its address").unwrap();
+            banner.push_str(&line);
+            banner.push('\n');
+            if let Some(rest) = line.strip_prefix("serving http://") {
+                break rest.split('/').next().unwrap().to_string();
+            }
+        };
+        // Keep reading so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Server { child, addr, banner }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Status, headers and body of one request.
+    fn get(&self, path: &str, headers: &str) -> (u16, String, Vec<u8>) {
+        raw(&self.addr, &format!("GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}\r\n", self.addr))
+    }
+
+    fn page(&self, path: &str) -> (u16, String) {
+        let (status, _, body) = self.get(path, "");
+        (status, String::from_utf8(body).unwrap())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn raw(addr: &str, request: &str) -> (u16, String, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).unwrap();
+    let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head");
+    let head = String::from_utf8_lossy(&bytes[..end]).to_string();
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
+    (status, head, bytes[end + 4..].to_vec())
+}
+
+/// A store with an I/O run labelled with markup, a group of two repeats, and runs to compare.
+fn store_with_runs(dir: &Path) -> PathBuf {
+    let store = dir.join("results.db");
+    for (label, rate, repeat) in
+        [("disk=<script>alert(1)</script>", "400", "1"), ("raid=5", "400", "2"), ("raid=10", "800", "2")]
+    {
+        let out = spindle_with_store(&store)
+            .args(["io", "--engine", "null", "--rate", rate, "--duration", "2s", "--repeat", repeat, "--quiet"])
+            .args(["--label", label, "--target"])
+            .arg(dir.join("x.dat"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    store
+}
+
+fn digest(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn serve_pages_show_the_store_and_refuse_hostile_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let before = digest(&store);
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+
+    let (status, runs) = server.page("/");
+    assert_eq!(status, 200, "{runs}");
+    for id in 1..=5 {
+        assert!(runs.contains(&format!("<a href=\"/run/{id}\">{id}</a>")), "run {id} listed: {runs}");
+    }
+    assert!(!runs.contains("<script>alert"), "labels are escaped");
+    assert!(runs.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    let (status, filtered) = server.page("/?label=raid%3D10&sort=rate&order=asc");
+    assert_eq!(status, 200);
+    assert_eq!(filtered.matches("<tr data-id=").count(), 2, "{filtered}");
+
+    let (status, run) = server.page("/run/1");
+    assert_eq!(status, 200);
+    assert!(run.contains("<svg") && run.contains("Command line"), "charts and the command line");
+    assert!(!run.contains("<script>alert"));
+    let (status, group) = server.page("/group/1");
+    assert_eq!(status, 200);
+    assert!(group.contains("<a href=\"/run/2\">2</a>"), "{group}");
+
+    // The compare page's verdict is the command's, to the byte of its JSON.
+    let (status, _, json) = server.get("/compare?a=raid%3D5&b=raid%3D10&format=json", "");
+    assert_eq!(status, 200);
+    let cli =
+        spindle_with_store(&store).args(["compare", "--a", "raid=5", "--b", "raid=10", "--json"]).output().unwrap();
+    assert!(cli.status.success());
+    let page: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let command: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(page, command);
+    let (status, compare) = server.page("/compare?a=raid%3D5&b=raid%3D10");
+    assert_eq!(status, 200);
+    let headline = command["headline"].as_str().unwrap();
+    assert!(compare.contains(&spindle_report::esc(headline).to_string()), "{headline} in {compare}");
+
+    for format in ["html", "csv", "json", "xlsx"] {
+        if format == "xlsx" && !cfg!(feature = "xlsx") {
+            continue;
+        }
+        let (status, head, body) = server.get(&format!("/download?a=1&b=2&format={format}"), "");
+        assert_eq!(status, 200, "{format}: {head}");
+        assert!(head.contains(&format!("filename=\"spindle-report.{format}\"")), "{head}");
+        assert!(!body.is_empty());
+    }
+
+    for (path, expected) in [
+        ("/run/-1", 400),
+        ("/run/99999999999999999999999", 400),
+        ("/run/12abc", 400),
+        ("/run/999", 404),
+        ("/group/0", 400),
+        ("/group/77", 404),
+        ("/../../etc/passwd", 400),
+        ("/%2e%2e/%2e%2e/etc/passwd", 400),
+        ("/assets/..%2f..%2fCargo.toml", 400),
+        ("/nothing", 404),
+        ("/?page=99999999999999999999", 400),
+        ("/?page=-3", 400),
+        ("/?sort=%3Cscript%3Ealert(1)%3C/script%3E", 400),
+        ("/?label=nosuch%3D1", 404),
+        ("/?label=%3Cscript%3E", 400),
+        ("/?since=yesterday", 400),
+        ("/compare?a=1", 400),
+        ("/compare?a=-5&b=2", 400),
+        ("/compare?a=1&b=999", 404),
+        ("/compare?a=1&b=2&threshold=1e999", 400),
+        ("/download?format=exe&runs=1", 400),
+        ("/download?format=csv", 400),
+        ("/download?runs=1-99999999999999999999", 400),
+        ("/download?runs=900-990", 404),
+    ] {
+        let (status, body) = server.page(path);
+        assert_eq!(status, expected, "{path}: {body}");
+        assert!(!body.contains("<script>"), "{path} escaped its input: {body}");
+    }
+    let (status, _, _) = raw(&server.addr, &format!("POST / HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr));
+    assert_eq!(status, 405);
+    let (status, _, _) = raw(&server.addr, "GET / HTTP/1.1\r\nHost: rebound.example:80\r\n\r\n");
+    assert_eq!(status, 403, "a page elsewhere cannot reach it through a rebound name");
+    let (status, _, _) = raw(&server.addr, "NONSENSE\r\n\r\n");
+    assert_eq!(status, 400);
+    drop(server);
+    assert!(digest(&store) == before, "no request changed the store");
+}
+
+#[test]
+fn serve_on_the_network_needs_its_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "0.0.0.0:0"]);
+    let token =
+        server.banner.split("token=").nth(1).expect("a generated token printed").split_whitespace().next().unwrap();
+    let token = token.to_string();
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let addr = format!("127.0.0.1:{port}");
+    for path in ["/", "/run/1", "/assets/serve.js", "/nothing", "/?token=wrong"] {
+        let (status, _, _) = raw(&addr, &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
+        assert_eq!(status, 401, "{path}");
+    }
+    let (status, head, _) = raw(&addr, &format!("GET /?token={token} HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
+    assert_eq!(status, 200);
+    assert!(head.contains(&format!("Set-Cookie: spindle_token={token}; Path=/; HttpOnly; SameSite=Strict")), "{head}");
+    let (status, _, _) =
+        raw(&addr, &format!("GET /run/1 HTTP/1.1\r\nHost: {addr}\r\nCookie: spindle_token={token}\r\n\r\n"));
+    assert_eq!(status, 200);
+    let short = spindle_with_store(&store).args(["serve", "--listen", "0.0.0.0:0", "--token", "abc"]).output().unwrap();
+    assert_eq!(short.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&short.stderr).contains("--token"), "names the flag");
+}
+
+#[test]
+fn serve_refuses_bad_stores_and_busy_ports_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |store: &Path, listen: &str| {
+        // A store taken by mistake would serve until killed: the timeout ends the test instead.
+        let out = spindle_with_store(store)
+            .args(["serve", "--listen", listen])
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let missing = dir.path().join("none.db");
+    assert!(serve(&missing, "127.0.0.1:0").contains("no results store"));
+    assert!(!missing.exists(), "nothing created");
+    let foreign = dir.path().join("notes.db");
+    std::fs::write(&foreign, "my notes, not a store\n".repeat(300)).unwrap();
+    let before = digest(&foreign);
+    serve(&foreign, "127.0.0.1:0");
+    assert!(digest(&foreign) == before, "a foreign file is left untouched");
+    let newer = dir.path().join("newer.db");
+    {
+        let c = rusqlite::Connection::open(&newer).unwrap();
+        let id = spindle_store::APPLICATION_ID;
+        c.execute_batch(&format!(
+            "PRAGMA application_id = {id}; PRAGMA user_version = 999; CREATE TABLE runs (id INTEGER);"
+        ))
+        .unwrap();
+    }
+    let before = digest(&newer);
+    assert!(serve(&newer, "127.0.0.1:0").contains("newer"), "says a newer spindle made it");
+    assert!(digest(&newer) == before);
+
+    let store = store_with_runs(dir.path());
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port();
+    let e = serve(&store, &format!("127.0.0.1:{port}"));
+    assert!(e.contains(&format!("port {port} is in use")), "{e}");
+    assert!(serve(&store, "nowhere").contains("--listen nowhere"));
+}
+
+#[test]
+fn serve_stops_at_once_on_ctrl_c_with_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let mut server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(server.child.id() as i32, libc::SIGINT) };
+    let status = server.child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.iter().all(|n| !n.to_string_lossy().contains("serve")), "{left:?}");
+}
+
+/// Where the browser test puts its screenshots: `SPINDLE_SCREENSHOTS` (scripts/screenshots
+/// sets it to docs/serve), else the test's scratch directory.
+fn screenshot_dir(scratch: &Path) -> PathBuf {
+    std::env::var_os("SPINDLE_SCREENSHOTS").map(PathBuf::from).unwrap_or_else(|| scratch.to_path_buf())
+}
+
+#[test]
+fn serve_in_a_browser_shows_runs_charts_and_the_commands_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) else { return };
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let shots = screenshot_dir(dir.path());
+
+    browser.open(&server.url("/")).unwrap();
+    let ids =
+        browser.eval("[...document.querySelectorAll('#runs tr[data-id]')].map(r => Number(r.dataset.id))").unwrap();
+    assert_eq!(ids, serde_json::json!([5, 4, 3, 2, 1]), "the runs table holds the stored runs, newest first");
+    // The script enables comparing once both sides have a run.
+    let disabled = browser
+        .eval("document.querySelector('input[name=a][value=\"2\"]').click(); document.querySelector('input[name=b][value=\"4\"]').click(); document.getElementById('compare').disabled")
+        .unwrap();
+    assert_eq!(disabled, serde_json::json!(false));
+    assert_eq!(browser.eval("document.getElementById('picked').textContent").unwrap(), "A: 1 run(s), B: 1 run(s)");
+    browser.screenshot(&shots.join("serve-runs.png")).unwrap();
+
+    browser.open(&server.url("/run/1")).unwrap();
+    let drawn = browser
+        .eval("[...document.querySelectorAll('svg')].filter(s => s.querySelectorAll('path, rect, circle').length > 1).length")
+        .unwrap();
+    assert!(drawn.as_u64().unwrap() >= 2, "a run page draws its charts with data: {drawn}");
+    assert_eq!(browser.eval("document.body.innerText.includes('<script>alert(1)</script>')").unwrap(), true);
+    assert_eq!(
+        browser.eval("document.querySelectorAll('script:not([src])').length").unwrap(),
+        0,
+        "no markup from a run"
+    );
+    browser.screenshot(&shots.join("serve-run.png")).unwrap();
+
+    browser.open(&server.url("/group/2")).unwrap();
+    browser.screenshot(&shots.join("serve-group.png")).unwrap();
+
+    let cli =
+        spindle_with_store(&store).args(["compare", "--a", "raid=5", "--b", "raid=10", "--json"]).output().unwrap();
+    let command: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    browser.open(&server.url("/compare?a=raid%3D5&b=raid%3D10")).unwrap();
+    let shown = browser.eval("document.body.innerText").unwrap();
+    assert!(shown.as_str().unwrap().contains(command["headline"].as_str().unwrap()), "{shown}");
+    let verdicts = browser
+        .eval("[...document.querySelectorAll('table')].find(t => t.caption && t.caption.textContent == 'Comparison').rows[1].cells[6].textContent")
+        .unwrap();
+    let verdict = verdicts.as_str().unwrap();
+    assert!(verdict.starts_with(&words_of(&command["metrics"][0])), "{verdict} against {}", command["metrics"][0]);
+    browser.screenshot(&shots.join("serve-compare.png")).unwrap();
+
+    assert_eq!(browser.errors(), Vec::<String>::new(), "no errors on any page");
+}
+
+/// The start of a metric's verdict as the page words it, from `compare --json`.
+fn words_of(metric: &serde_json::Value) -> String {
+    match metric["verdict"].as_str().unwrap() {
+        "better" => "B better",
+        "worse" => "B worse",
+        "untested" => "not tested",
+        other => other,
+    }
+    .to_string()
+}
+
+/// Waits (up to a minute: a slow machine, not a figure) until `ready` gives a value.
+fn wait_for<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..600 {
+        if let Some(v) = ready() {
+            return v;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{what} did not happen within a minute");
+}
+
+fn live_runs(server: &Server) -> Vec<serde_json::Value> {
+    let (status, _, body) = server.get("/api/live", "");
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    v["runs"].as_array().cloned().unwrap_or_default()
+}
+
+fn io_running(store: &Path, dir: &Path, duration: &str) -> Child {
+    spindle_process()
+        .args(["io", "--engine", "null", "--rate", "500", "--duration", duration, "--quiet", "--store"])
+        .arg(store)
+        .arg("--target")
+        .arg(dir.join("live.dat"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn serve_shows_a_run_in_progress_with_its_series_growing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let mut io = io_running(&store, dir.path(), "8s");
+    let id = wait_for("a live run on /api/live", || live_runs(&server).first().map(|r| r["id"].as_i64().unwrap()));
+    let (status, runs) = server.page("/");
+    assert_eq!(status, 200);
+    assert!(runs.contains(&format!("href=\"/live/{id}\"")), "the runs page lists it");
+    let points = |server: &Server| {
+        let (_, _, body) = server.get(&format!("/api/live/{id}"), "");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        v["run"]["points"].as_array().map_or(0, Vec::len)
+    };
+    let first = wait_for("a first point", || Some(points(&server)).filter(|n| *n > 0));
+    wait_for("a point more", || Some(()).filter(|_| points(&server) > first));
+
+    if let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) {
+        browser.open(&server.url(&format!("/live/{id}"))).unwrap();
+        let drawn = |b: &mut spindle_testenv::Browser| {
+            let n = b.eval("Number(document.querySelector('#live-chart path.s0')?.dataset.points || 0)").unwrap();
+            n.as_u64().unwrap_or(0)
+        };
+        let seen = wait_for("the series drawn", || Some(drawn(&mut browser)).filter(|n| *n > 0));
+        wait_for("the series growing on the page", || Some(()).filter(|_| drawn(&mut browser) > seen));
+        browser.screenshot(&screenshot_dir(dir.path()).join("serve-live.png")).unwrap();
+        assert!(io.wait().unwrap().success());
+        wait_for("the page saying it finished", || {
+            let text = browser.eval("document.getElementById('live-state').textContent").unwrap();
+            text.as_str().is_some_and(|t| t.starts_with("Finished")).then_some(())
+        });
+        assert_eq!(browser.errors(), Vec::<String>::new(), "no errors on the live page");
+    } else {
+        assert!(io.wait().unwrap().success());
+    }
+    wait_for("the live row gone once the run is saved", || live_runs(&server).is_empty().then_some(()));
+    let (_, runs) = server.page("/");
+    assert!(runs.contains("<a href=\"/run/6\">6</a>"), "the finished run is stored");
+}
+
+#[test]
+fn serve_shows_a_run_that_died_as_stopped_not_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let mut io = io_running(&store, dir.path(), "60s");
+    wait_for("a live run", || live_runs(&server).first().filter(|r| r["points"].as_u64() > Some(0)).cloned());
+    io.kill().unwrap();
+    io.wait().unwrap();
+    let run = wait_for("the run shown as stopped", || live_runs(&server).into_iter().find(|r| r["stopped"] == true));
+    assert!(run["state"].as_str().unwrap().starts_with("stopped without finishing"), "{run}");
+    let (_, runs) = server.page("/");
+    assert!(runs.contains("stopped without finishing"));
+}
