@@ -49,17 +49,22 @@ fn refused(out: &std::process::Output, path: &Path, word: &str) {
     assert!(still_special(path), "{} was replaced", path.display());
 }
 
+/// A store in `dir` with one run in it, for reports to be made of.
+fn one_run(store: &Path, dir: &Path) {
+    let ok = spindle_with_store(store)
+        .current_dir(dir)
+        .args(["io", "--engine", "null", "--target", "a.dat", "--size", "1M", "--duration", "100ms", "-q"])
+        .output()
+        .unwrap();
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+}
+
 #[test]
 fn force_never_replaces_a_device_fifo_or_socket() {
     let dir = tempfile::tempdir().unwrap();
     let specials = special_files(dir.path());
     let store = dir.path().join("s.db");
-    let ok = spindle_with_store(&store)
-        .current_dir(dir.path())
-        .args(["io", "--engine", "null", "--target", "a.dat", "--size", "1M", "--duration", "100ms", "-q"])
-        .output()
-        .unwrap();
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    one_run(&store, dir.path());
     let log = dir.path().join("log.csv");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/formats/testdata/Narmadha6790_DataCollector01.csv"),
@@ -85,12 +90,7 @@ fn force_never_replaces_a_device_fifo_or_socket() {
 fn a_second_output_that_cannot_be_written_says_the_first_was() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.db");
-    let ok = spindle_with_store(&store)
-        .current_dir(dir.path())
-        .args(["io", "--engine", "null", "--target", "a.dat", "--size", "1M", "--duration", "100ms", "-q"])
-        .output()
-        .unwrap();
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    one_run(&store, dir.path());
     let first = dir.path().join("first.csv");
     // /proc takes no new files, even from root: the second write fails after the first is done.
     let out = spindle_with_store(&store)

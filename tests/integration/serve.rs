@@ -420,3 +420,25 @@ fn serve_shows_a_run_that_died_as_stopped_not_running() {
     let (_, runs) = server.page("/");
     assert!(runs.contains("stopped without finishing"));
 }
+
+#[cfg(feature = "postgres")]
+#[test]
+fn serve_reads_a_store_on_postgres_as_it_reads_a_file() {
+    let Some(db) = crate::server_db::TestDb::create(&crate::hammer_postgres::POSTGRES, "serve") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let url = db.url();
+    let out = crate::common::spindle()
+        .args(["io", "--engine", "null", "--duration", "200ms", "--label", "raid=10", "--store", &url, "--target"])
+        .arg(dir.path().join("x.dat"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(Path::new(&url), &["--listen", "127.0.0.1:0"]);
+    assert!(server.banner.contains("the store postgres://"), "{}", server.banner);
+    let (status, runs) = server.page("/");
+    assert_eq!(status, 200, "{runs}");
+    assert!(runs.contains("<a href=\"/run/1\">1</a>"), "{runs}");
+    let (status, run) = server.page("/run/1");
+    assert_eq!(status, 200);
+    assert!(run.contains("<svg"), "{run}");
+}

@@ -90,7 +90,7 @@ mod tests {
     #[test]
     fn a_live_run_is_published_updated_and_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let store = Store::open(dir.path().join("s.db")).unwrap();
         assert!(store.live_runs().unwrap().is_empty(), "a new store has no live runs");
         let id = store.live_start(42, "h", "8KiB random read", "2026-11-26T10:00:00Z", 1_000).unwrap();
         store.live_update(id, &[[1.0, 100.0, 0.8, 5e5], [2.0, 110.0, 0.9, 4e5]], 3_000).unwrap();
