@@ -15,10 +15,12 @@ shift 3
 [ "${1:-}" = "--" ] && shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export SPINDLE_STORE=$work/results.db
 one() { # binary io-args... -> "iops cpu_us_per_io"
     local bin=$1
     shift
+    # A store per build: the newer one may have moved the store's schema on, which the older
+    # then refuses.
+    [ "$bin" = "$old" ] && export SPINDLE_STORE=$work/old.db || export SPINDLE_STORE=$work/new.db
     "$bin" io --target "${AB_TARGET:-$work/ab.dat}" --size "${AB_SIZE:-64M}" --keep-file --quiet --json "$@" 2>/dev/null | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
