@@ -61,6 +61,10 @@ pub enum Command {
     /// Write stored runs as a report to hand on: one self-contained HTML page with charts, an
     /// Excel workbook with native charts, CSV or Markdown (by the file's extension).
     Report(ReportArgs),
+    /// One agent's share of a run of several (`spindle io --agents N` starts them, or prints
+    /// the commands or the Kubernetes Job that do): joins the run in the store, waits for the
+    /// common start, measures and saves its share.
+    Agent(AgentArgs),
     /// A local web page over the results store, read-only: browse runs, see a run or a group
     /// with its charts, compare any two selections, download them as HTML, XLSX, CSV or JSON.
     Serve(ServeArgs),
@@ -597,6 +601,45 @@ pub struct ServeArgs {
     pub store: StoreArgs,
 }
 
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Started by `spindle io --agents N --launch ...`, or by what --emit printed. The store's URL comes from\n\
+SPINDLE_STORE (kept out of the arguments, where any user's `ps` would see a password)."
+)]
+pub struct AgentArgs {
+    /// The run of agents to join (its id, as `spindle io --agents` printed it).
+    #[arg(long, value_name = "ID")]
+    pub run: i64,
+    /// Which agent this is, 0 to N-1 [default: $JOB_COMPLETION_INDEX, else $SLURM_PROCID].
+    #[arg(long, value_name = "I")]
+    pub index: Option<u32>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// One run measured by several agents at once.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AgentsArgs {
+    /// Measure the job with N agents at once, started together and merged exactly into one
+    /// run (needs a store on a PostgreSQL server: --store postgres://...).
+    #[arg(long, value_name = "N")]
+    pub agents: Option<String>,
+    /// How the agents are started: local (processes here), ssh (round the --hosts), slurm
+    /// (srun) or k8s (an Indexed Job, printed with --emit) [default: local].
+    #[arg(long, value_name = "HOW")]
+    pub launch: Option<String>,
+    /// The hosts for --launch ssh: one per line (host or user@host); agents go round them.
+    #[arg(long, value_name = "FILE")]
+    pub hosts: Option<PathBuf>,
+    /// Print the commands (or the Job's YAML) that start the agents instead of running them,
+    /// then wait for the agents and merge their run.
+    #[arg(long)]
+    pub emit: bool,
+    /// How long agents may take to join and prepare before the run is aborted [default: 5m].
+    #[arg(long, value_name = "DURATION")]
+    pub ready_timeout: Option<String>,
+}
+
 /// Where results are kept.
 #[derive(Debug, Args, Clone, Default)]
 pub struct StoreArgs {
@@ -959,6 +1002,8 @@ pub struct IoArgs {
     /// prints the curve and its knee.
     #[arg(long, value_name = "PARAM=LIST")]
     pub sweep: Option<String>,
+    #[command(flatten)]
+    pub agents: AgentsArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

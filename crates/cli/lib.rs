@@ -55,6 +55,7 @@ pub fn main() -> ExitCode {
         args::Command::Largeops(l) => commands::largeops::run(&l),
         args::Command::Report(r) => commands::report::run(&r),
         args::Command::Serve(s) => commands::serve::run(&s),
+        args::Command::Agent(a) => commands::agents::agent(&a),
         args::Command::Import(i) => commands::import::run(&i),
         args::Command::Verify(v) => commands::verify::run(&v),
         args::Command::Durability(d) => commands::durability::run(&d),

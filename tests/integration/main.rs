@@ -2,6 +2,8 @@
 
 mod ab;
 mod ab_database;
+#[cfg(feature = "postgres")]
+mod agents;
 mod check;
 mod common;
 mod compare;

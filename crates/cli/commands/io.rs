@@ -13,9 +13,20 @@ use spindle_store::GroupKind;
 
 pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
+    let agents = crate::commands::agents::Request::of(&args.agents)?;
     let plan = plan::plan_io(&plan::PlanInput::from(args), &ThisMachine)?;
     for w in &plan.warnings {
         warn(args.output.quiet, w);
+    }
+    if let Some(request) = agents {
+        if plan.jobs.len() != 1 {
+            return Err(crate::usage::UsageError::request(
+                "--agents measures one job: run it once per --sweep point or --repeat instead",
+            )
+            .into());
+        }
+        let job = plan.jobs.into_iter().next().map(|p| p.job).expect("one job");
+        return crate::commands::agents::run_io(args, request, job);
     }
     let group = match (&plan.sweep, plan.repeats) {
         (Some(sweep), _) => Some((GroupKind::Sweep, format!("--sweep {}", sweep.text))),

@@ -2,6 +2,7 @@
 //! (`spindle_runner`, through crate::runner).
 
 pub mod ab;
+pub mod agents;
 pub mod characterize;
 pub mod check;
 pub mod compare;

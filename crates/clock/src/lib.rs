@@ -10,4 +10,4 @@ pub mod start_gate;
 
 pub use pace::{Pacer, low_timer_slack};
 pub use schedule::starts_between;
-pub use start_gate::StartGate;
+pub use start_gate::{StartAt, StartGate};

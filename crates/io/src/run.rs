@@ -11,7 +11,7 @@ use crate::payload::{Plain, Verifying};
 use crate::target::marker::{self, VerifyMark};
 use crate::verify::map::GenerationMap;
 use crate::worker::{self, Timing, WorkerPlan, WorkerResult};
-use spindle_clock::StartGate;
+use spindle_clock::{StartAt, StartGate};
 use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
@@ -61,6 +61,17 @@ pub struct JobOutcome {
 pub fn run_job(
     spec: &JobSpec,
     stop: &AtomicBool,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Result<JobOutcome, RunError> {
+    run_job_at(spec, stop, None, on_progress)
+}
+
+/// As `run_job`, with the workers, once ready, starting at `start` (an agent's share of a
+/// run many agents start together) instead of at once.
+pub fn run_job_at(
+    spec: &JobSpec,
+    stop: &AtomicBool,
+    start: Option<&StartAt>,
     on_progress: &mut dyn FnMut(Progress),
 ) -> Result<JobOutcome, RunError> {
     let patterns: Vec<Pattern> =
@@ -124,7 +135,7 @@ pub fn run_job(
             })
             .collect();
 
-        let t0 = gate.open();
+        let t0 = gate.open_at(start);
         let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
         let workers: Vec<WorkerResult> = handles
             .into_iter()

@@ -171,6 +171,7 @@ pub fn record() -> RunRecord {
         warnings: vec!["a warning".into()],
         behind_schedule_ios: 12,
         counts: crate::db::Counts::Ios,
+        agents: None,
     }
 }
 

@@ -20,11 +20,13 @@ pub enum GroupKind {
     Ab,
     /// `spindle check`: the battery of measurements its findings are drawn from.
     Check,
+    /// One run measured by several agents (`--agents`): each agent's share, and the merged run.
+    Agents,
 }
 
 impl GroupKind {
-    pub const ALL: [GroupKind; 5] =
-        [GroupKind::Repeat, GroupKind::Sweep, GroupKind::Suite, GroupKind::Ab, GroupKind::Check];
+    pub const ALL: [GroupKind; 6] =
+        [GroupKind::Repeat, GroupKind::Sweep, GroupKind::Suite, GroupKind::Ab, GroupKind::Check, GroupKind::Agents];
 
     /// As the store and reports spell it.
     pub fn name(self) -> &'static str {
@@ -34,6 +36,7 @@ impl GroupKind {
             GroupKind::Suite => "suite",
             GroupKind::Ab => "ab",
             GroupKind::Check => "check",
+            GroupKind::Agents => "agents",
         }
     }
 

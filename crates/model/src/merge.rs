@@ -7,6 +7,10 @@
 //! is no percentile of anything). An agent whose layout or grid differs is refused, and so
 //! is a histogram whose counts do not add up or would overflow: nothing is merged then.
 
+mod runs;
+
+pub use runs::{AgentFacts, Distribution, merge_runs};
+
 use crate::histogram::{BUCKETS, Histogram, SUB_BUCKETS, SparseHistogram};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -81,6 +81,10 @@ pub struct RunRecord {
     /// from before it was said).
     #[serde(default)]
     pub counts: crate::db::Counts,
+    /// A run several agents measured together (`--agents`): where and how they started, and
+    /// each one's share (absent for a run of one process).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<crate::merge::Distribution>,
 }
 
 impl Serialize for RunRecord {
@@ -128,6 +132,7 @@ impl RunRecord {
             warnings: Vec::new(),
             behind_schedule_ios: 0,
             counts: kind.counts(),
+            agents: None,
         }
     }
 

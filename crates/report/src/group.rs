@@ -52,7 +52,8 @@ pub enum Findings {
     Ab {
         comparison: Comparison,
     },
-    /// A suite's members are each their own workload: the run table is the finding.
+    /// A suite's members are each their own workload, and a run of several agents is their
+    /// shares and the merged run: the run table is the finding.
     Suite,
     /// `spindle check`: what it found, and the page reads' curve over depth.
     Check {
@@ -115,7 +116,7 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
         GroupKind::Sweep => sweep_findings(g),
         GroupKind::Repeat => Findings::Repeat { spread: spread(&g.runs.iter().map(|r| r.3).collect::<Vec<_>>()) },
         GroupKind::Ab => ab_findings(g),
-        GroupKind::Suite => Findings::Suite,
+        GroupKind::Suite | GroupKind::Agents => Findings::Suite,
         GroupKind::Check => check_findings(g),
     };
     GroupView {

@@ -5,6 +5,7 @@
 //! record (spindle-model) is the only thing stored; the summary columns are copies of its
 //! fields, for fast listing and selection.
 
+pub mod agents;
 mod backend;
 mod error;
 mod location;

@@ -27,6 +27,12 @@ impl Store {
         ids.first().copied().ok_or_else(|| self.conn.error("a new group was given no id"))
     }
 
+    /// Names a group anew (one named by an id it learns only once it exists).
+    pub fn rename_group(&self, group: i64, name: &str) -> Result<(), StoreError> {
+        self.conn.execute("UPDATE groups SET name = ?1 WHERE id = ?2", &[name.into(), group.into()])?;
+        Ok(())
+    }
+
     /// Attaches what was learnt from the whole group (a sweep's knee, a suite's table).
     pub fn set_group_summary(&self, group: i64, summary: &serde_json::Value) -> Result<(), StoreError> {
         self.conn

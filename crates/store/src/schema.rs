@@ -81,6 +81,37 @@ const MIGRATIONS: &[Step] = &[
         points TEXT NOT NULL
     );",
     ),
+    // 4: runs measured by several agents and their agents, coordinated through a store on a
+    // PostgreSQL server (agents.rs).
+    Step::Sql(
+        "CREATE TABLE agent_runs (
+        id {id},
+        created_at TEXT NOT NULL,
+        agents {int} NOT NULL,
+        spec TEXT NOT NULL,
+        spec_hash TEXT NOT NULL,
+        spindle_version TEXT NOT NULL,
+        state TEXT NOT NULL,
+        start_at_ns {int},
+        group_id {int} NOT NULL,
+        note TEXT
+    );
+    CREATE TABLE agents (
+        run_id {int} NOT NULL REFERENCES agent_runs(id) ON DELETE CASCADE,
+        idx {int} NOT NULL,
+        hostname TEXT NOT NULL,
+        pid {int} NOT NULL,
+        spindle_version TEXT NOT NULL,
+        offset_ns {int} NOT NULL,
+        rtt_ns {int} NOT NULL,
+        state TEXT NOT NULL,
+        heartbeat_ns {int} NOT NULL,
+        started_ns {int},
+        run_saved {int},
+        note TEXT,
+        PRIMARY KEY (run_id, idx)
+    ){without_rowid};",
+    ),
 ];
 
 /// The schema version this spindle writes.

@@ -71,6 +71,8 @@ pub struct Runner<'a> {
     pub total_steps: usize,
     /// The steps run so far.
     steps_run: usize,
+    /// The instant an agent's steps start at (`Context::start`).
+    pub start: Option<std::sync::Arc<spindle_clock::StartAt>>,
 }
 
 impl<'a> Runner<'a> {
@@ -94,6 +96,7 @@ impl<'a> Runner<'a> {
             outcome: Outcome::Success,
             total_steps: 1,
             steps_run: 0,
+            start: None,
         }
     }
 
@@ -154,6 +157,7 @@ impl<'a> Runner<'a> {
             observer: self.observer,
             sample_interval: self.sample_interval,
             files: &mut self.files,
+            start: self.start.as_deref(),
         };
         let kept = Kept {
             labels: &self.labels,

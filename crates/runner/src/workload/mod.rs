@@ -14,6 +14,7 @@ pub mod logtest;
 use crate::RunEnd;
 use crate::observer::Observer;
 use io::Files;
+use spindle_clock::StartAt;
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use std::sync::atomic::AtomicBool;
@@ -28,6 +29,9 @@ pub struct Context<'a> {
     pub sample_interval: Duration,
     /// Test files, prepared once for every I/O workload of the experiment.
     pub files: &'a mut Files,
+    /// Where an agent's share of a run starts: an instant it shares with the other agents
+    /// (I/O jobs wait for it once their workers are ready); `None` starts at once.
+    pub start: Option<&'a StartAt>,
 }
 
 /// One run, measured and recorded (its labels and command line are the runner's to add).

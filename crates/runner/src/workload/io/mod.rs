@@ -9,7 +9,7 @@ use super::{Context, Measured, Sink, Workload};
 use crate::RunEnd;
 use crate::harness::Measure;
 use spindle_io::collect::{RunContext, build_record};
-use spindle_io::run::run_job;
+use spindle_io::run::run_job_at;
 use spindle_model::spec::JobSpec;
 use std::path::Path;
 use std::time::Duration;
@@ -38,7 +38,7 @@ impl Workload for IoJob {
         let paths: Vec<&Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
         let measure = Measure::start(&paths, Vec::new(), cx.sample_interval, Vec::new());
         let observer = cx.observer;
-        let result = run_job(job, cx.stop, &mut |p| observer.tick(&p));
+        let result = run_job_at(job, cx.stop, cx.start, &mut |p| observer.tick(&p));
         let measured = measure.finish(Duration::from_nanos(job.warmup_ns));
         observer.finish_line();
         let outcome = result?;

@@ -1,0 +1,251 @@
+//! Starting the agents with what the hosts already have: local child processes, ssh, Slurm's
+//! `srun`, or a Kubernetes Indexed Job (whose YAML is printed for `kubectl apply`). The
+//! store's URL (which may hold a password) reaches an agent only through its environment
+//! (`SPINDLE_STORE`: set for a child, read from stdin on the far side of ssh, a Secret in the
+//! Job), never through its arguments, where `ps` on any host would show it.
+
+use crate::usage::UsageError;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+
+/// How agents are started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Launch {
+    /// Child processes of this spindle, on this host.
+    Local,
+    /// `ssh HOST spindle agent ...`, round-robin over `--hosts`.
+    Ssh,
+    /// A Kubernetes Indexed Job (only printed: `--emit`).
+    K8s,
+    /// One `srun` of N tasks (the agent's index is its `SLURM_PROCID`).
+    Slurm,
+}
+
+impl Launch {
+    pub fn parse(text: &str) -> Result<Launch, UsageError> {
+        match text {
+            "local" => Ok(Launch::Local),
+            "ssh" => Ok(Launch::Ssh),
+            "k8s" | "kubernetes" => Ok(Launch::K8s),
+            "slurm" => Ok(Launch::Slurm),
+            _ => Err(UsageError::flag("--launch", text, "one of local, ssh, k8s, slurm")),
+        }
+    }
+}
+
+/// The hosts of a `--hosts` file: one per line (`host`, `user@host`), blank lines and `#`
+/// comments skipped.
+pub fn read_hosts(path: &Path) -> Result<Vec<String>, UsageError> {
+    let bytes = crate::input_file::read_limited(path, 1 << 20, "hosts file")?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut hosts = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let host = line.split('#').next().unwrap_or("").trim();
+        if host.is_empty() {
+            continue;
+        }
+        if host.starts_with('-') || host.chars().any(|c| c.is_whitespace() || c == '\'' || c == '"') {
+            return Err(UsageError::file(path, format!("line {}: {host:?} is not a host name", n + 1)));
+        }
+        hosts.push(host.to_string());
+    }
+    if hosts.is_empty() {
+        return Err(UsageError::file(path, "names no host"));
+    }
+    Ok(hosts)
+}
+
+/// The command an agent runs, as a shell on its host reads it. `SPINDLE_STORE` comes from its
+/// environment.
+fn agent_command(run: i64, index: Option<u32>) -> String {
+    match index {
+        Some(i) => format!("spindle agent --run {run} --index {i}"),
+        None => format!("spindle agent --run {run}"),
+    }
+}
+
+/// ssh's remote command: the store's URL read from stdin into the environment first.
+fn ssh_remote(run: i64, index: u32) -> String {
+    format!("IFS= read -r SPINDLE_STORE && export SPINDLE_STORE && exec {}", agent_command(run, Some(index)))
+}
+
+/// What `--emit` prints: the commands, or the Job, that start `agents` agents of `run`.
+pub fn emitted(how: Launch, run: i64, agents: u32, hosts: &[String]) -> String {
+    match how {
+        Launch::Local => (0..agents)
+            .map(|i| format!("{} &\n", agent_command(run, Some(i))))
+            .chain(std::iter::once("wait\n".to_string()))
+            .collect(),
+        Launch::Ssh => {
+            let mut text =
+                String::from("# SPINDLE_STORE holds the store's URL here; ssh hands it to each agent on stdin\n");
+            for i in 0..agents {
+                let host = &hosts[i as usize % hosts.len()];
+                text.push_str(&format!(
+                    "printf '%s\\n' \"$SPINDLE_STORE\" | ssh -o BatchMode=yes {host} '{}' &\n",
+                    ssh_remote(run, i)
+                ));
+            }
+            text.push_str("wait\n");
+            text
+        }
+        Launch::Slurm => format!(
+            "# SPINDLE_STORE holds the store's URL in the environment srun passes on\nsrun --ntasks={agents} --export=ALL {}\n",
+            agent_command(run, None)
+        ),
+        Launch::K8s => k8s_job(run, agents),
+    }
+}
+
+/// A Kubernetes Indexed Job of `agents` pods, each an agent whose index is its
+/// `JOB_COMPLETION_INDEX`. `backoffLimit: 0`: a pod that fails is not replaced, since a
+/// replacement could not join a run already started. The store's URL is a Secret's.
+fn k8s_job(run: i64, agents: u32) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    format!(
+        "# The store's URL goes in a Secret first:\n\
+         #   kubectl create secret generic spindle-store --from-literal=url='postgres://...'\n\
+         # and the image must hold spindle {version} (every agent of a run is the same version).\n\
+         apiVersion: batch/v1\n\
+         kind: Job\n\
+         metadata:\n  name: spindle-agents-{run}\n\
+         spec:\n  completionMode: Indexed\n  completions: {agents}\n  parallelism: {agents}\n  backoffLimit: 0\n  \
+         template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: agent\n        \
+         image: spindle:{version}\n        command: [\"spindle\", \"agent\", \"--run\", \"{run}\"]\n        \
+         env:\n        - name: SPINDLE_STORE\n          valueFrom:\n            secretKeyRef:\n              \
+         name: spindle-store\n              key: url\n"
+    )
+}
+
+/// The agents this spindle started, by index (one `srun` stands for them all).
+#[derive(Default)]
+pub struct Launched {
+    children: Vec<(Option<u32>, String, Child)>,
+}
+
+impl Launched {
+    /// Starts the agents `how` says, the store's URL in `store` (the text as given).
+    pub fn start(how: Launch, run: i64, agents: u32, store: &str, hosts: &[String]) -> anyhow::Result<Launched> {
+        let mut launched = Launched::default();
+        match how {
+            Launch::Local => {
+                let exe = std::env::current_exe()?;
+                for i in 0..agents {
+                    let child = Command::new(&exe)
+                        .args(["agent", "--run", &run.to_string(), "--index", &i.to_string()])
+                        .env("SPINDLE_STORE", store)
+                        .env_remove("SPINDLE_SERVE_TOKEN")
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .spawn()
+                        .map_err(|e| anyhow::anyhow!("cannot start agent {i}: {e}"))?;
+                    launched.children.push((Some(i), "this host".into(), child));
+                }
+            }
+            Launch::Ssh => {
+                for i in 0..agents {
+                    let host = hosts[i as usize % hosts.len()].clone();
+                    let mut child = Command::new("ssh")
+                        .args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=10", &host, &ssh_remote(run, i)])
+                        .stdin(Stdio::piped())
+                        .stdout(Stdio::null())
+                        .spawn()
+                        .map_err(|e| anyhow::anyhow!("cannot run ssh for agent {i} on {host}: {e}"))?;
+                    if let Some(mut stdin) = child.stdin.take() {
+                        // A host that is gone closes the pipe: ssh's own exit says why.
+                        let _ = writeln!(stdin, "{store}");
+                    }
+                    launched.children.push((Some(i), host, child));
+                }
+            }
+            Launch::Slurm => {
+                let child = Command::new("srun")
+                    .arg(format!("--ntasks={agents}"))
+                    .args(["--export=ALL", "spindle", "agent", "--run", &run.to_string()])
+                    .env("SPINDLE_STORE", store)
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .spawn()
+                    .map_err(|e| anyhow::anyhow!("cannot run srun: {e}"))?;
+                launched.children.push((None, "srun".into(), child));
+            }
+            Launch::K8s => {
+                return Err(UsageError::flag(
+                    "--launch",
+                    "k8s",
+                    "spindle does not talk to a cluster: add --emit, and apply the Job it prints with kubectl",
+                )
+                .into());
+            }
+        }
+        Ok(launched)
+    }
+
+    /// A launched agent (its index, where, how it ended) that has exited, if any.
+    pub fn exited(&mut self) -> Option<(Option<u32>, String, ExitStatus)> {
+        let at = self.children.iter_mut().position(|(_, _, c)| matches!(c.try_wait(), Ok(Some(_))))?;
+        let (index, host, mut child) = self.children.remove(at);
+        let status = child.wait().ok()?;
+        Some((index, host, status))
+    }
+
+    /// Waits for every launched agent to end.
+    pub fn wait(&mut self) {
+        for (_, _, child) in &mut self.children {
+            let _ = child.wait();
+        }
+        self.children.clear();
+    }
+
+    /// Ends the launched agents at once (a run aborted before its start).
+    pub fn kill(&mut self) {
+        for (_, _, child) in &mut self.children {
+            let _ = child.kill();
+        }
+        self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_job_is_an_indexed_job_with_the_url_from_a_secret() {
+        let yaml = emitted(Launch::K8s, 7, 4, &[]);
+        for line in [
+            "completionMode: Indexed",
+            "completions: 4",
+            "parallelism: 4",
+            "backoffLimit: 0",
+            "command: [\"spindle\", \"agent\", \"--run\", \"7\"]",
+            "secretKeyRef:",
+        ] {
+            assert!(yaml.contains(line), "{line} in:\n{yaml}");
+        }
+        assert!(!yaml.contains("postgres://u"), "no URL of the store in the Job");
+    }
+
+    #[test]
+    fn ssh_commands_go_round_the_hosts_with_the_url_on_stdin() {
+        let text = emitted(Launch::Ssh, 3, 3, &["a".into(), "b".into()]);
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("printf")).collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].contains(" a '") && lines[1].contains(" b '") && lines[2].contains(" a '"));
+        assert!(lines[2].contains("--index 2") && lines[2].contains("read -r SPINDLE_STORE"));
+    }
+
+    #[test]
+    fn a_hosts_file_is_read_and_a_bad_line_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("hosts");
+        std::fs::write(&good, "# the SAN's clients\nh1\n\nroot@h2  # second\n").unwrap();
+        assert_eq!(read_hosts(&good).unwrap(), ["h1", "root@h2"]);
+        let bad = dir.path().join("bad");
+        std::fs::write(&bad, "h1\n-oProxyCommand=x\n").unwrap();
+        assert!(read_hosts(&bad).unwrap_err().to_string().contains("line 2"));
+        std::fs::write(&bad, "# none\n").unwrap();
+        assert!(read_hosts(&bad).unwrap_err().to_string().contains("names no host"));
+    }
+}

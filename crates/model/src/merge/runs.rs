@@ -1,0 +1,240 @@
+//! Agents' I/O runs made into the one run they measured together. The histograms go through
+//! [`Merged`] (exact: bucket counts added, layouts checked); counts, bytes, errors and CPU
+//! are summed; the per-second series are added second by second (every agent started at one
+//! instant of the coordinator's clock, so second k is the same second for all of them); the
+//! window is the time every agent was measuring.
+
+use super::{AgentPart, Grid, Layout, MergeError, Merged};
+use crate::histogram::{Histogram, SparseHistogram};
+use crate::record::{CpuUsage, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How a run measured by several agents was spread and started, kept in its record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Distribution {
+    /// The instant every agent started at, nanoseconds since 1970 on the store server's clock.
+    pub start_at_ns: i64,
+    /// The spread of the agents' actual starts (latest minus earliest), microseconds.
+    pub start_skew_us: f64,
+    /// Seconds every agent was measuring (the shortest agent's window).
+    pub steady_seconds: f64,
+    pub agents: Vec<AgentFacts>,
+}
+
+/// One agent of a distributed run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentFacts {
+    pub index: u32,
+    pub hostname: String,
+    /// Its run in the store (the share it measured).
+    pub run_id: Option<i64>,
+    /// Its clock minus the server's, nanoseconds (from the best of its round trips).
+    pub offset_ns: i64,
+    /// The round trip that offset was measured on, nanoseconds: the offset is good to half.
+    pub rtt_ns: i64,
+    /// How late it started after the common instant, microseconds (server clock).
+    pub late_us: f64,
+    pub measured_seconds: f64,
+    pub status: RunStatus,
+}
+
+/// Per direction: the operation's name in the merge and where it sits in `IoStats`.
+const OPERATIONS: [&str; 4] = ["read", "write", "flush", "commit"];
+
+fn histograms_of(stats: &IoStats) -> [&SparseHistogram; 4] {
+    [&stats.read.histogram, &stats.write.histogram, &stats.flush.histogram, &stats.commit.histogram]
+}
+
+/// Adds the stats of several agents' shares of one thing (the run, a target) exactly.
+/// `seconds` is the window the rates are over.
+fn merged_stats(agents: &[(u32, &IoStats)], seconds: f64) -> Result<IoStats, MergeError> {
+    let grid = Grid { start_ns: 0, interval_ns: 1 };
+    let parts: Vec<AgentPart> = agents
+        .iter()
+        .map(|&(agent, stats)| AgentPart {
+            agent,
+            layout: Layout::SPINDLE,
+            grid,
+            histograms: OPERATIONS
+                .iter()
+                .zip(histograms_of(stats))
+                .filter(|(_, h)| h.count > 0)
+                .map(|(op, h)| (op.to_string(), BTreeMap::from([(0, h.clone())])))
+                .collect(),
+        })
+        .collect();
+    let merged = Merged::of(&parts)?;
+    let empty = Histogram::default();
+    let op = |name: &str| merged.operations.get(name).unwrap_or(&empty);
+    let sum = |f: fn(&IoStats) -> u64| agents.iter().map(|(_, s)| f(s)).sum::<u64>();
+    let (user, system) =
+        agents.iter().fold((0.0, 0.0), |(u, s), (_, st)| (u + st.cpu.user_seconds, s + st.cpu.system_seconds));
+    let ios = op("read").count() + op("write").count();
+    Ok(IoStats {
+        commit: OpStats::of(op("commit")),
+        ..IoStats::from_histograms(
+            op("read"),
+            op("write"),
+            op("flush"),
+            sum(|s| s.read.bytes),
+            sum(|s| s.write.bytes),
+            seconds,
+            CpuUsage::new(user, system, ios),
+        )
+    })
+}
+
+/// Adds per-second series point by point; a point's rates are over its own width.
+fn merged_series(series: &[&[TimePoint]]) -> Vec<TimePoint> {
+    let longest = series.iter().map(|s| s.len()).max().unwrap_or(0);
+    (0..longest)
+        .map(|i| {
+            let points: Vec<&TimePoint> = series.iter().filter_map(|s| s.get(i)).collect();
+            let t = points.iter().map(|p| p.t).fold(0.0, f64::max);
+            let ios: u64 = points.iter().map(|p| p.read_ios + p.write_ios).sum();
+            let latency_sum: f64 = points.iter().map(|p| p.latency_mean_ns * (p.read_ios + p.write_ios) as f64).sum();
+            TimePoint {
+                t,
+                read_ios: points.iter().map(|p| p.read_ios).sum(),
+                write_ios: points.iter().map(|p| p.write_ios).sum(),
+                bytes: points.iter().map(|p| p.bytes).sum(),
+                iops: points.iter().map(|p| p.iops).sum(),
+                bytes_per_sec: points.iter().map(|p| p.bytes_per_sec).sum(),
+                latency_mean_ns: if ios == 0 { 0.0 } else { latency_sum / ios as f64 },
+                latency_max_ns: points.iter().map(|p| p.latency_max_ns).max().unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+/// The run the agents' `parts` (each agent's index and record, in any order) measured
+/// together. The first part's record gives what they share (the kind and its spec, the
+/// environment's machine facts); targets are matched by position, threads numbered on per
+/// target. Complete only when every part is.
+pub fn merge_runs(parts: &[(u32, &RunRecord)], distribution: Distribution) -> Result<RunRecord, MergeError> {
+    let (_, first) = *parts.first().ok_or(MergeError::Nothing)?;
+    let window = parts.iter().map(|(_, r)| r.measured_seconds).fold(f64::INFINITY, f64::min);
+    let summaries: Vec<(u32, &IoStats)> = parts.iter().map(|&(a, r)| (a, &r.summary)).collect();
+    let mut merged = first.clone();
+    merged.summary = merged_stats(&summaries, window)?;
+    merged.measured_seconds = window;
+    merged.targets = (0..first.targets.len())
+        .map(|i| {
+            let shares: Vec<(u32, &TargetResult)> =
+                parts.iter().filter_map(|&(a, r)| r.targets.get(i).map(|t| (a, t))).collect();
+            let stats: Vec<(u32, &IoStats)> = shares.iter().map(|&(a, t)| (a, &t.stats)).collect();
+            let series: Vec<&[TimePoint]> = shares.iter().map(|(_, t)| t.timeseries.as_slice()).collect();
+            Ok(TargetResult {
+                stats: merged_stats(&stats, window)?,
+                timeseries: merged_series(&series),
+                ..first.targets[i].clone()
+            })
+        })
+        .collect::<Result<_, MergeError>>()?;
+    let mut next_thread: BTreeMap<usize, u32> = BTreeMap::new();
+    merged.threads = parts
+        .iter()
+        .flat_map(|(_, r)| r.threads.iter())
+        .map(|t| {
+            let n = next_thread.entry(t.target).or_default();
+            *n += 1;
+            ThreadResult { thread: *n - 1, ..t.clone() }
+        })
+        .collect();
+    let series: Vec<&[TimePoint]> = parts.iter().map(|(_, r)| r.timeseries.as_slice()).collect();
+    merged.timeseries = merged_series(&series);
+    merged.errors = BTreeMap::new();
+    for (_, r) in parts {
+        for (kind, n) in &r.errors {
+            *merged.errors.entry(kind.clone()).or_default() += n;
+        }
+    }
+    merged.warnings =
+        parts.iter().flat_map(|(a, r)| r.warnings.iter().map(move |w| format!("agent {a}: {w}"))).collect();
+    merged.behind_schedule_ios = parts.iter().map(|(_, r)| r.behind_schedule_ios).sum();
+    merged.status = if parts.iter().all(|(_, r)| r.status == RunStatus::Complete) {
+        RunStatus::Complete
+    } else {
+        RunStatus::Interrupted
+    };
+    // Each agent's counters are its own host's: they stay in its own record.
+    merged.counters = None;
+    let mut hosts: Vec<&str> = parts.iter().map(|(_, r)| r.environment.hostname.as_str()).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    merged.environment.hostname = hosts.join(",");
+    merged.agents = Some(distribution);
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share(agent: u64, latencies: &[u64], seconds: f64) -> RunRecord {
+        let mut read = Histogram::default();
+        for l in latencies {
+            read.record(*l);
+        }
+        let stats = IoStats::from_histograms(
+            &read,
+            &Histogram::default(),
+            &Histogram::default(),
+            read.count() * 8192,
+            0,
+            seconds,
+            CpuUsage::new(0.5, 0.25, read.count()),
+        );
+        let mut r = crate::fixtures::record();
+        r.status = RunStatus::Complete;
+        r.measured_seconds = seconds;
+        r.errors.clear();
+        r.warnings.clear();
+        r.environment.hostname = format!("h{}", agent % 2);
+        r.targets = vec![TargetResult { path: "f".into(), stats: stats.clone(), ..TargetResult::default() }];
+        r.threads = vec![ThreadResult { target: 0, thread: 0, stats: stats.clone() }];
+        r.timeseries = TimePoint::per_second(&[read.count() / 2, read.count() - read.count() / 2], seconds);
+        r.summary = stats;
+        r
+    }
+
+    #[test]
+    fn agents_shares_add_up_to_one_run_with_exact_percentiles() {
+        let a = share(0, &[100, 200, 300, 400_000], 2.0);
+        let b = share(1, &[150, 250, 9_000_000], 1.9);
+        let merged = merge_runs(&[(0, &a), (1, &b)], Distribution::default()).unwrap();
+        let mut all = Histogram::default();
+        for l in [100, 200, 300, 400_000, 150, 250, 9_000_000] {
+            all.record(l);
+        }
+        assert_eq!(merged.summary.read.histogram, SparseHistogram::from(&all), "bucket for bucket");
+        assert_eq!(merged.summary.ios, 7);
+        assert_eq!(merged.measured_seconds, 1.9, "the window every agent measured");
+        assert_eq!(merged.summary.read.bytes, 7 * 8192);
+        assert!((merged.summary.cpu.user_seconds - 1.0).abs() < 1e-9);
+        assert_eq!(merged.threads.iter().map(|t| t.thread).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(merged.timeseries.iter().map(|p| p.read_ios + p.write_ios).sum::<u64>(), 7);
+        assert_eq!(merged.environment.hostname, "h0,h1");
+        assert_eq!(merged.targets[0].stats.ios, 7);
+        assert!(merged.agents.is_some());
+    }
+
+    #[test]
+    fn a_share_not_complete_makes_the_run_not_complete() {
+        let a = share(0, &[100], 2.0);
+        let mut b = share(1, &[100], 1.0);
+        b.status = RunStatus::Interrupted;
+        let merged = merge_runs(&[(0, &a), (1, &b)], Distribution::default()).unwrap();
+        assert_eq!(merged.status, RunStatus::Interrupted);
+    }
+
+    #[test]
+    fn a_histogram_that_does_not_add_up_is_refused() {
+        let a = share(0, &[100], 2.0);
+        let mut b = share(1, &[100], 2.0);
+        b.summary.read.histogram.count += 1;
+        assert!(matches!(merge_runs(&[(0, &a), (1, &b)], Distribution::default()), Err(MergeError::Histogram { .. })));
+        assert_eq!(merge_runs(&[], Distribution::default()), Err(MergeError::Nothing));
+    }
+}

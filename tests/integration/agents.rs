@@ -1,0 +1,300 @@
+//! One run measured by several agents through a store on this machine's PostgreSQL
+//! (127.0.0.1:5432, trust auth; a database of each test's own): agents started as local
+//! processes, or by hand as `--emit` prints them, join, wait at the barrier, start together
+//! and save their shares; the merged run is their exact sum. A killed agent makes the run
+//! partial and stops the others; a barrier that times out names the missing agent; bad
+//! agents are refused at the door. The store's password (ignored by trust auth) never shows.
+
+use crate::common::{spindle, spindle_process};
+use crate::hammer_postgres::POSTGRES;
+use crate::server_db::TestDb;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// The test database's URL with a password trust auth ignores: it must never be shown.
+fn url_with_password(db: &TestDb) -> String {
+    db.url().replacen("root@", "root:sekrit-pw@", 1)
+}
+
+/// Rows of `sql` in the test's database, each column as text ("" for NULL).
+fn rows(db: &TestDb, sql: &str) -> Vec<Vec<String>> {
+    try_rows(db, sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// As `rows`, or the server's error (a table spindle has not made yet).
+fn try_rows(db: &TestDb, sql: &str) -> Result<Vec<Vec<String>>, tokio_postgres::Error> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(&db.url(), tokio_postgres::NoTls).await?;
+        tokio::spawn(conn);
+        Ok(client
+            .simple_query(sql)
+            .await?
+            .into_iter()
+            .filter_map(|m| match m {
+                tokio_postgres::SimpleQueryMessage::Row(r) => {
+                    Some((0..r.len()).map(|i| r.get(i).unwrap_or("").to_string()).collect())
+                }
+                _ => None,
+            })
+            .collect())
+    })
+}
+
+/// Waits (up to a minute) until `sql`'s first column of its first row is `want`.
+fn wait_for(db: &TestDb, sql: &str, want: &str) {
+    let since = Instant::now();
+    let first = || try_rows(db, sql).ok()?.into_iter().next()?.into_iter().next();
+    while first().as_deref() != Some(want) {
+        assert!(since.elapsed() < Duration::from_secs(60), "{sql} never gave {want}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn record(store: &str, id: i64) -> Value {
+    let out = spindle().args(["runs", "show", &id.to_string(), "--json", "--store", store]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Bucket -> count of a sparse histogram in a record's JSON.
+fn buckets(h: &Value) -> BTreeMap<u64, u64> {
+    h["buckets"].as_array().unwrap().iter().map(|b| (b[0].as_u64().unwrap(), b[1].as_u64().unwrap())).collect()
+}
+
+#[test]
+fn four_local_agents_make_one_run_whose_histogram_is_their_exact_sum() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = url_with_password(&db);
+    let out = spindle()
+        .current_dir(dir.path())
+        .args(["io", "--engine", "null", "--duration", "1s", "--size", "1M", "--agents", "4", "--label", "san=a"])
+        .arg("--target")
+        .arg(dir.path().join("x.dat"))
+        .env("SPINDLE_STORE", &store)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains("sekrit-pw"), "no password shown:\n{stdout}{stderr}");
+    assert!(stderr.contains("run 1: every agent is ready"), "{stderr}");
+
+    let ids: Vec<(i64, String)> = rows(&db, "SELECT id, point FROM runs ORDER BY id")
+        .into_iter()
+        .map(|r| (r[0].parse().unwrap(), r[1].clone()))
+        .collect();
+    assert_eq!(ids.len(), 5, "four shares and the merged run: {ids:?}");
+    let merged_id = ids.iter().find(|(_, p)| p == "all agents").expect("the merged run").0;
+    let merged = record(&store, merged_id);
+    let shares: Vec<Value> = ids.iter().filter(|(id, _)| *id != merged_id).map(|(id, _)| record(&store, *id)).collect();
+
+    let mut sum: BTreeMap<u64, u64> = BTreeMap::new();
+    for share in &shares {
+        for (b, n) in buckets(&share["summary"]["read"]["histogram"]) {
+            *sum.entry(b).or_default() += n;
+        }
+    }
+    assert_eq!(buckets(&merged["summary"]["read"]["histogram"]), sum, "bucket for bucket");
+    let ios: u64 = shares.iter().map(|s| s["summary"]["ios"].as_u64().unwrap()).sum();
+    assert_eq!(merged["summary"]["ios"].as_u64(), Some(ios));
+    assert_eq!(merged["labels"]["san"], "a");
+    assert_eq!(merged["labels"]["agents"], "4");
+    assert_eq!(merged["status"], "complete");
+    assert_eq!(merged["targets"][0]["path"], dir.path().join("x.dat").display().to_string(), "the path asked for");
+    let agents = &merged["agents"];
+    assert_eq!(agents["agents"].as_array().unwrap().len(), 4);
+    assert!(agents["start_skew_us"].as_f64().unwrap() >= 0.0);
+    let mut indexes: Vec<&str> = shares.iter().map(|s| s["labels"]["agent"].as_str().unwrap()).collect();
+    indexes.sort_unstable();
+    assert_eq!(indexes, ["0", "1", "2", "3"]);
+    assert_eq!(rows(&db, "SELECT state FROM agent_runs")[0][0], "complete");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "every agent's test file removed: {left:?}");
+    let stored = rows(&db, "SELECT string_agg(json, '') FROM records")[0][0].clone();
+    assert!(!stored.contains("sekrit-pw"), "no password in any record");
+}
+
+/// `spindle io --agents N --emit` as a child: the coordinator, its run's id read from what
+/// it printed.
+fn emitting_coordinator(store: &str, dir: &Path, agents: &str, extra: &[&str]) -> (Child, String) {
+    let mut child = spindle_process()
+        .current_dir(dir)
+        .args(["io", "--engine", "null", "--duration", "1s", "--size", "1M", "--agents", agents, "--emit"])
+        .arg("--target")
+        .arg(dir.join("x.dat"))
+        .args(extra)
+        .env("SPINDLE_STORE", store)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut printed = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut printed).unwrap();
+    (child, printed)
+}
+
+/// The run's id in what `--emit` printed (`--run 7`, or `"--run", "7"` in a Job).
+fn run_of(printed: &str) -> i64 {
+    let after = printed.split("--run").nth(1).expect("a run id printed");
+    after
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn agent(store: &str, dir: &Path, run: i64, index: Option<&str>) -> std::process::Command {
+    let mut cmd = spindle_process();
+    cmd.current_dir(dir).args(["agent", "--run", &run.to_string()]).env("SPINDLE_STORE", store);
+    if let Some(i) = index {
+        cmd.args(["--index", i]);
+    }
+    cmd
+}
+
+#[test]
+fn agents_started_by_hand_are_checked_at_the_door_and_start_together() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents_door") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = db.url();
+    let (coordinator, printed) = emitting_coordinator(&store, dir.path(), "2", &["--ready-timeout", "2m"]);
+    let run = run_of(&printed);
+    assert_eq!(printed.matches("spindle agent --run").count(), 2, "{printed}");
+    let mut first = agent(&store, dir.path(), run, Some("0")).stderr(Stdio::piped()).spawn().unwrap();
+    wait_for(&db, "SELECT state FROM agents WHERE idx = 0", "ready");
+
+    for (index, why) in [("0", "already taken by another agent"), ("2", "index 2 is not one of them")] {
+        let out = agent(&store, dir.path(), run, Some(index)).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(why), "{err}");
+    }
+    let out = agent(&store, dir.path(), run + 100, Some("0")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("no run {} of agents", run + 100)));
+
+    // The second agent takes its index from a Kubernetes Indexed Job's variable.
+    let second = agent(&store, dir.path(), run, None).env("JOB_COMPLETION_INDEX", "1").output().unwrap();
+    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    assert!(first.wait().unwrap().success());
+    let done = coordinator.wait_with_output().unwrap();
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(rows(&db, "SELECT state FROM agent_runs")[0][0], "complete");
+    let late = rows(&db, "SELECT started_ns - (SELECT start_at_ns FROM agent_runs) FROM agents ORDER BY idx");
+    for r in &late {
+        assert!(
+            r[0].parse::<i64>().unwrap() >= -1_000_000,
+            "no agent started before the instant (less its clock's error): {late:?}"
+        );
+    }
+    let out = agent(&store, dir.path(), run, Some("0")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a finished run takes no agent");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is complete"));
+}
+
+#[test]
+fn a_barrier_that_times_out_names_the_missing_agent_and_measures_nothing() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents_barrier") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = db.url();
+    let (coordinator, printed) = emitting_coordinator(&store, dir.path(), "2", &["--ready-timeout", "2s"]);
+    let run = run_of(&printed);
+    let first = agent(&store, dir.path(), run, Some("0")).output().unwrap();
+    let done = coordinator.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "nothing was measured: {err}");
+    assert!(err.contains("agent 1 not ready after 2 s") && err.contains("nothing was measured"), "{err}");
+    assert!(!first.status.success(), "the waiting agent stopped too");
+    assert_eq!(rows(&db, "SELECT state FROM agent_runs")[0][0], "aborted");
+    assert_eq!(rows(&db, "SELECT count(*) FROM runs")[0][0], "0", "nothing saved as measured");
+}
+
+#[test]
+fn a_killed_agent_makes_the_run_partial_and_the_others_stop() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents_kill") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = db.url();
+    let coordinator = spindle_process()
+        .current_dir(dir.path())
+        .args(["io", "--engine", "null", "--duration", "60s", "--size", "1M", "--agents", "4", "--target", "x.dat"])
+        .env("SPINDLE_STORE", &store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&db, "SELECT count(*) FROM agents WHERE state = 'running'", "4");
+    let pid: i32 = rows(&db, "SELECT pid FROM agents WHERE idx = 2")[0][0].parse().unwrap();
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    let done = coordinator.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(1), "{err}");
+    assert!(err.contains("agent 2 on") && err.contains("lost at"), "{err}");
+    let run = &rows(&db, "SELECT state, note FROM agent_runs")[0];
+    assert_eq!(run[0], "partial");
+    assert!(run[1].contains("agent 2"), "{run:?}");
+    let shares = rows(&db, "SELECT status, measured_seconds FROM runs WHERE point LIKE 'agent %'");
+    assert_eq!(shares.len(), 3, "the three others saved what they measured: {shares:?}");
+    for s in &shares {
+        assert_eq!(s[0], "interrupted", "{shares:?}");
+        assert!(s[1].parse::<f64>().unwrap() < 60.0, "stopped before their end: {shares:?}");
+    }
+    let merged = rows(&db, "SELECT status FROM runs WHERE point = 'all agents'");
+    assert_eq!(merged, [["interrupted"]], "nothing reported as complete");
+}
+
+#[test]
+fn agents_need_a_server_store_and_sound_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let file_store = dir.path().join("s.db");
+    for (args, says) in [
+        (&["--agents", "2"][..], "--store"),
+        (&["--agents", "0", "--store", "postgres://root@127.0.0.1/x"][..], "--agents 0"),
+        (&["--launch", "ssh"][..], "--launch goes with --agents"),
+        (&["--agents", "2", "--launch", "k8s", "--store", "postgres://root@127.0.0.1/x"][..], "--emit"),
+        (&["--agents", "2", "--launch", "ssh", "--store", "postgres://root@127.0.0.1/x"][..], "--hosts"),
+        (&["--agents", "2", "--repeat", "2", "--store", "postgres://root@127.0.0.1/x"][..], "one job"),
+    ] {
+        let out = spindle()
+            .current_dir(dir.path())
+            .args(["io", "--engine", "null", "--duration", "1s", "--target", "x.dat"])
+            .env("SPINDLE_STORE", &file_store)
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!dir.path().join("x.dat").exists(), "refused before any I/O");
+    }
+    let out = spindle().args(["agent", "--run", "1", "--index", "0", "--store"]).arg(&file_store).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = spindle()
+        .args(["agent", "--run", "1", "--index", "0", "--store", "postgres://root:sekrit-pw@127.0.0.1:1/x"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "an unreachable store: {err}");
+    assert!(!err.contains("sekrit-pw"), "{err}");
+}
+
+#[test]
+fn the_emitted_job_is_an_indexed_job_reading_the_store_from_a_secret() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents_k8s") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut coordinator, printed) =
+        emitting_coordinator(&url_with_password(&db), dir.path(), "3", &["--launch", "k8s"]);
+    let _ = coordinator.kill();
+    let _ = coordinator.wait();
+    let golden = include_str!("agents-job.yaml").replace("{version}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(printed, golden, "the Job as tests/integration/agents-job.yaml has it");
+    assert!(!printed.contains("sekrit-pw") && !printed.contains("127.0.0.1"), "no store URL in the Job");
+    let job = rows(&db, &format!("SELECT agents, state FROM agent_runs WHERE id = {}", run_of(&printed)));
+    assert_eq!(job, [["3", "waiting"]], "the run the Job names waits for its agents");
+}
