@@ -185,7 +185,7 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
     if partial.is_none() {
         store.agent_run_move(run, RunState::Started, RunState::Complete, None)?;
     }
-    if !quiet && !request.emit {
+    if !request.emit {
         if args.output.json || args.output.csv {
             let doc = spindle_report::Document {
                 runs: vec![spindle_report::ReportRun {
@@ -198,7 +198,7 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
                 ..spindle_report::Document::default()
             };
             output::print_document(&doc, &args.output)?;
-        } else {
+        } else if !quiet {
             output::write_text(&spindle_report::render_text(std::slice::from_ref(&merged)))?;
         }
     }
