@@ -12,8 +12,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 enum Event {
     /// The step about to measure, in words.
     Announce(String),
-    /// A second measured: `[second, operations/s, MB/s, mean latency ns]`.
-    Point([f64; 4]),
+    /// A second measured: `[seconds since time zero, operations/s, MB/s, mean latency ns]`,
+    /// and the wall clock at the step's time zero (so time zero plus the first number is when
+    /// the run measured the point).
+    Point([f64; 4], SystemTime),
     /// The step ended (saved or not).
     End,
 }
@@ -47,15 +49,8 @@ impl Publisher {
         if p.warming_up {
             return;
         }
-        let secs = p.interval_secs.max(1e-9);
-        let ios = p.interval.ios as f64;
-        let mean = if p.interval.ios == 0 { 0.0 } else { p.interval.latency_sum_ns as f64 / ios };
-        self.post(Event::Point([
-            p.elapsed.as_secs_f64().round(),
-            ios / secs,
-            p.interval.bytes as f64 / secs / 1e6,
-            mean,
-        ]));
+        let (point, zero) = point_of(p, SystemTime::now());
+        self.post(Event::Point(point, zero));
     }
 
     pub fn end(&self) {
@@ -71,6 +66,19 @@ impl Drop for Publisher {
             let _ = t.join();
         }
     }
+}
+
+/// A tick as published: the point, its time to the millisecond since time zero (a tick comes
+/// a little after each whole second, later each second for some kinds of run, so a rounded
+/// second would misplace it by up to half a second), and time zero on the wall clock (`now`,
+/// read as the tick is handed over, less the time measured).
+fn point_of(p: &Progress, now: SystemTime) -> ([f64; 4], SystemTime) {
+    let secs = p.interval_secs.max(1e-9);
+    let ios = p.interval.ios as f64;
+    let mean = if p.interval.ios == 0 { 0.0 } else { p.interval.latency_sum_ns as f64 / ios };
+    let at = p.elapsed.as_millis() as f64 / 1000.0;
+    let zero = now.checked_sub(p.elapsed).unwrap_or(UNIX_EPOCH);
+    ([at, ios / secs, p.interval.bytes as f64 / secs / 1e6, mean], zero)
 }
 
 fn now_ms() -> i64 {
@@ -93,13 +101,14 @@ fn publish(at: &Location, events: &Receiver<Event>) {
         match event {
             Event::Announce(w) => what = w,
             Event::End => end(&store, &mut row),
-            Event::Point(point) => {
+            Event::Point(point, zero) => {
                 if store.is_none() {
                     store = Store::open(at.clone()).ok();
                 }
                 let Some(s) = &store else { continue };
                 if row.is_none() {
-                    let started = spindle_model::time::rfc3339_utc(SystemTime::now());
+                    // The step's time zero, so a reader knows when each point was measured.
+                    let started = spindle_model::time::rfc3339_utc_ms(zero);
                     let host = spindle_host::system::hostname();
                     row = s
                         .live_start(i64::from(std::process::id()), &host, &what, &started, now_ms())
@@ -114,4 +123,28 @@ fn publish(at: &Location, events: &Receiver<Event>) {
         }
     }
     end(&store, &mut row);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_io::live::LiveSnapshot;
+    use std::time::Duration;
+
+    #[test]
+    fn a_point_says_when_it_was_measured() {
+        let p = Progress {
+            elapsed: Duration::from_millis(3_017),
+            warming_up: false,
+            interval: LiveSnapshot { ios: 2_000, bytes: 8_192_000, latency_sum_ns: 2_000_000 },
+            interval_secs: 1.0,
+        };
+        let now = UNIX_EPOCH + Duration::from_millis(1_795_390_529_250);
+        let (point, zero) = point_of(&p, now);
+        assert_eq!(point, [3.017, 2_000.0, 8.192, 1_000.0]);
+        assert_eq!(zero, UNIX_EPOCH + Duration::from_millis(1_795_390_526_233));
+        let at = Duration::from_millis((point[0] * 1000.0).round() as u64);
+        assert_eq!(zero + at, now, "time zero plus the point's time is when it was measured");
+        assert_eq!(spindle_model::time::rfc3339_utc_ms(zero), "2026-11-22T23:35:26.233Z");
+    }
 }

@@ -381,6 +381,17 @@ fn serve_shows_a_run_in_progress_with_its_series_growing() {
         v["run"]["points"].as_array().map_or(0, Vec::len)
     };
     let first = wait_for("a first point", || Some(points(&server)).filter(|n| *n > 0));
+    // Time zero to the millisecond plus a point's time is when the run measured it: before its
+    // row was written, and by no more than the writer's few milliseconds (a second allowed).
+    let (_, _, body) = server.get(&format!("/api/live/{id}"), "");
+    let run = &serde_json::from_slice::<serde_json::Value>(&body).unwrap()["run"];
+    let last = run["points"].as_array().unwrap().last().unwrap()[0].as_f64().unwrap();
+    let written = run["updated_ms"].as_i64().unwrap() - (last * 1000.0).round() as i64;
+    let zero = |ms: i64| {
+        spindle_model::time::rfc3339_utc_ms(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms as u64))
+    };
+    let started = run["started_at"].as_str().unwrap();
+    assert!(zero(written - 1000).as_str() <= started && started <= zero(written).as_str(), "{started} against {run}");
     wait_for("a point more", || Some(()).filter(|_| points(&server) > first));
 
     if let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) {

@@ -10,6 +10,13 @@ pub fn rfc3339_utc(at: SystemTime) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// `2026-11-22T23:35:29.250Z`: as [`rfc3339_utc`], to the millisecond.
+pub fn rfc3339_utc_ms(at: SystemTime) -> String {
+    let millis = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_millis());
+    let secs = rfc3339_utc(at);
+    format!("{}.{millis:03}Z", &secs[..secs.len() - 1])
+}
+
 /// `11/23/2026 06:00:01.250`: UTC in the form perfmon logs timestamps.
 pub fn perfmon_utc(at: SystemTime) -> String {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
@@ -50,6 +57,8 @@ mod tests {
         assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(1_795_390_529)), "2026-11-22T23:35:29Z");
+        assert_eq!(rfc3339_utc_ms(UNIX_EPOCH + Duration::from_millis(1_795_390_529_250)), "2026-11-22T23:35:29.250Z");
+        assert_eq!(rfc3339_utc_ms(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
         assert_eq!(perfmon_utc(UNIX_EPOCH + Duration::from_millis(1_795_390_529_250)), "11/22/2026 23:35:29.250");
     }
 }

@@ -19,11 +19,13 @@ pub struct LiveRun {
     pub hostname: String,
     /// What the step measures, in words (`8KiB random read, depth 8`).
     pub what: String,
-    /// RFC 3339 UTC.
+    /// The step's time zero, RFC 3339 UTC to the millisecond (`2026-11-26T10:00:00.250Z`):
+    /// each point was measured at this instant plus its first number.
     pub started_at: String,
     /// When its writer last published, milliseconds since 1970 (UTC).
     pub updated_ms: i64,
-    /// Per-second points: `[second, operations/s, MB/s, mean latency ns]`.
+    /// Per-second points: `[seconds since time zero (to the millisecond), operations/s, MB/s,
+    /// mean latency ns]`.
     pub points: Vec<[f64; 4]>,
 }
 

@@ -72,7 +72,7 @@ function drawSeries(svg, points) {
   svg.append(svgEl("path", { class: "ax", d: `M${left},${top}V${H - bottom}H${W - right}` }));
   svg.append(svgEl("text", { x: left - 6, y: top + 10, class: "l axis" }, Math.round(maxY).toLocaleString()));
   svg.append(svgEl("text", { x: left - 6, y: H - bottom, class: "l axis" }, "0"));
-  svg.append(svgEl("text", { x: W - right, y: H - 8, class: "l axis" }, `${maxX} s`));
+  svg.append(svgEl("text", { x: W - right, y: H - 8, class: "l axis" }, `${Math.round(maxX)} s`));
   const d = points.map((p, i) => `${i ? "L" : "M"}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join("");
   svg.append(svgEl("path", { class: "s0", d, "data-points": points.length }));
   for (const p of points) svg.append(svgEl("circle", { cx: x(p[0]).toFixed(1), cy: y(p[1]).toFixed(1), r: 2 }));
