@@ -25,6 +25,12 @@ pub enum DbError {
     Io(PathBuf, std::io::Error),
     #[error("a session thread panicked")]
     Panic,
+    /// A session's thread could not be started (the system's limit on threads or memory):
+    /// the run stops before it measures.
+    #[error(
+        "could not start a thread for session {} of {sessions} ({started} started, stopped before measuring): {cause}", started + 1
+    )]
+    SessionThread { started: u32, sessions: u32, cause: std::io::Error },
     #[error("{db}: cannot connect: {cause}; {hint}")]
     Connect { db: String, cause: String, hint: String },
     #[error("{db}: {cause}")]
