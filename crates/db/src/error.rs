@@ -46,3 +46,17 @@ pub enum DbError {
     #[error("{db}: {why}")]
     Unusable { db: String, why: String },
 }
+
+impl DbError {
+    /// Whether the database's storage was full (SQLite's "database or disk is full", a file
+    /// write that met ENOSPC).
+    pub fn is_out_of_space(&self) -> bool {
+        match self {
+            DbError::Sqlite { source: rusqlite::Error::SqliteFailure(f, _), .. } => {
+                f.code == rusqlite::ErrorCode::DiskFull
+            }
+            DbError::Io(_, e) => e.raw_os_error() == Some(libc::ENOSPC),
+            _ => false,
+        }
+    }
+}
