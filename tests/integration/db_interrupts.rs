@@ -167,8 +167,12 @@ fn load_cut_and_resumed(engine: &str, signal: i32) {
     unsafe { libc::kill(pid, signal) };
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(1), "the load ran, and did not complete: {err}");
     assert!(err.contains("run the load again with --resume"), "{err}");
+    // What it loaded until then is a run, saved as not complete, as the log test's would be.
+    let runs = runs_in(&store);
+    assert_eq!(runs.len(), 1, "{err}");
+    assert_eq!((runs[0]["kind"].as_str(), runs[0]["status"].as_str()), (Some("hammer-load"), Some("interrupted")));
     // The server may still be dying (PostgreSQL's postmaster waits for its sessions):
     // `db start` waits for it to be gone, then starts it again.
     let start = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "start", "--data"]).arg(&data).output().unwrap();

@@ -200,3 +200,29 @@ fn a_hammer_run_over_session_counts_prints_a_line_each_and_the_curve() {
     let group = String::from_utf8_lossy(&group.stdout);
     assert!(group.contains("sweep of sessions:") && !group.contains("MB/s"), "the stored group says the same: {group}");
 }
+
+/// A load cut short by a full disk (the database on a 4 MiB tmpfs, full long before 1M rows,
+/// whatever the timing) is saved as a run that did not complete, with what filled up, and
+/// exits 1, as the log test and the large operations do; the rows committed before it stay.
+#[test]
+fn a_load_that_fills_the_disk_is_saved_as_an_incomplete_run_and_exits_1() {
+    let Some(fs) = crate::io_safety::Tmpfs::mount("4M") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", fs.0.join("hammer.db").display());
+    let out = hammer(&store, &["load", "--db", &db, "--rows", "1M", "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("out of space"), "the cause is said: {stderr}");
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (record["details"]["kind"].as_str(), record["status"].as_str()),
+        (Some("hammer-load"), Some("interrupted"))
+    );
+    let errors = record["errors"].as_object().unwrap();
+    assert!(errors.keys().any(|e| e.contains("full")), "what stopped it is in the record: {errors:?}");
+    assert!(record["summary"]["ios"].as_u64().unwrap() < 1_000_000);
+    let runs = crate::common::runs_in(&store);
+    assert_eq!(runs.len(), 1, "the partial load is saved");
+    assert_eq!((runs[0]["kind"].as_str(), runs[0]["status"].as_str()), (Some("hammer-load"), Some("interrupted")));
+}

@@ -304,3 +304,68 @@ fn report_refuses_what_it_cannot_do_and_leaves_nothing_behind() {
         .collect();
     assert!(leftovers.is_empty(), "no temporary files left: {leftovers:?}");
 }
+
+/// DiskSpd's XML without -L has no latency, and no foreign tool records spindle's own CPU or
+/// the environment: every view shows those figures as absent ("-", an empty CSV field, null in
+/// JSON), never as 0, while a spindle run beside it keeps its figures.
+#[test]
+fn figures_a_tool_did_not_record_are_absent_in_every_view_not_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let run = |args: &[&str]| {
+        let out = spindle_with_store(&store).current_dir(dir.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run(&["import", path_str(&testdata("diskspd-expected-results.xml"))]);
+    run(&[
+        "io",
+        "--engine",
+        "null",
+        "--target",
+        "a.dat",
+        "--size",
+        "1M",
+        "--duration",
+        "200ms",
+        "--warmup",
+        "0s",
+        "-q",
+    ]);
+
+    let list = run(&["runs", "list"]);
+    let imported = list.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap();
+    assert!(imported.ends_with(" -        -"), "avg and p99 absent: {list}");
+    let native = list.lines().find(|l| l.trim_start().starts_with("2 ")).unwrap();
+    assert!(!native.ends_with('-'), "a spindle run keeps its latency: {list}");
+    let listed: serde_json::Value = serde_json::from_str(&run(&["runs", "list", "--json"])).unwrap();
+    assert!(listed[0]["latency_mean_ns"].is_null() && listed[0]["latency_p99_ns"].is_null(), "{listed}");
+    assert!(listed[1]["latency_p99_ns"].is_u64(), "{listed}");
+
+    let shown = run(&["runs", "show", "1"]);
+    assert!(!shown.contains("0ns"), "{shown}");
+    assert!(shown.contains("Avg_Latency: -") && shown.contains("p99 -"), "{shown}");
+    assert!(shown.contains("CPU (spindle itself): user -") && shown.contains("environment: -"), "{shown}");
+
+    let csv = dir.path().join("r.csv");
+    let (html, md) = (dir.path().join("r.html"), dir.path().join("r.md"));
+    run(&["report", "-o", path_str(&csv), "-o", path_str(&html), "-o", path_str(&md)]);
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let total = csv.lines().find(|l| l.starts_with("1,") && l.contains(",total,")).unwrap();
+    let field = |name: &str| {
+        let at = header.iter().position(|h| *h == name).unwrap();
+        total.split(',').nth(at).unwrap().to_string()
+    };
+    for name in ["lat_mean_ns", "lat_p99_ns", "lat_max_ns", "read_mean_ns", "cpu_us_per_io"] {
+        assert_eq!(field(name), "", "{name} is absent: {total}");
+    }
+    assert_eq!(field("ios"), "16", "what the tool recorded stays");
+    let html = std::fs::read_to_string(&html).unwrap();
+    let md = std::fs::read_to_string(&md).unwrap();
+    let run1 = &md[md.find("run 1:").unwrap()..];
+    let run1 = &run1[..run1.find("run 2:").unwrap_or(run1.len())];
+    assert!(!run1.contains("0ns") && run1.contains("| latency p99 | - |"), "{run1}");
+    let html1 = &html[html.find("id=\"run-1\"").unwrap()..html.find("id=\"run-2\"").unwrap()];
+    assert!(!html1.contains("0ns") && html1.contains("latency mean"), "{html1}");
+}

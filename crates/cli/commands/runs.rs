@@ -6,7 +6,7 @@ use crate::{Outcome, output, selection, store};
 use anyhow::bail;
 use spindle_model::RunKind;
 use spindle_model::db::Counts;
-use spindle_model::units::format_latency_ns;
+use spindle_model::units::format_latency_opt;
 use spindle_store::{Filter, RunSummary, StoreError};
 use std::fmt::Write;
 
@@ -82,8 +82,8 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
             r.status,
             r.iops,
             r.mb_per_sec,
-            format_latency_ns(r.latency_mean_ns),
-            format_latency_ns(r.latency_p99_ns as f64),
+            format_latency_opt(r.latency_mean_ns),
+            format_latency_opt(r.latency_p99_ns.map(|p| p as f64)),
         );
         let mut about = vec![r.workload.clone()];
         match (&r.group, &r.point) {
@@ -253,8 +253,8 @@ mod tests {
             measured_seconds: 1.0,
             iops: 81_300_000.0,
             mb_per_sec: 332_999.99,
-            latency_mean_ns: 271_710.0,
-            latency_p99_ns: 21_000_000,
+            latency_mean_ns: Some(271_710.0),
+            latency_p99_ns: Some(21_000_000),
             errors: 0,
         }
     }

@@ -25,6 +25,12 @@ pub enum DbError {
     Io(PathBuf, std::io::Error),
     #[error("a session thread panicked")]
     Panic,
+    /// A session's thread could not be started (the system's limit on threads or memory):
+    /// the run stops before it measures.
+    #[error(
+        "could not start a thread for session {} of {sessions} ({started} started, stopped before measuring): {cause}", started + 1
+    )]
+    SessionThread { started: u32, sessions: u32, cause: std::io::Error },
     #[error("{db}: cannot connect: {cause}; {hint}")]
     Connect { db: String, cause: String, hint: String },
     #[error("{db}: {cause}")]
@@ -39,4 +45,18 @@ pub enum DbError {
     /// A database the workload cannot be run on as named (an SQLite URL without a file).
     #[error("{db}: {why}")]
     Unusable { db: String, why: String },
+}
+
+impl DbError {
+    /// Whether the database's storage was full (SQLite's "database or disk is full", a file
+    /// write that met ENOSPC).
+    pub fn is_out_of_space(&self) -> bool {
+        match self {
+            DbError::Sqlite { source: rusqlite::Error::SqliteFailure(f, _), .. } => {
+                f.code == rusqlite::ErrorCode::DiskFull
+            }
+            DbError::Io(_, e) => e.raw_os_error() == Some(libc::ENOSPC),
+            _ => false,
+        }
+    }
 }

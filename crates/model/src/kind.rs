@@ -103,10 +103,77 @@ pub struct Origin {
     pub run_in_file: u32,
     /// RFC 3339 UTC time of the import.
     pub imported_at: String,
-    /// Figures the tool did not record, in words.
+    /// Figures the tool did not record, in words (`Unrecorded::words` for those a report
+    /// shows).
     pub absent: Vec<String>,
     /// What was assumed while reading the file (a time zone, a unit).
     pub notes: Vec<String>,
+}
+
+/// A figure another tool may not have recorded, named in an imported record's `absent` by
+/// its words: the import writes them and every view reads them through `Recorded`, so a figure
+/// the tool never measured is shown as absent, never as 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrecorded {
+    Environment,
+    Series,
+    /// spindle's own CPU time: a foreign run never has it.
+    Cpu,
+    Histogram,
+    /// p50 .. p99.99.
+    Percentiles,
+    /// Latency at all: min, mean, max, standard deviation (and so percentiles).
+    Latency,
+    Duration,
+}
+
+impl Unrecorded {
+    /// As `Origin::absent` says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Unrecorded::Environment => "the environment (host, devices, file system)",
+            Unrecorded::Series => "per-second series and counters",
+            Unrecorded::Cpu => "spindle's own CPU cost",
+            Unrecorded::Histogram => "the full latency histogram",
+            Unrecorded::Percentiles => "latency percentiles",
+            Unrecorded::Latency => "latency",
+            Unrecorded::Duration => "the measured duration",
+        }
+    }
+}
+
+/// Which of a run's figures were recorded, so every view shows the others as absent: all of
+/// them for spindle's own runs; for an imported one, what its origin does not name absent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// Latency min, mean, max and standard deviation, of the run, its directions and threads.
+    pub latency: bool,
+    /// Latency percentiles (p50 .. p99.99).
+    pub percentiles: bool,
+    /// spindle's own CPU time per operation and in all.
+    pub cpu: bool,
+    /// The host, its CPUs, memory and devices.
+    pub environment: bool,
+}
+
+impl Recorded {
+    pub const ALL: Recorded = Recorded { latency: true, percentiles: true, cpu: true, environment: true };
+
+    /// From an imported record's `absent` list (`Origin::absent`, or the store's copy of it).
+    pub fn from_absent(absent: &[String]) -> Recorded {
+        let lacks = |u: Unrecorded| absent.iter().any(|a| a == u.words());
+        let latency = !lacks(Unrecorded::Latency);
+        Recorded {
+            latency,
+            percentiles: latency && !lacks(Unrecorded::Percentiles),
+            cpu: !lacks(Unrecorded::Cpu),
+            environment: !lacks(Unrecorded::Environment),
+        }
+    }
+
+    pub fn of_origin(origin: Option<&Origin>) -> Recorded {
+        origin.map_or(Recorded::ALL, |o| Recorded::from_absent(&o.absent))
+    }
 }
 
 /// An imported run's job, as far as its file says: every figure is absent when the file does
@@ -146,5 +213,15 @@ mod tests {
         }
         assert_eq!(RunKind::Hammer.counts(), Counts::Calls);
         assert_eq!(RunKind::parse("import"), None);
+    }
+
+    #[test]
+    fn what_an_import_names_absent_is_not_recorded() {
+        assert_eq!(Recorded::of_origin(None), Recorded::ALL);
+        let absent = |u: &[Unrecorded]| u.iter().map(|u| u.words().to_string()).collect::<Vec<_>>();
+        let sqlio = Recorded::from_absent(&absent(&[Unrecorded::Cpu, Unrecorded::Percentiles]));
+        assert_eq!(sqlio, Recorded { latency: true, percentiles: false, cpu: false, environment: true });
+        let no_latency = Recorded::from_absent(&absent(&[Unrecorded::Latency]));
+        assert!(!no_latency.latency && !no_latency.percentiles, "no latency, no percentiles of it");
     }
 }

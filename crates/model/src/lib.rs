@@ -22,5 +22,5 @@ pub mod verify;
 
 pub use details::KindData;
 pub use histogram::Histogram;
-pub use kind::{ImportedSpec, Origin, RunKind};
+pub use kind::{ImportedSpec, Origin, Recorded, RunKind, Unrecorded};
 pub use record::RunRecord;

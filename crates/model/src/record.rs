@@ -104,6 +104,12 @@ impl<'de> Deserialize<'de> for RunRecord {
 }
 
 impl RunRecord {
+    /// Which figures this run recorded: a run imported from a tool that did not record one
+    /// shows it as absent, never as 0.
+    pub fn recorded(&self) -> crate::Recorded {
+        crate::Recorded::of_origin(self.details.origin())
+    }
+
     /// A record with its identity and kind's details filled in and everything measured left
     /// empty, for the builders of each kind to complete.
     pub fn new(

@@ -116,6 +116,15 @@ pub fn format_latency_ns(ns: f64) -> String {
     }
 }
 
+/// How every view shows a figure that was not recorded (a foreign tool's run without latency):
+/// never as 0.
+pub const NOT_RECORDED: &str = "-";
+
+/// A latency, or `NOT_RECORDED` where there is none.
+pub fn format_latency_opt(ns: Option<f64>) -> String {
+    ns.map_or_else(|| NOT_RECORDED.to_string(), format_latency_ns)
+}
+
 /// Formats a span of time for reading: `48 s`, `4 min 05 s`, `1 h 02 min`.
 pub fn format_elapsed(d: std::time::Duration) -> String {
     let secs = d.as_secs_f64().round() as u64;

@@ -63,6 +63,11 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
         let id = run.id.map_or_else(|| format!("#{}", i + 1), |id| id.to_string());
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let labels = labels.join(";");
+        // A figure the run's tool did not record is an empty field, CSV's absent value.
+        let recorded = r.recorded();
+        let lat = |ok: bool, v: String| if ok { v } else { String::new() };
+        let at = |v: String| lat(recorded.latency, v);
+        let pct = |v: u64| lat(recorded.percentiles, v.to_string());
         let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
             let t = target.and_then(|t| r.targets.get(t));
             let fields = [
@@ -81,26 +86,26 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
                 format!("{:.3}", s.iops),
                 format!("{:.3}", s.mb_per_sec),
                 format!("{:.3}", s.mib_per_sec),
-                s.latency_ns.min.to_string(),
-                format!("{:.1}", s.latency_ns.mean),
-                s.latency_ns.max.to_string(),
-                format!("{:.1}", s.latency_ns.stddev),
-                s.latency_ns.p50.to_string(),
-                s.latency_ns.p90.to_string(),
-                s.latency_ns.p95.to_string(),
-                s.latency_ns.p99.to_string(),
-                s.latency_ns.p99_9.to_string(),
-                s.latency_ns.p99_99.to_string(),
+                at(s.latency_ns.min.to_string()),
+                at(format!("{:.1}", s.latency_ns.mean)),
+                at(s.latency_ns.max.to_string()),
+                at(format!("{:.1}", s.latency_ns.stddev)),
+                pct(s.latency_ns.p50),
+                pct(s.latency_ns.p90),
+                pct(s.latency_ns.p95),
+                pct(s.latency_ns.p99),
+                pct(s.latency_ns.p99_9),
+                pct(s.latency_ns.p99_99),
                 s.read.ios.to_string(),
                 s.write.ios.to_string(),
-                format!("{:.1}", s.read.latency_ns.mean),
-                format!("{:.1}", s.write.latency_ns.mean),
+                at(format!("{:.1}", s.read.latency_ns.mean)),
+                at(format!("{:.1}", s.write.latency_ns.mean)),
                 s.flush.count.to_string(),
                 format!("{:.1}", s.flush.latency_ns.mean),
                 s.commit.count.to_string(),
                 format!("{:.1}", s.commit.latency_ns.mean),
                 s.commit.latency_ns.p99.to_string(),
-                format!("{:.3}", s.cpu.us_per_io),
+                lat(recorded.cpu, format!("{:.3}", s.cpu.us_per_io)),
                 labels.clone(),
             ];
             let quoted: Vec<String> = fields.iter().map(|f| quote(f)).collect();

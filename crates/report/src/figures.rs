@@ -29,6 +29,17 @@ impl Cell {
         Cell::text("")
     }
 
+    /// A figure the run did not record (a foreign tool's): shown as every view shows one,
+    /// with no number behind it.
+    pub fn not_recorded() -> Cell {
+        Cell::text(spindle_model::units::NOT_RECORDED)
+    }
+
+    /// A latency, if `recorded`; else `not_recorded`.
+    pub fn latency_if(recorded: bool, ns: f64) -> Cell {
+        if recorded { Cell::latency_ns(ns) } else { Cell::not_recorded() }
+    }
+
     /// A count, with thousands separated.
     pub fn count(n: u64) -> Cell {
         Cell::number(grouped(n), n as f64)

@@ -4,10 +4,11 @@
 
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
-use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_model::record::{DeviceInfo, IoStats, LatencySummary, RunStatus};
+use spindle_model::units::{NOT_RECORDED, format_latency_opt};
 use spindle_model::units::{format_latency_ns, format_size};
+use spindle_model::{Recorded, RunRecord};
 use std::fmt::Write;
 
 pub struct TextExporter;
@@ -71,14 +72,22 @@ fn record(out: &mut String, r: &RunRecord) {
     }
     threads(out, r);
     let cpu = &r.summary.cpu;
-    let _ = writeln!(
-        out,
-        "\nCPU (spindle itself): user {:.2} s, system {:.2} s, {:.2} us per {}",
-        cpu.user_seconds,
-        cpu.system_seconds,
-        cpu.us_per_io,
-        r.counts.one()
-    );
+    if r.recorded().cpu {
+        let _ = writeln!(
+            out,
+            "\nCPU (spindle itself): user {:.2} s, system {:.2} s, {:.2} us per {}",
+            cpu.user_seconds,
+            cpu.system_seconds,
+            cpu.us_per_io,
+            r.counts.one()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\nCPU (spindle itself): user {NOT_RECORDED}, system {NOT_RECORDED}, {NOT_RECORDED} per {}",
+            r.counts.one()
+        );
+    }
     crate::counters::counters(out, r);
     environment(out, r);
     if !r.errors.is_empty() {
@@ -124,20 +133,21 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
         };
         let _ = writeln!(out, "{indent}commits ({what}): {}", s.commit.count);
     }
-    latency(out, indent, "", headline(s));
+    let recorded = r.recorded();
+    latency(out, indent, "", headline(s), recorded);
     // Reads and writes each, beside a mix's total or a commit made of writes and flushes.
     if (s.read.ios > 0 && s.write.ios > 0) || (commits && s.flush.count > 0) {
         let share = |n: u64| 100.0 * n as f64 / s.ios.max(1) as f64;
         if s.read.ios > 0 {
             let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.read, share(s.read.ios), s.read.iops, w.per_sec);
-            latency(out, indent, "  ", &s.read.latency_ns);
+            latency(out, indent, "  ", &s.read.latency_ns, recorded);
         }
         let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.write, share(s.write.ios), s.write.iops, w.per_sec);
-        latency(out, indent, "  ", &s.write.latency_ns);
+        latency(out, indent, "  ", &s.write.latency_ns, recorded);
     }
     if s.flush.count > 0 {
         let _ = writeln!(out, "{indent}flushes (fdatasync): {}", s.flush.count);
-        latency(out, indent, "  ", &s.flush.latency_ns);
+        latency(out, indent, "  ", &s.flush.latency_ns, Recorded::ALL);
     }
     histogram(out, indent, &s.sqlio_histogram_pct);
 }
@@ -147,15 +157,18 @@ fn headline(s: &IoStats) -> &LatencySummary {
     if s.commit.count > 0 { &s.commit.latency_ns } else { &s.latency_ns }
 }
 
-fn latency(out: &mut String, indent: &str, sub: &str, l: &LatencySummary) {
-    let ns = |v: u64| format_latency_ns(v as f64);
+/// A latency's figures; those the run did not record (a foreign tool's) as absent.
+fn latency(out: &mut String, indent: &str, sub: &str, l: &LatencySummary, recorded: Recorded) {
+    let shown = |ok: bool, v: f64| format_latency_opt(ok.then_some(v));
+    let at = |v: u64| shown(recorded.latency, v as f64);
+    let ns = |v: u64| shown(recorded.percentiles, v as f64);
     let _ = writeln!(
         out,
         "{indent}{sub}Min_Latency: {}  Avg_Latency: {}  Max_Latency: {}  Stddev: {}",
-        ns(l.min),
-        format_latency_ns(l.mean),
-        ns(l.max),
-        format_latency_ns(l.stddev)
+        at(l.min),
+        shown(recorded.latency, l.mean),
+        at(l.max),
+        shown(recorded.latency, l.stddev)
     );
     let _ = writeln!(
         out,
@@ -193,6 +206,7 @@ fn threads(out: &mut String, r: &RunRecord) {
     let (who, rate) = if r.counts == Counts::Calls { ("session", "calls/sec") } else { ("thread", r.counts.per_sec()) };
     let mb = |text: String| if r.kind().moves_bytes() { format!(" {text:>10}") } else { String::new() };
     let _ = writeln!(out, "  {:>6} {:>7} {:>12}{} {:>10} {:>10}", "target", who, rate, mb("MB/s".into()), "avg", "p99");
+    let recorded = r.recorded();
     for t in &r.threads {
         let _ = writeln!(
             out,
@@ -201,13 +215,17 @@ fn threads(out: &mut String, r: &RunRecord) {
             t.thread,
             crate::view::rate_text(t.stats.iops),
             mb(crate::view::rate_text(t.stats.mb_per_sec)),
-            format_latency_ns(headline(&t.stats).mean),
-            format_latency_ns(headline(&t.stats).p99 as f64)
+            format_latency_opt(recorded.latency.then_some(headline(&t.stats).mean)),
+            format_latency_opt(recorded.percentiles.then_some(headline(&t.stats).p99 as f64))
         );
     }
 }
 
 fn environment(out: &mut String, r: &RunRecord) {
+    if !r.recorded().environment {
+        let _ = writeln!(out, "\nenvironment: {NOT_RECORDED}");
+        return;
+    }
     let e = &r.environment;
     let _ = writeln!(out, "\nenvironment:");
     let _ = writeln!(
@@ -270,14 +288,15 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
     let _ = writeln!(out, "  {:<width$} {:>12} {:>10} {:>10} {:>10}  status", "run", rate, "MB/s", "avg", "p99");
     for (name, r) in rows {
         let s = &r.summary;
+        let recorded = r.recorded();
         let _ = writeln!(
             out,
             "  {:<width$} {:>12} {:>10} {:>10} {:>10}  {}{}",
             name,
             crate::view::rate_text(s.iops),
             crate::view::rate_text(s.mb_per_sec),
-            format_latency_ns(headline(s).mean),
-            format_latency_ns(headline(s).p99 as f64),
+            format_latency_opt(recorded.latency.then_some(headline(s).mean)),
+            format_latency_opt(recorded.percentiles.then_some(headline(s).p99 as f64)),
             r.status.name(),
             commit_parts(s)
         );

@@ -132,8 +132,9 @@ pub struct RunSummary {
     pub measured_seconds: f64,
     pub iops: f64,
     pub mb_per_sec: f64,
-    pub latency_mean_ns: f64,
-    pub latency_p99_ns: u64,
+    /// `None` (null in JSON) where the run's tool did not record it (an imported run).
+    pub latency_mean_ns: Option<f64>,
+    pub latency_p99_ns: Option<u64>,
     pub errors: u64,
 }
 
@@ -171,8 +172,17 @@ impl Store {
             }
             None => "",
         };
-        let sql = format!("SELECT {SUMMARY_COLUMNS} FROM runs {clause} ORDER BY id DESC {limit}");
+        // What an imported run's tool did not record is in its record's origin; only imported
+        // runs (made on no host spindle knows) are looked up, so a listing reads no other record.
+        let absent = self.conn.dialect().json_text("records.json", &["details", "origin", "absent"]);
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS}, CASE WHEN hostname = '' THEN \
+             (SELECT {absent} FROM records WHERE records.run_id = runs.id) END \
+             FROM runs {clause} ORDER BY id DESC {limit}"
+        );
         let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
+            let absent: Vec<String> = r.opt_text(15)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
+            let recorded = spindle_model::Recorded::from_absent(&absent);
             Ok(RunSummary {
                 id: r.int(0)?,
                 started_at: r.text(1)?,
@@ -187,8 +197,8 @@ impl Store {
                 measured_seconds: r.real(9)?,
                 iops: r.real(10)?,
                 mb_per_sec: r.real(11)? / 1e6,
-                latency_mean_ns: r.real(12)?,
-                latency_p99_ns: r.int(13)?.max(0) as u64,
+                latency_mean_ns: Some(r.real(12)?).filter(|_| recorded.latency),
+                latency_p99_ns: Some(r.int(13)?.max(0) as u64).filter(|_| recorded.percentiles),
                 errors: r.int(14)?.max(0) as u64,
             })
         })?;

@@ -77,8 +77,8 @@ impl Metric {
         match self {
             Metric::Iops => true,
             Metric::MbPerSec => r.kind().moves_bytes(),
-            Metric::LatencyMean => s.ios == 0 || s.latency_ns.mean > 0.0,
-            Metric::LatencyP99 => s.ios == 0 || s.latency_ns.p99 > 0,
+            Metric::LatencyMean => r.recorded().latency && (s.ios == 0 || s.latency_ns.mean > 0.0),
+            Metric::LatencyP99 => r.recorded().percentiles && (s.ios == 0 || s.latency_ns.p99 > 0),
             Metric::CommitLatency => s.commit.count > 0,
         }
     }

@@ -5,7 +5,7 @@
 use spindle_formats::foreign::{ForeignRun, ForeignStats};
 use spindle_model::record::{DirectionStats, IoStats, LatencySummary, RunStatus, TargetResult, ThreadResult};
 use spindle_model::units::format_size;
-use spindle_model::{Histogram, ImportedSpec, KindData, Origin, RunRecord};
+use spindle_model::{Histogram, ImportedSpec, KindData, Origin, RunRecord, Unrecorded};
 
 /// The file a run came from, and when it was imported.
 pub struct Source<'a> {
@@ -70,27 +70,23 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
     r
 }
 
-/// What the file's tool did not record, in words.
+/// What the file's tool did not record, in the words every view reads (`Unrecorded`).
 fn absent(run: &ForeignRun) -> Vec<String> {
-    let mut out = vec![
-        "the environment (host, devices, file system)".to_string(),
-        "per-second series and counters".to_string(),
-        "spindle's own CPU cost".to_string(),
-    ];
+    let mut out = vec![Unrecorded::Environment, Unrecorded::Series, Unrecorded::Cpu];
     let t = &run.total;
     if t.histogram_ns.is_empty() {
-        out.push("the full latency histogram".into());
+        out.push(Unrecorded::Histogram);
     }
     if t.percentiles_ns.is_empty() && t.histogram_ns.is_empty() {
-        out.push("latency percentiles".into());
+        out.push(Unrecorded::Percentiles);
     }
     if t.latency_mean_ns.is_none() {
-        out.push("latency".into());
+        out.push(Unrecorded::Latency);
     }
     if run.duration_s.is_none() {
-        out.push("the measured duration".into());
+        out.push(Unrecorded::Duration);
     }
-    out
+    out.into_iter().map(|u| u.words().to_string()).collect()
 }
 
 fn spec_of(run: &ForeignRun) -> ImportedSpec {

@@ -103,6 +103,27 @@ fn calls_a_rate_owes_at_the_end_are_reported() {
     assert_eq!(calls(s) + s.behind_schedule, 200);
 }
 
+/// A session thread the system will not start (its thread limit): the sessions already started
+/// are let through the gate and stopped, and the run ends with an error naming the session and
+/// the cause, where it used to wait at the gate for ever.
+#[test]
+fn a_session_thread_that_cannot_start_ends_the_run_with_its_cause() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let stop = AtomicBool::new(false);
+        let refuse = |i: u32| {
+            if i == 5 { Err(std::io::Error::from_raw_os_error(libc::EAGAIN)) } else { Ok(()) }
+        };
+        let out = super::threads::run_spawning(&plan(8, 50), |_| Ok(Immediate), &stop, &Live::default(), &refuse);
+        let _ = done.send(out.map(|_| ()).map_err(|e| e.to_string()));
+    });
+    // A hang is the defect: a minute is far beyond the milliseconds this takes.
+    let out = finished.recv_timeout(Duration::from_secs(60)).expect("the run ended instead of waiting at the gate");
+    let e = out.expect_err("a session that never started fails the run");
+    assert!(e.contains("session 6 of 8") && e.contains("5 started"), "{e}");
+    assert!(e.contains(&std::io::Error::from_raw_os_error(libc::EAGAIN).to_string()), "the cause is said: {e}");
+}
+
 /// A session whose calls return at once, connected after `100 ms x (i + 1)`.
 fn connect_delay(i: u32) -> Duration {
     Duration::from_millis(100 * (u64::from(i) + 1))

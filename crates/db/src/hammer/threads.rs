@@ -18,13 +18,31 @@ where
     S: Session,
     F: Fn(u32) -> Result<S, DbError> + Sync,
 {
+    run_spawning(plan, connect, stop, live, &|_| Ok(()))
+}
+
+/// `run`, asking `may_spawn(i)` before starting session `i`'s thread: the seam through which
+/// tests make a thread fail to start, as the system's thread limit would.
+pub(super) fn run_spawning<S, F>(
+    plan: &RunPlan,
+    connect: F,
+    stop: &AtomicBool,
+    live: &Live,
+    may_spawn: &dyn Fn(u32) -> std::io::Result<()>,
+) -> Result<RunOutcome, DbError>
+where
+    S: Session,
+    F: Fn(u32) -> Result<S, DbError> + Sync,
+{
     let gate = StartGate::new(plan.sessions as usize);
     let failed = AtomicBool::new(false);
     let ramp_start = Instant::now();
     let (results, ramp_up, time_zero, started_at) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..plan.sessions)
-            .map(|i| {
-                let (gate, failed, connect) = (&gate, &failed, &connect);
+        let mut handles = Vec::with_capacity(plan.sessions as usize);
+        let mut not_started = None;
+        for i in 0..plan.sessions {
+            let (gate, failed, connect) = (&gate, &failed, &connect);
+            let spawned = may_spawn(i).and_then(|()| {
                 std::thread::Builder::new().name(format!("hammer-{i}")).stack_size(SESSION_STACK).spawn_scoped(
                     scope,
                     move || {
@@ -37,20 +55,30 @@ where
                         Ok(session_loop(&mut session, i, plan, t0, stop, failed, live))
                     },
                 )
-            })
-            .collect();
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(cause) => {
+                    // The sessions started stop as soon as they pass the gate, which no longer
+                    // waits for the threads that never came.
+                    failed.store(true, Ordering::Relaxed);
+                    gate.withdraw((plan.sessions - i) as usize);
+                    not_started = Some(DbError::SessionThread { started: i, sessions: plan.sessions, cause });
+                    break;
+                }
+            }
+        }
         // Every session is connected (or failed): time zero, then all go.
         let time_zero = gate.open();
         let started_at = SystemTime::now();
         let ramp_up = time_zero.duration_since(ramp_start);
         let _ = live.time_zero.set(time_zero);
-        let results: Vec<Result<SessionResult, DbError>> = handles
-            .into_iter()
-            .map(|h| match h {
-                Ok(h) => h.join().unwrap_or(Err(DbError::Panic)),
-                Err(e) => Err(DbError::Io("session thread".into(), e)),
-            })
-            .collect();
+        let mut results: Vec<Result<SessionResult, DbError>> =
+            handles.into_iter().map(|h| h.join().unwrap_or(Err(DbError::Panic))).collect();
+        // The thread that could not start is the cause: said before what the others met.
+        if let Some(e) = not_started {
+            results.insert(0, Err(e));
+        }
         (results, ramp_up, time_zero, started_at)
     });
     let sessions = results.into_iter().collect::<Result<Vec<_>, _>>()?;

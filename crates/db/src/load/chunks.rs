@@ -5,10 +5,22 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Loads `chunks` with `workers` tasks made by `worker(chunks, next, loaded)` (each takes the
-/// next chunk index from `next` and adds the rows it sent to `loaded`), reporting progress
-/// five times a second. Returns the rows sent in each whole second and in all; a worker's
-/// failure is returned once every worker has stopped.
+/// What the chunks' workers did.
+pub(crate) struct Chunked {
+    /// Rows sent in each whole second.
+    pub per_second: Vec<u64>,
+    /// Rows sent in all.
+    pub reported: u64,
+    /// Rows in chunks the workers saw committed: what is known to be in the table when the
+    /// server can no longer be asked.
+    pub committed: u64,
+    /// The first worker's failure, once every worker has stopped.
+    pub error: Option<crate::DbError>,
+}
+
+/// Loads `chunks` with `workers` tasks made by `worker(chunks, next, loaded, committed)` (each
+/// takes the next chunk index from `next`, adds the rows it sent to `loaded` and those of each
+/// chunk it committed to `committed`), reporting progress five times a second.
 pub(crate) async fn drive_chunks<W, Fut>(
     chunks: Vec<u64>,
     workers: usize,
@@ -16,17 +28,18 @@ pub(crate) async fn drive_chunks<W, Fut>(
     total: u64,
     progress: &mut (dyn FnMut(u64, u64) + Send),
     worker: W,
-) -> Result<(Vec<u64>, u64), crate::DbError>
+) -> Chunked
 where
-    W: Fn(Arc<Vec<u64>>, Arc<AtomicUsize>, Arc<AtomicU64>) -> Fut,
+    W: Fn(Arc<Vec<u64>>, Arc<AtomicUsize>, Arc<AtomicU64>, Arc<AtomicU64>) -> Fut,
     Fut: std::future::Future<Output = Result<(), crate::DbError>> + Send + 'static,
 {
     let start = std::time::Instant::now();
     let loaded = Arc::new(AtomicU64::new(0));
+    let committed = Arc::new(AtomicU64::new(0));
     let next = Arc::new(AtomicUsize::new(0));
     let chunks = Arc::new(chunks);
     let handles: Vec<_> = (0..workers.min(chunks.len()))
-        .map(|_| tokio::spawn(worker(chunks.clone(), next.clone(), loaded.clone())))
+        .map(|_| tokio::spawn(worker(chunks.clone(), next.clone(), loaded.clone(), committed.clone())))
         .collect();
     let mut per_second: Vec<u64> = Vec::new();
     let mut reported = 0;
@@ -42,6 +55,6 @@ where
         reported = now;
         progress(rows_before + now, total);
     }
-    crate::join::join_all(handles).await?;
-    Ok((per_second, reported))
+    let error = crate::join::join_all(handles).await.err();
+    Chunked { per_second, reported, committed: committed.load(Ordering::Relaxed), error }
 }

@@ -34,7 +34,26 @@ pub struct LoadOutcome {
     pub elapsed: Duration,
     /// Rows loaded in each whole second.
     pub per_second: Vec<u64>,
+    /// Stopped before all rows: Ctrl-C, or `failure`.
     pub interrupted: bool,
+    /// What cut the load short (a full disk, a server gone away): the rows committed before it
+    /// are the outcome's, and `--resume` loads the rest.
+    pub failure: Option<LoadFailure>,
+}
+
+/// Why a load stopped before all its rows, kept with the rows it committed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadFailure {
+    /// The error, in words.
+    pub why: String,
+    /// The database's storage was full.
+    pub out_of_space: bool,
+}
+
+impl LoadFailure {
+    pub fn of(e: &crate::DbError) -> LoadFailure {
+        LoadFailure { why: e.to_string(), out_of_space: e.is_out_of_space() }
+    }
 }
 
 /// What a database holds before a load: nothing yet, spindle's Hammer table (with its row
@@ -80,6 +99,7 @@ pub(crate) fn chunked_outcome(
     (mut per_second, reported): (Vec<u64>, u64),
     elapsed: Duration,
     stopped: bool,
+    failure: Option<LoadFailure>,
 ) -> LoadOutcome {
     if let Some(last) = per_second.last_mut() {
         *last = last.saturating_sub((rows_before + reported).saturating_sub(committed));
@@ -89,6 +109,7 @@ pub(crate) fn chunked_outcome(
         rows_loaded: committed.saturating_sub(rows_before),
         elapsed,
         per_second,
-        interrupted: stopped || committed < rows,
+        interrupted: stopped || committed < rows || failure.is_some(),
+        failure,
     }
 }

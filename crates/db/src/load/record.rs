@@ -24,7 +24,10 @@ pub fn load_record(url: &DbUrl, rows: u64, out: &LoadOutcome, bytes: u64, starte
     let path = url.path.as_deref().unwrap_or(Path::new("")).display().to_string();
     let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     let spec = LoadSpec { db: url.to_string(), engine: url.engine.name().into(), rows, rows_before: out.rows_before };
+    // What cut the load short is counted as the record's failed operation, as the log test's.
+    let errors = out.failure.iter().map(|f| (f.why.clone(), 1)).collect();
     RunRecord {
+        errors,
         summary: stats.clone(),
         targets: vec![TargetResult {
             path,

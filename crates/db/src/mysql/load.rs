@@ -5,7 +5,7 @@
 
 use super::{CREATE_MARKER, CREATE_PROCEDURES, CREATE_TABLE, connect, sql_error};
 use crate::keys::CardNo;
-use crate::load::{Contents, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
+use crate::load::{Contents, LoadFailure, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
 use crate::{DbError, DbUrl};
 use bytes::Bytes;
 use futures_util::StreamExt;
@@ -67,15 +67,24 @@ pub async fn load(
 
     let start = Instant::now();
     let total = opts.rows;
-    let sent = drive_chunks(chunks, LOAD_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
+    let sent = drive_chunks(chunks, LOAD_WORKERS, rows_before, total, progress, |chunks, next, loaded, committed| {
         let url = url.clone();
-        async move { load_worker(&url, &chunks, &next, total, &loaded, stop).await }
+        async move { load_worker(&url, &chunks, &next, total, &loaded, &committed, stop).await }
     })
-    .await?;
-    let committed: Option<i64> = conn.query_first("SELECT COUNT(*) FROM TestTransaction").await.map_err(sql)?;
-    let committed = committed.unwrap_or(0).max(0) as u64;
-    let outcome =
-        chunked_outcome(rows_before, opts.rows, committed, sent, start.elapsed(), stop.load(Ordering::Relaxed));
+    .await;
+    let failure = sent.error.as_ref().map(LoadFailure::of);
+    let committed = match conn.query_first::<i64, _>("SELECT COUNT(*) FROM TestTransaction").await {
+        Ok(n) => n.unwrap_or(0).max(0) as u64,
+        // The server that failed a worker cannot be asked: the chunks seen committed are known.
+        Err(_) if failure.is_some() => rows_before + sent.committed,
+        Err(e) => return Err(sql(e)),
+    };
+    let sent_rows = (sent.per_second, sent.reported);
+    let stopped = stop.load(Ordering::Relaxed);
+    let outcome = chunked_outcome(rows_before, opts.rows, committed, sent_rows, start.elapsed(), stopped, failure);
+    if outcome.failure.is_some() {
+        return Ok(outcome);
+    }
     if !outcome.interrupted {
         conn.query_drop("REPLACE INTO spindle_hammer VALUES ('complete', 'yes')").await.map_err(sql)?;
     }
@@ -89,6 +98,7 @@ async fn load_worker(
     next: &AtomicUsize,
     total: u64,
     loaded: &Arc<AtomicU64>,
+    committed: &AtomicU64,
     stop: &'static AtomicBool,
 ) -> Result<(), DbError> {
     let mut conn = connect(url).await?;
@@ -142,6 +152,7 @@ async fn load_worker(
             .await
             .map_err(sql)?;
         conn.query_drop("COMMIT").await.map_err(sql)?;
+        committed.fetch_add(end - first, Ordering::Relaxed);
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
 use crate::keys::CardNo;
-use crate::load::{Contents, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
+use crate::load::{Contents, LoadFailure, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
 use crate::{DbError, DbUrl};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -68,15 +68,21 @@ pub async fn load(
 
     let start = Instant::now();
     let total = opts.rows;
-    let sent = drive_chunks(chunks, COPY_WORKERS, rows_before, total, progress, |chunks, next, loaded| {
+    let sent = drive_chunks(chunks, COPY_WORKERS, rows_before, total, progress, |chunks, next, loaded, committed| {
         let url = url.clone();
-        async move { copy_worker(&url, &chunks, &next, total, &loaded, stop).await }
+        async move { copy_worker(&url, &chunks, &next, total, &loaded, &committed, stop).await }
     })
-    .await?;
-    let committed: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
-    let committed = committed.max(0) as u64;
-    let mut outcome =
-        chunked_outcome(rows_before, opts.rows, committed, sent, start.elapsed(), stop.load(Ordering::Relaxed));
+    .await;
+    let failure = sent.error.as_ref().map(LoadFailure::of);
+    let committed = match client.query_one("SELECT count(*) FROM testtransaction", &[]).await {
+        Ok(row) => row.get::<_, i64>(0).max(0) as u64,
+        // The server that failed a worker cannot be asked: the chunks seen committed are known.
+        Err(_) if failure.is_some() => rows_before + sent.committed,
+        Err(e) => return Err(sql(e)),
+    };
+    let sent_rows = (sent.per_second, sent.reported);
+    let stopped = stop.load(Ordering::Relaxed);
+    let mut outcome = chunked_outcome(rows_before, opts.rows, committed, sent_rows, start.elapsed(), stopped, failure);
     if !outcome.interrupted {
         let has_key: bool = client
             .query_one(
@@ -96,6 +102,10 @@ pub async fn load(
                 .map_err(sql)?;
         }
     }
+    if outcome.failure.is_some() {
+        outcome.elapsed = start.elapsed();
+        return Ok(outcome);
+    }
     progress(committed, opts.rows);
     // The key build is part of the load's time.
     outcome.elapsed = start.elapsed();
@@ -109,6 +119,7 @@ async fn copy_worker(
     next: &AtomicUsize,
     total: u64,
     loaded: &AtomicU64,
+    committed: &AtomicU64,
     stop: &AtomicBool,
 ) -> Result<(), DbError> {
     let mut client = connect(url).await?;
@@ -147,6 +158,7 @@ async fn copy_worker(
             .await
             .map_err(sql)?;
         tx.commit().await.map_err(sql)?;
+        committed.fetch_add(end - first, Ordering::Relaxed);
     }
     Ok(())
 }

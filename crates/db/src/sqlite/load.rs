@@ -8,7 +8,7 @@ use crate::DbError;
 use crate::keys::CardNo;
 #[cfg(test)]
 use crate::load::{Contents, LoadMode};
-use crate::load::{LoadOptions, LoadOutcome, Start, start};
+use crate::load::{LoadFailure, LoadOptions, LoadOutcome, Start, start};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -51,43 +51,74 @@ pub fn load(
     let mut per_second: Vec<u64> = Vec::new();
     let mut done = rows_before;
     let mut interrupted = false;
+    let mut failure = None;
     while done < opts.rows && !interrupted {
-        let tx = conn.transaction().map_err(sql)?;
-        {
-            let mut insert =
-                tx.prepare_cached("INSERT INTO TestTransaction VALUES (?1, '2026-01-01 00:00:00', ?2)").map_err(sql)?;
-            let end = (done + ROWS_PER_COMMIT).min(opts.rows);
-            while done < end {
-                let chunk_end = (done + ROWS_PER_CHECK).min(end);
-                for i in done..chunk_end {
-                    // Amounts spread over 0..100.0000 money units.
-                    insert
-                        .execute(rusqlite::params![
-                            CardNo::of_row(i).as_str(),
-                            (i.wrapping_mul(7919) % 1_000_000) as i64
-                        ])
-                        .map_err(sql)?;
-                }
-                let second = start.elapsed().as_secs() as usize;
-                if per_second.len() <= second {
-                    per_second.resize(second + 1, 0);
-                }
-                per_second[second] += chunk_end - done;
-                done = chunk_end;
-                progress(done, opts.rows);
-                if stop.load(Ordering::Relaxed) {
-                    interrupted = true;
-                    break;
-                }
+        // A transaction that fails (a full disk) rolls back: its rows leave the count again.
+        let counted = per_second.clone();
+        let mut pending = done;
+        match transaction(&mut conn, &mut pending, opts.rows, start, &mut per_second, progress, stop) {
+            Ok(stopped) => {
+                done = pending;
+                interrupted = stopped;
+            }
+            Err(e) => {
+                per_second = counted;
+                let e = sql(e);
+                failure = Some(LoadFailure::of(&e));
+                interrupted = true;
             }
         }
-        tx.commit().map_err(sql)?;
     }
     // Fold the WAL into the database so the loaded table is durable and the next run starts
-    // from a clean file.
-    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);").map_err(sql)?;
+    // from a clean file (after a failure, as far as it can: what committed is in the WAL).
+    let checkpoint = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
+    if failure.is_none() {
+        checkpoint.map_err(sql)?;
+    }
     let elapsed = start.elapsed();
-    Ok(LoadOutcome { rows_before, rows_loaded: done - rows_before, elapsed, per_second, interrupted })
+    Ok(LoadOutcome { rows_before, rows_loaded: done - rows_before, elapsed, per_second, interrupted, failure })
+}
+
+/// One transaction of up to `ROWS_PER_COMMIT` rows from `*done`, committed; whether a stop
+/// ended it early.
+fn transaction(
+    conn: &mut rusqlite::Connection,
+    done: &mut u64,
+    rows: u64,
+    start: Instant,
+    per_second: &mut Vec<u64>,
+    progress: &mut dyn FnMut(u64, u64),
+    stop: &AtomicBool,
+) -> Result<bool, rusqlite::Error> {
+    let tx = conn.transaction()?;
+    let mut stopped = false;
+    {
+        let mut insert = tx.prepare_cached("INSERT INTO TestTransaction VALUES (?1, '2026-01-01 00:00:00', ?2)")?;
+        let end = (*done + ROWS_PER_COMMIT).min(rows);
+        while *done < end {
+            let chunk_end = (*done + ROWS_PER_CHECK).min(end);
+            for i in *done..chunk_end {
+                // Amounts spread over 0..100.0000 money units.
+                insert.execute(rusqlite::params![
+                    CardNo::of_row(i).as_str(),
+                    (i.wrapping_mul(7919) % 1_000_000) as i64
+                ])?;
+            }
+            let second = start.elapsed().as_secs() as usize;
+            if per_second.len() <= second {
+                per_second.resize(second + 1, 0);
+            }
+            per_second[second] += chunk_end - *done;
+            *done = chunk_end;
+            progress(*done, rows);
+            if stop.load(Ordering::Relaxed) {
+                stopped = true;
+                break;
+            }
+        }
+    }
+    tx.commit()?;
+    Ok(stopped)
 }
 
 #[cfg(test)]

@@ -91,13 +91,14 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
     let rec = &r.record;
     let s = &rec.summary;
     let errors: u64 = rec.errors.values().sum();
+    let recorded = rec.recorded();
     match rec.kind() {
         RunKind::Io => vec![
             Cell::rate(s.mb_per_sec),
             Cell::opt((s.ios > 0).then(|| s.read.ios as f64 * 100.0 / s.ios as f64), Cell::pct),
-            recorded(s.latency_ns.mean),
-            recorded(s.latency_ns.p99 as f64),
-            recorded(s.latency_ns.max as f64),
+            Cell::latency_if(recorded.latency, s.latency_ns.mean),
+            Cell::latency_if(recorded.percentiles, s.latency_ns.p99 as f64),
+            Cell::latency_if(recorded.latency, s.latency_ns.max as f64),
             Cell::count(errors),
             Cell::text(
                 rec.details.origin().map_or("spindle".to_string(), |o| format!("{} ({})", o.tool, file_name(&o.file))),
@@ -162,12 +163,24 @@ fn io_charts(runs: &[(usize, &ReportRun)]) -> Vec<Chart> {
         c.series = vec![Series { name: y.to_string(), values: sorted.iter().map(|(_, r)| value(r)).collect() }];
         c
     };
-    let (unit, div) = super::latency_scale(sorted.iter().map(|(_, r)| r.record.summary.latency_ns.mean));
-    vec![
+    let mut charts = vec![
         chart("Bandwidth, sorted", "MB/s", &|r| r.record.summary.mb_per_sec),
         chart("IOPS", "IOPS", &|r| r.record.summary.iops),
-        chart("Average latency", unit, &|r| r.record.summary.latency_ns.mean / div),
-    ]
+    ];
+    // Runs whose tool recorded no latency have no bar there, rather than one of 0.
+    let timed: Vec<&(usize, &ReportRun)> =
+        sorted.iter().copied().filter(|(_, r)| r.record.recorded().latency).collect();
+    if !timed.is_empty() {
+        let (unit, div) = super::latency_scale(timed.iter().map(|(_, r)| r.record.summary.latency_ns.mean));
+        let mut c = Chart::new("Average latency", ChartKind::Bar, "run", unit);
+        c.categories = timed.iter().map(|(i, r)| bar_name(r, *i)).collect();
+        c.series = vec![Series {
+            name: unit.to_string(),
+            values: timed.iter().map(|(_, r)| r.record.summary.latency_ns.mean / div).collect(),
+        }];
+        charts.push(c);
+    }
+    charts
 }
 
 fn rate_chart(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Chart {
@@ -190,11 +203,6 @@ fn bar_name(r: &ReportRun, position: usize) -> String {
         name = format!("{name}: {}", format_size(bs));
     }
     name
-}
-
-/// A latency, or nothing where the run has none (a tool that did not record it): never "0ns".
-fn recorded(ns: f64) -> Cell {
-    if ns > 0.0 { Cell::latency_ns(ns) } else { Cell::empty() }
 }
 
 /// The last part of a path as given (`/results/sqlio-1.txt` -> `sqlio-1.txt`, also for a

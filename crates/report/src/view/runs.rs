@@ -55,7 +55,8 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
     s.tables.push(headline(rec));
     // The log test's and large operations' latencies are of rows, not worth a chart.
     let charted = rec.summary.ios > 0 && !matches!(rec.kind(), RunKind::LogTest | RunKind::LargeOps);
-    if charted && (rec.summary.latency_ns.p50 > 0 || rec.summary.latency_ns.p99_99 > 0) {
+    let recorded = rec.recorded().percentiles;
+    if charted && recorded && (rec.summary.latency_ns.p50 > 0 || rec.summary.latency_ns.p99_99 > 0) {
         s.charts.push(percentiles(rec));
     }
     if charted && rec.summary.sqlio_histogram_pct.iter().any(|p| *p > 0.0) {
@@ -110,9 +111,11 @@ fn headline(rec: &RunRecord) -> Table {
         rows.push(("MiB/s".into(), Cell::rate(st.mib_per_sec)));
     }
     if st.ios > 0 {
-        rows.push(("latency min".into(), Cell::latency_ns(st.latency_ns.min as f64)));
-        rows.push(("latency mean".into(), Cell::latency_ns(st.latency_ns.mean)));
-        rows.push(("latency max".into(), Cell::latency_ns(st.latency_ns.max as f64)));
+        let recorded = rec.recorded();
+        rows.push(("latency min".into(), Cell::latency_if(recorded.latency, st.latency_ns.min as f64)));
+        rows.push(("latency mean".into(), Cell::latency_if(recorded.latency, st.latency_ns.mean)));
+        rows.push(("latency max".into(), Cell::latency_if(recorded.latency, st.latency_ns.max as f64)));
+        rows.push(("latency p99".into(), Cell::latency_if(recorded.percentiles, st.latency_ns.p99 as f64)));
     }
     if st.flush.count > 0 {
         rows.push(("flushes".into(), Cell::count(st.flush.count)));
@@ -232,15 +235,16 @@ fn counter_table(log: &spindle_model::counters::CounterLog) -> Table {
     t
 }
 
-fn stats_cells(s: &IoStats, moves_bytes: bool) -> Vec<Cell> {
+fn stats_cells(s: &IoStats, rec: &RunRecord) -> Vec<Cell> {
+    let recorded = rec.recorded();
     let mut cells = vec![Cell::count(s.ios), Cell::rate(s.iops)];
-    if moves_bytes {
+    if rec.kind().moves_bytes() {
         cells.push(Cell::rate(s.mb_per_sec));
     }
     cells.extend([
-        Cell::latency_ns(s.latency_ns.mean),
-        Cell::latency_ns(s.latency_ns.p99 as f64),
-        Cell::latency_ns(s.latency_ns.max as f64),
+        Cell::latency_if(recorded.latency, s.latency_ns.mean),
+        Cell::latency_if(recorded.percentiles, s.latency_ns.p99 as f64),
+        Cell::latency_if(recorded.latency, s.latency_ns.max as f64),
     ]);
     cells
 }
@@ -263,7 +267,7 @@ fn threads(rec: &RunRecord) -> Table {
     let mut t = Table::new(title, &stats_columns(rec, &["target", who]));
     for th in &rec.threads {
         let mut row = vec![Cell::count(th.target as u64 + 1), Cell::count(th.thread as u64)];
-        row.extend(stats_cells(&th.stats, rec.kind().moves_bytes()));
+        row.extend(stats_cells(&th.stats, rec));
         t.rows.push(row);
     }
     t
@@ -273,7 +277,7 @@ fn targets(rec: &RunRecord) -> Table {
     let mut t = Table::new("Targets", &stats_columns(rec, &["target", "path", "workload"]));
     for (i, tg) in rec.targets.iter().enumerate() {
         let mut row = vec![Cell::count(i as u64 + 1), Cell::text(tg.path.clone()), Cell::text(tg.workload.clone())];
-        row.extend(stats_cells(&tg.stats, rec.kind().moves_bytes()));
+        row.extend(stats_cells(&tg.stats, rec));
         t.rows.push(row);
     }
     t

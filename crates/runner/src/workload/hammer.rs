@@ -3,7 +3,7 @@
 //! at its session count, measured once every session is connected.
 
 use super::database::Database;
-use super::hammer_load::load_table;
+use super::hammer_load::{load_end, load_table};
 use super::{Context, Measured, Sink, Workload};
 use crate::RunEnd;
 use crate::harness::Measure;
@@ -53,8 +53,7 @@ impl Workload for Hammer {
         if let Some(rows) = self.load {
             cx.observer.note(&format!("{url}: loading {rows} rows"));
             let (record, outcome) = load_table(&driver, rows, LoadMode::New, cx)?;
-            let end =
-                if outcome.interrupted { RunEnd::Interrupted } else { RunEnd::Complete { failed_operations: false } };
+            let end = load_end(&outcome);
             sink(Measured { part: Some("load".into()), ..Measured::new(record, end) })?;
             if outcome.interrupted {
                 return Ok(());

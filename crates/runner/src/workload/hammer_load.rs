@@ -35,7 +35,7 @@ impl Workload for HammerLoad {
     fn measure(&mut self, _: usize, cx: &mut Context<'_>, sink: &mut Sink<'_>) -> anyhow::Result<RunEnd> {
         let url = self.db.ready()?;
         let (record, outcome) = load_table(&Driver::new(&url)?, self.rows, self.mode, cx)?;
-        let end = if outcome.interrupted { RunEnd::Interrupted } else { RunEnd::Complete { failed_operations: false } };
+        let end = load_end(&outcome);
         self.outcome = Some(outcome);
         sink(Measured::new(record, end.clone()))?;
         Ok(end)
@@ -43,6 +43,21 @@ impl Workload for HammerLoad {
 
     fn finish(&mut self, _: &mut Context<'_>) -> anyhow::Result<()> {
         Ok(())
+    }
+}
+
+/// How a load ended: cut short by a full disk or a failure (the rows committed before it are
+/// the run's, and `--resume` loads the rest), stopped by Ctrl-C, or complete.
+pub fn load_end(outcome: &LoadOutcome) -> RunEnd {
+    match &outcome.failure {
+        Some(f) if f.out_of_space => RunEnd::OutOfSpace,
+        Some(f) => RunEnd::Failed(format!(
+            "the load stopped: {}; the {} rows committed before it are kept: once the database can go on, run the load again with --resume to load the rest",
+            f.why,
+            outcome.rows_before + outcome.rows_loaded
+        )),
+        None if outcome.interrupted => RunEnd::Interrupted,
+        None => RunEnd::Complete { failed_operations: false },
     }
 }
 

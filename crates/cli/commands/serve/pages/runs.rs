@@ -7,7 +7,7 @@ use super::{Page, PageError, frame};
 use crate::args::SelectArgs;
 use crate::selection;
 use spindle_model::RunKind;
-use spindle_model::units::format_latency_ns;
+use spindle_model::units::format_latency_opt;
 use spindle_report::esc;
 use spindle_report::view::{ReportView, rate_text};
 use spindle_store::{Filter, RunSummary, Store};
@@ -137,7 +137,8 @@ fn order(a: &RunSummary, b: &RunSummary, sort: &str) -> Ordering {
         "status" => a.status.cmp(&b.status),
         "rate" => num(a.iops, b.iops),
         "mbps" => num(a.mb_per_sec, b.mb_per_sec),
-        "mean" => num(a.latency_mean_ns, b.latency_mean_ns),
+        // A latency not recorded sorts before every recorded one (None < Some).
+        "mean" => a.latency_mean_ns.partial_cmp(&b.latency_mean_ns).unwrap_or(Ordering::Equal),
         "p99" => a.latency_p99_ns.cmp(&b.latency_p99_ns),
         _ => Ordering::Equal,
     };
@@ -227,8 +228,8 @@ fn table(out: &mut String, runs: &[RunSummary], kept: &str, sort: &str, ascendin
             esc(&labels.join(", ")),
             rate_text(r.iops),
             r.mb_per_sec,
-            format_latency_ns(r.latency_mean_ns),
-            format_latency_ns(r.latency_p99_ns as f64),
+            format_latency_opt(r.latency_mean_ns),
+            format_latency_opt(r.latency_p99_ns.map(|p| p as f64)),
             id = r.id,
         );
     }
