@@ -445,7 +445,7 @@ pub enum HammerAction {
     Load(HammerLoadArgs),
     /// Concurrent sessions calling GetAccount or UpdateAccount at random, one run per session
     /// count, measured once every session is connected.
-    Run(HammerRunArgs),
+    Run(Box<HammerRunArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -472,6 +472,8 @@ pub struct HammerRunArgs {
     /// call's intended start.
     #[arg(long, value_name = "TPS")]
     pub rate: Option<String>,
+    #[command(flatten)]
+    pub agents: AgentsArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

@@ -298,3 +298,49 @@ fn the_emitted_job_is_an_indexed_job_reading_the_store_from_a_secret() {
     let job = rows(&db, &format!("SELECT agents, state FROM agent_runs WHERE id = {}", run_of(&printed)));
     assert_eq!(job, [["3", "waiting"]], "the run the Job names waits for its agents");
 }
+
+#[test]
+fn hammer_sessions_are_split_among_agents_with_the_servers_count_beside_theirs() {
+    let Some(store) = TestDb::create(&POSTGRES, "agents_hstore") else { return };
+    let Some(db) = TestDb::create(&POSTGRES, "agents_hdb") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let load = spindle()
+        .args(["hammer", "load", "--rows", "10000", "--quiet", "--db", &db.url()])
+        .env("SPINDLE_STORE", store.url())
+        .output()
+        .unwrap();
+    assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
+    let out = spindle()
+        .current_dir(dir.path())
+        .args(["hammer", "run", "--sessions", "5", "--agents", "2", "--duration", "2s", "--warmup", "500ms", "--json"])
+        .args(["--db", &url_with_password(&db)])
+        .env("SPINDLE_STORE", store.url())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let merged: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let merged = if merged.is_array() { merged[0].clone() } else { merged };
+    assert_eq!(merged["status"], "complete");
+    assert_eq!(merged["details"]["spec"]["sessions"], 5, "every agent's sessions");
+    assert_eq!(merged["threads"].as_array().unwrap().len(), 5, "a row per session");
+    let shares = rows(
+        &store,
+        "SELECT json::json->'details'->'spec'->>'sessions' FROM records JOIN runs ON id = run_id WHERE point LIKE 'agent %' ORDER BY point",
+    );
+    assert_eq!(shares, [["3"], ["2"]], "the sessions split as evenly as they go");
+    let server = &merged["agents"]["server"];
+    assert_eq!(server["counter"], "pg_stat_database xact_commit + xact_rollback");
+    let (counted, theirs) = (server["server"].as_f64().unwrap(), server["agents"].as_f64().unwrap());
+    let calls = merged["summary"]["ios"].as_f64().unwrap();
+    assert_eq!(theirs, calls, "every call is a transaction on PostgreSQL");
+    // The server's count also holds what it published late of the warm-up (at most its
+    // 500 ms) and each agent's counter readings: never under the agents', never twice theirs.
+    assert!(counted >= 0.9 * theirs && counted <= 2.0 * theirs, "server {counted}, agents {theirs}");
+    assert!(server["sessions_at_start"].as_u64().unwrap() >= 5, "{server}");
+    let stored = rows(&store, "SELECT spec FROM agent_runs")[0][0].clone();
+    assert!(
+        !stored.contains("sekrit-pw") && !stderr.contains("sekrit-pw"),
+        "the database's password is the agents' environment's, not the store's"
+    );
+}

@@ -26,7 +26,8 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             .into());
         }
         let job = plan.jobs.into_iter().next().map(|p| p.job).expect("one job");
-        return crate::commands::agents::run_io(args, request, job);
+        let asked = crate::commands::agents::Asked { store: &args.store, output: &args.output, db: None };
+        return crate::commands::agents::run(asked, request, crate::commands::agents::Work::Io { job });
     }
     let group = match (&plan.sweep, plan.repeats) {
         (Some(sweep), _) => Some((GroupKind::Sweep, format!("--sweep {}", sweep.text))),

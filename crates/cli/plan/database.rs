@@ -116,6 +116,7 @@ impl DbWorkload {
                 duration,
                 think: Duration::ZERO,
                 rate_per_session: None,
+                start: None,
             })
             .collect();
         Ok(DbWorkload::Hammer { load, plans, sessions: origin })

@@ -5,17 +5,16 @@
 //! the coordinator it is alive; its share is saved as an ordinary run in the run's group.
 
 use super::clock::{Offset, measure_offset};
-use super::{agent_paths, spec_hash};
+use super::spec_hash;
+use super::work::Work;
 use crate::args::AgentArgs;
 use crate::console::{Console, Shown};
 use crate::usage::UsageError;
 use crate::{Outcome, interrupt, runner, store};
 use spindle_clock::StartAt;
 use spindle_model::group::Point;
-use spindle_model::spec::JobSpec;
 use spindle_runner::experiment::Place;
 use spindle_runner::saver::Group;
-use spindle_runner::workload::io::IoJob;
 use spindle_store::agents::{AgentRow, AgentState, RunState};
 use spindle_store::{GroupKind, Location, Store};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -59,16 +58,15 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
             AgentState::Failed,
             None,
             None,
-            Some("its job differs from the run's hash"),
+            Some("its work differs from the run's hash"),
         )?;
         return Err(
-            UsageError::flag("--run", args.run.to_string(), "the job stored for it does not match its hash").into()
+            UsageError::flag("--run", args.run.to_string(), "the work stored for it does not match its hash").into()
         );
     }
-    let mut job: JobSpec = serde_json::from_str(&run.spec).map_err(|e| {
-        UsageError::flag("--run", args.run.to_string(), format!("its job cannot be read by this spindle: {e}"))
+    let work: Work = serde_json::from_str(&run.spec).map_err(|e| {
+        UsageError::flag("--run", args.run.to_string(), format!("its work cannot be read by this spindle: {e}"))
     })?;
-    agent_paths(&mut job, index);
 
     // The lease's connection beats on a thread of its own for the agent's whole life.
     let (to_beat, states) = mpsc::channel::<AgentState>();
@@ -79,7 +77,8 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
             .name("spindle-agent-beat".into())
             .spawn(move || beat(lease, run.id, index, states, &start_at))?
     };
-    let outcome = share(args, &location, &job, run.id, run.group_id, index, offset_ns, &to_beat, &start_at);
+    let outcome =
+        share(args, &location, &work, (run.id, run.group_id, run.agents), index, offset_ns, &to_beat, &start_at);
     drop(to_beat);
     let lease = beating.join().map_err(|_| anyhow::anyhow!("the agent's heartbeat thread failed"))?;
     let (state, started, saved, note) = match &outcome {
@@ -122,9 +121,8 @@ struct Share {
 fn share(
     args: &AgentArgs,
     location: &Location,
-    job: &JobSpec,
-    run: i64,
-    group: i64,
+    work: &Work,
+    (run, group, agents): (i64, i64, u32),
     index: u32,
     offset_ns: i64,
     beat: &mpsc::Sender<AgentState>,
@@ -138,8 +136,9 @@ fn share(
     runner.labels.insert("agents.run".into(), run.to_string());
     let name = super::group_name(run);
     runner.groups.push(Group { kind: GroupKind::Agents, name: name.clone(), id: Some(group) });
-    runner.files = spindle_runner::workload::io::Files::for_jobs(std::iter::once(job));
-    let mut work = IoJob::new(job.clone(), Vec::new());
+    let job = work.io_job(index);
+    runner.files = spindle_runner::workload::io::Files::for_jobs(job.iter());
+    let mut work = work.share(index, agents)?;
     let mut place = |_: &spindle_runner::Measured| Place {
         group: Some((GroupKind::Agents, name.clone())),
         point: Some(Point::Member(format!("agent {index}"))),
@@ -147,7 +146,7 @@ fn share(
         labels: Default::default(),
     };
     let result = (|| -> anyhow::Result<Share> {
-        if !runner.prepare(&mut work, &mut place)? {
+        if !runner.prepare(&mut *work, &mut place)? {
             return Ok(Share { outcome: runner.outcome, run_id: None, started_ns: None });
         }
         let _ = beat.send(AgentState::Ready);
@@ -159,11 +158,11 @@ fn share(
         let start = Arc::new(StartAt::new(local));
         runner.start = Some(Arc::clone(&start));
         let _ = beat.send(AgentState::Running);
-        runner.step(&mut work, 0, &mut place)?;
+        runner.step(&mut *work, 0, &mut place)?;
         let started_ns = start.opened().map(|t| nanos(t) - offset_ns);
         Ok(Share { outcome: runner.outcome, run_id: runner.runs.first().map(|f| f.id), started_ns })
     })();
-    runner.finish(&mut [&mut work]);
+    runner.finish(&mut [&mut *work]);
     result
 }
 

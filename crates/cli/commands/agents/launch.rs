@@ -126,7 +126,16 @@ pub struct Launched {
 
 impl Launched {
     /// Starts the agents `how` says, the store's URL in `store` (the text as given).
-    pub fn start(how: Launch, run: i64, agents: u32, store: &str, hosts: &[String]) -> anyhow::Result<Launched> {
+    /// `env`: what else the agents need in their environment (a database's password); for
+    /// ssh it goes on stdin after the store's URL.
+    pub fn start(
+        how: Launch,
+        run: i64,
+        agents: u32,
+        store: &str,
+        env: &[(&'static str, String)],
+        hosts: &[String],
+    ) -> anyhow::Result<Launched> {
         let mut launched = Launched::default();
         match how {
             Launch::Local => {
@@ -135,6 +144,7 @@ impl Launched {
                     let child = Command::new(&exe)
                         .args(["agent", "--run", &run.to_string(), "--index", &i.to_string()])
                         .env("SPINDLE_STORE", store)
+                        .envs(env.iter().map(|(k, v)| (k, v)))
                         .env_remove("SPINDLE_SERVE_TOKEN")
                         .stdin(Stdio::null())
                         .stdout(Stdio::null())
@@ -164,6 +174,7 @@ impl Launched {
                     .arg(format!("--ntasks={agents}"))
                     .args(["--export=ALL", "spindle", "agent", "--run", &run.to_string()])
                     .env("SPINDLE_STORE", store)
+                    .envs(env.iter().map(|(k, v)| (k, v)))
                     .stdin(Stdio::null())
                     .stdout(Stdio::null())
                     .spawn()

@@ -16,22 +16,22 @@ mod agent;
 mod clock;
 mod coordinate;
 mod launch;
+mod tally;
+mod work;
 
 pub use agent::run as agent;
 
-use crate::args::{AgentsArgs, IoArgs};
+use crate::args::{AgentsArgs, OutputArgs, StoreArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, store};
 use coordinate::Barrier;
 use launch::{Launch, Launched};
 use sha2::{Digest, Sha256};
 use spindle_model::merge::{AgentFacts, Distribution, merge_runs};
-use spindle_model::spec::JobSpec;
 use spindle_store::agents::{AgentRow, AgentState, RunState};
 use spindle_store::{GroupKind, Location, Placement, Point, Store};
-use std::os::unix::fs::FileTypeExt;
-use std::path::PathBuf;
 use std::time::Duration;
+pub use work::Work;
 
 /// The most agents one run takes.
 const MOST: u32 = 1024;
@@ -99,32 +99,47 @@ fn spec_hash(spec: &str) -> String {
     Sha256::digest(spec.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Each agent's own test files: `PATH.agentI`, so agents on one host (or on hosts sharing a
-/// file system) never write one file. A device is every agent's (many hosts driving one SAN
-/// volume are the point).
-fn agent_paths(job: &mut JobSpec, index: u32) {
-    for t in &mut job.targets {
-        let device = std::fs::metadata(&t.path).is_ok_and(|m| m.file_type().is_block_device());
-        if !device {
-            let mut path = t.path.clone().into_os_string();
-            path.push(format!(".agent{index}"));
-            t.path = PathBuf::from(path);
-        }
-    }
-}
-
 /// The text the store was given as (its URL with any password), for the agents' environment.
-fn store_text(args: &IoArgs) -> Option<String> {
-    match &args.store.store {
+fn store_text(args: &StoreArgs) -> Option<String> {
+    match &args.store {
         Some(p) => p.to_str().map(str::to_string),
         None => std::env::var("SPINDLE_STORE").ok(),
     }
 }
 
-/// `spindle io --agents N`: the planned job measured by N agents at once, merged into one run.
-pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<Outcome> {
-    let location = store::location(&args.store)?;
-    let (Location::Server(_), Some(url)) = (&location, store_text(args)) else {
+/// The database's password for agents started here, in the variable its engine's clients
+/// read (the work in the store holds none).
+fn password_env(db: Option<&spindle_db::DbUrl>) -> Vec<(&'static str, String)> {
+    let Some(url) = db else { return Vec::new() };
+    let var = match url.engine {
+        spindle_db::Engine::Postgres => "PGPASSWORD",
+        spindle_db::Engine::MySql => "MYSQL_PWD",
+        spindle_db::Engine::Sqlite => return Vec::new(),
+    };
+    url.password.clone().map(|p| vec![(var, p)]).unwrap_or_default()
+}
+
+/// The command's flags a run of agents uses.
+pub struct Asked<'a> {
+    pub store: &'a StoreArgs,
+    pub output: &'a OutputArgs,
+    /// The database a Hammer run hammers, with its password (the work holds none).
+    pub db: Option<&'a spindle_db::DbUrl>,
+}
+
+/// `--agents N` of `io` or `hammer run`: the planned work measured by N agents at once,
+/// merged into one run.
+pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outcome> {
+    if let Some(most) = work.most_agents().filter(|m| request.agents > *m) {
+        return Err(UsageError::flag(
+            "--agents",
+            request.agents.to_string(),
+            format!("more agents than the {most} sessions to share among them"),
+        )
+        .into());
+    }
+    let location = store::location(args.store)?;
+    let (Location::Server(_), Some(url)) = (&location, store_text(args.store)) else {
         return Err(UsageError::flag(
             "--store",
             location.to_string(),
@@ -134,13 +149,14 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
     };
     let labels = output::labels(&args.output.labels)?;
     let quiet = args.output.quiet;
+    let output_args = args.output;
     let say = |text: &str| {
         if !quiet {
             eprintln!("{text}");
         }
     };
     let mut store = Store::open(&location)?;
-    let spec = serde_json::to_string(&job)?;
+    let spec = serde_json::to_string(&work)?;
     let now = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
     let group = store.new_group(GroupKind::Agents, "agents", &now)?;
     let run = store.agent_run_new(request.agents, &spec, &spec_hash(&spec), group, &now)?;
@@ -151,7 +167,7 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
         close_stdout()?;
         Launched::default()
     } else {
-        Launched::start(request.launch, run, request.agents, &url, &request.hosts)?
+        Launched::start(request.launch, run, request.agents, &url, &password_env(args.db), &request.hosts)?
     };
     say(&format!("run {run}: waiting for {} agents (started {})", request.agents, launch_said(&request)));
     let start_at = match coordinate::barrier(&store, run, request.agents, request.ready_timeout, &mut launched)? {
@@ -162,18 +178,17 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
         }
     };
     say(&format!("run {run}: every agent is ready; they start together"));
+    let tally = tally::Tally::start(&work, args.db, &store, start_at)?;
     let (rows, partial) = coordinate::watch(&store, run, request.agents)?;
     launched.wait();
     let merged = merged_run(&store, &rows, start_at, partial.as_deref())?;
     let Some(mut merged) = merged else {
         return Err(anyhow::anyhow!("run {run}: no agent saved a share: {}", partial.unwrap_or_default()));
     };
-    // The job as it was asked for: its paths, not agent 0's own files.
-    for (t, asked) in merged.targets.iter_mut().zip(&job.targets) {
-        t.path = asked.path.display().to_string();
-    }
-    if let spindle_model::KindData::Io { spec, .. } = &mut merged.details {
-        *spec = job.clone();
+    work.as_asked(&mut merged);
+    let server = tally.and_then(|t| t.finish(&merged));
+    if let Some(d) = merged.agents.as_mut() {
+        d.server = server;
     }
     let mut all = labels;
     all.insert("agents".into(), request.agents.to_string());
@@ -186,7 +201,7 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
         store.agent_run_move(run, RunState::Started, RunState::Complete, None)?;
     }
     if !request.emit {
-        if args.output.json || args.output.csv {
+        if output_args.json || output_args.csv {
             let doc = spindle_report::Document {
                 runs: vec![spindle_report::ReportRun {
                     id: Some(id),
@@ -197,7 +212,7 @@ pub fn run_io(args: &IoArgs, request: Request, job: JobSpec) -> anyhow::Result<O
                 }],
                 ..spindle_report::Document::default()
             };
-            output::print_document(&doc, &args.output)?;
+            output::print_document(&doc, output_args)?;
         } else if !quiet {
             output::write_text(&spindle_report::render_text(std::slice::from_ref(&merged)))?;
         }
@@ -277,6 +292,7 @@ fn merged_run(
                 }
             })
             .collect(),
+        server: None,
     };
     let parts: Vec<(u32, &spindle_model::RunRecord)> = shares.iter().map(|(r, rec)| (r.index, rec)).collect();
     let mut merged = merge_runs(&parts, distribution)?;

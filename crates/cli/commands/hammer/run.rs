@@ -4,6 +4,7 @@
 
 use super::url_of;
 use crate::args::HammerRunArgs;
+use crate::commands::agents;
 use crate::console::{Console, Shown};
 use crate::origin::Setting;
 use crate::usage::UsageError;
@@ -40,6 +41,28 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     };
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
+    if let Some(request) = agents::Request::of(&args.agents)? {
+        let [total] = sessions[..] else {
+            return Err(UsageError::request(
+                "--agents measures one session count: run it once per count of --sessions instead",
+            )
+            .into());
+        };
+        if let Some((n, why)) = crate::database::beyond_room(&url, &[total])? {
+            return Err(UsageError::flag("--sessions", n.to_string(), why).into());
+        }
+        let work = agents::Work::Hammer {
+            db: agents::Work::db_without_password(&url),
+            sessions: total,
+            read_pct,
+            warmup_ns: warmup.as_nanos() as u64,
+            duration_ns: duration.as_nanos() as u64,
+            think_ns: think.as_nanos() as u64,
+            rate,
+        };
+        let asked = agents::Asked { store: &args.store, output: &args.output, db: Some(&url) };
+        return agents::run(asked, request, work);
+    }
     if let Some((n, why)) = crate::database::beyond_room(&url, &sessions)? {
         return Err(UsageError::flag("--sessions", n.to_string(), why).into());
     }
@@ -47,7 +70,16 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     let group = (sessions.len() > 1).then(|| (GroupKind::Sweep, format!("hammer --sessions {}", list(&sessions))));
     let plans = sessions
         .iter()
-        .map(|&n| RunPlan { sessions: n, read_pct, rows: 0, warmup, duration, think, rate_per_session: None })
+        .map(|&n| RunPlan {
+            sessions: n,
+            read_pct,
+            rows: 0,
+            warmup,
+            duration,
+            think,
+            rate_per_session: None,
+            start: None,
+        })
         .collect();
     let steps: Vec<Step> = sessions
         .iter()

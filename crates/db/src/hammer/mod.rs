@@ -14,6 +14,7 @@
 mod driver;
 mod record;
 mod state;
+pub mod tally;
 #[cfg(feature = "net")]
 mod tasks;
 #[cfg(test)]
@@ -48,6 +49,9 @@ pub struct RunPlan {
     pub think: Duration,
     /// Calls per second per session; latency then counts from each call's intended start.
     pub rate_per_session: Option<f64>,
+    /// An agent's share of a run of many: once every session is connected, time zero is this
+    /// instant, which the other agents start at too (`None`: at once).
+    pub start: Option<std::sync::Arc<spindle_clock::StartAt>>,
 }
 
 /// Calls of one second of the measurement.

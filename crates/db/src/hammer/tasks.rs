@@ -55,6 +55,10 @@ where
     gate.ready.wait().await;
     // Every session is connected (or failed): time zero, then let them go.
     let ramp_up = ramp_start.elapsed();
+    if let Some(at) = &plan.start {
+        // Every session waits at the gate meanwhile, so this thread has nothing else to run.
+        at.wait();
+    }
     let time_zero = Instant::now();
     let started_at = SystemTime::now();
     let _ = gate.t0.set(time_zero);

@@ -24,6 +24,7 @@ fn plan(sessions: u32, read_pct: u8) -> RunPlan {
         duration: Duration::from_millis(300),
         think: Duration::ZERO,
         rate_per_session: None,
+        start: None,
     }
 }
 
@@ -234,6 +235,7 @@ fn rate_wait_error() {
         duration: Duration::from_secs(3),
         think: Duration::ZERO,
         rate_per_session: Some(rate),
+        start: None,
     };
     // The process's CPU time (user + system), so the cost of precision shows beside it.
     let cpu = || {

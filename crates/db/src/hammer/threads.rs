@@ -69,7 +69,7 @@ where
             }
         }
         // Every session is connected (or failed): time zero, then all go.
-        let time_zero = gate.open();
+        let time_zero = gate.open_at(plan.start.as_deref());
         let started_at = SystemTime::now();
         let ramp_up = time_zero.duration_since(ramp_start);
         let _ = live.time_zero.set(time_zero);

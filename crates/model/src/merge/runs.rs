@@ -20,6 +20,24 @@ pub struct Distribution {
     /// Seconds every agent was measuring (the shortest agent's window).
     pub steady_seconds: f64,
     pub agents: Vec<AgentFacts>,
+    /// A database run's server-side count over the measured window, beside the agents' own
+    /// (absent for I/O, and where the server counts nothing: SQLite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerTally>,
+}
+
+/// What the database server counted over the window every agent measured, read at the
+/// window's edges on the server's clock, and what the agents counted of the same.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ServerTally {
+    /// The server's counter, as the server names it.
+    pub counter: String,
+    /// Its growth over the window.
+    pub server: u64,
+    /// The agents' calls that the counter covers, summed.
+    pub agents: u64,
+    /// Sessions connected to the database at the window's start.
+    pub sessions_at_start: u64,
 }
 
 /// One agent of a distributed run.

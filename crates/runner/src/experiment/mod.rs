@@ -157,7 +157,7 @@ impl<'a> Runner<'a> {
             observer: self.observer,
             sample_interval: self.sample_interval,
             files: &mut self.files,
-            start: self.start.as_deref(),
+            start: self.start.clone(),
         };
         let kept = Kept {
             labels: &self.labels,

@@ -80,6 +80,7 @@ impl Workload for Hammer {
         let p = self.ready.as_ref().expect("prepared before measured");
         let mut plan = self.plans[point].clone();
         plan.rate_per_session = self.rate.map(|r| r / f64::from(plan.sessions));
+        plan.start = cx.start.clone();
         let (url, n, warmup) = (p.driver.url(), plan.sessions, plan.warmup);
         let sessions = if n == 1 { "1 session".to_string() } else { format!("{n} sessions") };
         cx.observer.note(&format!("hammering {url}: {sessions}, {}% GetAccount, {} rows", plan.read_pct, plan.rows));

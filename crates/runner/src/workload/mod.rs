@@ -17,6 +17,7 @@ use io::Files;
 use spindle_clock::StartAt;
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -31,7 +32,7 @@ pub struct Context<'a> {
     pub files: &'a mut Files,
     /// Where an agent's share of a run starts: an instant it shares with the other agents
     /// (I/O jobs wait for it once their workers are ready); `None` starts at once.
-    pub start: Option<&'a StartAt>,
+    pub start: Option<Arc<StartAt>>,
 }
 
 /// One run, measured and recorded (its labels and command line are the runner's to add).

@@ -38,7 +38,7 @@ impl Workload for IoJob {
         let paths: Vec<&Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
         let measure = Measure::start(&paths, Vec::new(), cx.sample_interval, Vec::new());
         let observer = cx.observer;
-        let result = run_job_at(job, cx.stop, cx.start, &mut |p| observer.tick(&p));
+        let result = run_job_at(job, cx.stop, cx.start.as_deref(), &mut |p| observer.tick(&p));
         let measured = measure.finish(Duration::from_nanos(job.warmup_ns));
         observer.finish_line();
         let outcome = result?;
