@@ -190,6 +190,20 @@ impl Launched {
         Some((index, host, status))
     }
 
+    /// Ends the launched agents marked `lost` (and a launcher that stands for them all, srun,
+    /// when any is): they are no part of the run any more, and one that hangs (stopped, or its
+    /// host gone) would keep `wait` waiting for ever.
+    pub fn end_lost(&mut self, lost: &[u32]) {
+        if lost.is_empty() {
+            return;
+        }
+        for (index, _, child) in &mut self.children {
+            if index.is_none_or(|i| lost.contains(&i)) {
+                let _ = child.kill();
+            }
+        }
+    }
+
     /// Waits for every launched agent to end.
     pub fn wait(&mut self) {
         for (_, _, child) in &mut self.children {
