@@ -631,6 +631,8 @@ pub struct AgentsArgs {
     #[arg(long, value_name = "HOW")]
     pub launch: Option<String>,
     /// The hosts for --launch ssh: one per line (host or user@host); agents go round them.
+    /// ssh is run as $SPINDLE_SSH says, if set: the program and its first options, split on
+    /// spaces (`ssh -i KEY -p 2222`).
     #[arg(long, value_name = "FILE")]
     pub hosts: Option<PathBuf>,
     /// Print the commands (or the Job's YAML) that start the agents instead of running them,

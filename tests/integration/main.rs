@@ -4,6 +4,10 @@ mod ab;
 mod ab_database;
 #[cfg(feature = "postgres")]
 mod agents;
+#[cfg(feature = "postgres")]
+mod agents_common;
+#[cfg(feature = "postgres")]
+mod agents_faults;
 mod check;
 mod common;
 mod compare;

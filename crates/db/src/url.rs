@@ -115,6 +115,8 @@ impl fmt::Display for DbUrl {
             write!(f, "@")?;
         }
         match self.host.as_deref() {
+            // A Unix socket's directory, percent-encoded as libpq writes it.
+            Some(h) if h.starts_with('/') => write!(f, "{}", h.replace('%', "%25").replace('/', "%2F"))?,
             Some(h) if h.contains(':') => write!(f, "[{h}]")?,
             h => write!(f, "{}", h.unwrap_or("localhost"))?,
         }
@@ -143,8 +145,10 @@ pub const DEFAULT_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::fr
 /// user and password percent-encoded or not (a password may hold `/`, `:` or `@`; the host is
 /// after the last `@`), an IPv6 host in brackets (`[::1]:5432`), and the query parameters
 /// `password`, `sslmode` / `ssl-mode` (plaintext modes only: spindle does not speak TLS, so a
-/// URL that asks for it is refused rather than connected in the clear) and `connect_timeout`
-/// (seconds).
+/// URL that asks for it is refused rather than connected in the clear), `connect_timeout`
+/// (seconds) and `host`. A PostgreSQL host may be the directory of the server's Unix socket, as
+/// libpq takes it: percent-encoded (`postgres://u@%2Fvar%2Frun%2Fpostgresql/db`) or as the
+/// `host` parameter (`postgres://u@/db?host=/var/run/postgresql`).
 pub fn parse_url(text: &str) -> Result<DbUrl, String> {
     let (scheme, rest) = text.split_once("://").ok_or_else(|| {
         "write a URL: sqlite:///path/to/db, postgres://user@host/db or mysql://user@host/db".to_string()
@@ -190,10 +194,13 @@ pub fn parse_url(text: &str) -> Result<DbUrl, String> {
     if let Some(q) = query {
         query_parameters(&mut url, q)?;
     }
+    if engine == Engine::MySql && url.host.as_deref().is_some_and(|h| h.starts_with('/')) {
+        return Err("a socket directory as the host is PostgreSQL's: a MySQL URL names a host".into());
+    }
     Ok(url)
 }
 
-/// `db1`, `db1:5433`, `[::1]`, `[::1]:5432`.
+/// `db1`, `db1:5433`, `[::1]`, `[::1]:5432`, `%2Fvar%2Frun%2Fpostgresql` (a socket's directory).
 fn host_and_port(text: &str) -> Result<(Option<String>, Option<u16>), String> {
     let port_of = |p: &str| {
         p.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| format!("port '{p}' is not a number from 1 to 65535"))
@@ -206,10 +213,11 @@ fn host_and_port(text: &str) -> Result<(Option<String>, Option<u16>), String> {
         };
         return Ok((Some(host.to_string()), port));
     }
-    match text.rsplit_once(':') {
-        Some((h, p)) => Ok((Some(h.to_string()).filter(|h| !h.is_empty()), Some(port_of(p)?))),
-        None => Ok((Some(text.to_string()).filter(|h| !h.is_empty()), None)),
-    }
+    let (host, port) = match text.rsplit_once(':') {
+        Some((h, p)) => (h, Some(port_of(p)?)),
+        None => (text, None),
+    };
+    Ok((Some(decode(host, "the host")?).filter(|h| !h.is_empty()), port))
 }
 
 fn query_parameters(url: &mut DbUrl, query: &str) -> Result<(), String> {
@@ -223,6 +231,7 @@ fn query_parameters(url: &mut DbUrl, query: &str) -> Result<(), String> {
                     format!("{key}={value} is not a mode: disable, prefer, require, verify-ca or verify-full")
                 })?;
             }
+            "host" => url.host = Some(decode(value, "the host")?).filter(|h| !h.is_empty()),
             "sslrootcert" | "ssl-ca" | "ssl_ca" => url.tls_root = Some(PathBuf::from(decode(value, "the CA file")?)),
             "connect_timeout" => {
                 let secs = value
@@ -235,7 +244,7 @@ fn query_parameters(url: &mut DbUrl, query: &str) -> Result<(), String> {
             "application_name" => {}
             other => {
                 return Err(format!(
-                    "unknown URL parameter '{other}'; spindle reads password, sslmode, sslrootcert and connect_timeout"
+                    "unknown URL parameter '{other}'; spindle reads password, sslmode, sslrootcert, connect_timeout and host"
                 ));
             }
         }
@@ -343,5 +352,24 @@ mod tests {
             assert!(e.contains(says), "{bad}: {e}");
             assert!(!e.contains("SecretXYZ") && !e.contains("Secret%zz"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_socket_directory_is_a_host_as_libpq_takes_it() {
+        let socket = Some("/var/run/postgresql");
+        let u = parse_url("postgres://root:SecretXYZ@%2Fvar%2Frun%2Fpostgresql/bench").unwrap();
+        assert_eq!((u.host.as_deref(), u.port, u.database.as_deref()), (socket, None, Some("bench")));
+        assert_eq!(u.to_string(), "postgres://root:****@%2Fvar%2Frun%2Fpostgresql/bench");
+        assert_eq!(parse_url(&u.to_string()).unwrap().host.as_deref(), socket, "its text reads back");
+        let u = parse_url("postgresql://root@%2fvar%2frun%2fpostgresql:5433/bench").unwrap();
+        assert_eq!((u.host.as_deref(), u.port), (socket, Some(5433)));
+        let u = parse_url("postgres://root@/bench?host=/var/run/postgresql").unwrap();
+        assert_eq!((u.host.as_deref(), u.database.as_deref()), (socket, Some("bench")));
+        let u = parse_url("postgres://root@db1/bench?host=%2Frun%2Fpg").unwrap();
+        assert_eq!(u.host.as_deref(), Some("/run/pg"), "the parameter wins, as in libpq");
+        assert_eq!(parse_url("postgres://root@/bench").unwrap().host, None);
+        let e = parse_url("mysql://root@%2Fvar%2Frun%2Fmysqld/bench").unwrap_err();
+        assert!(e.contains("PostgreSQL's"), "{e}");
+        assert!(parse_url("postgres://root@%2/bench").unwrap_err().contains("the host has a '%'"));
     }
 }

@@ -289,7 +289,8 @@ impl Store {
         Ok(())
     }
 
-    /// What the agent did: when it started (server clock), its saved share, a note.
+    /// What the agent did: when it started (server clock), its saved share, a note. An agent
+    /// the coordinator marked lost stays lost: the run went on without it.
     pub fn agent_report(
         &self,
         run: i64,
@@ -302,7 +303,7 @@ impl Store {
         self.needs_server()?;
         self.conn.execute(
             "UPDATE agents SET state = ?3, started_ns = COALESCE(?4, started_ns), run_saved = COALESCE(?5, run_saved), \
-             note = COALESCE(?6, note) WHERE run_id = ?1 AND idx = ?2",
+             note = COALESCE(?6, note) WHERE run_id = ?1 AND idx = ?2 AND state <> 'lost'",
             &[run.into(), i64::from(index).into(), state.name().into(), started_ns.into(), run_id.into(), note.into()],
         )?;
         Ok(())

@@ -56,6 +56,32 @@ pub fn read_hosts(path: &Path) -> Result<Vec<String>, UsageError> {
     Ok(hosts)
 }
 
+/// The variable that names the ssh program and its leading options, split on whitespace as
+/// git splits `GIT_SSH_COMMAND` (`ssh -i KEY -p 2222`): how agents reach hosts that need a
+/// key, a port or a jump host of their own without a `~/.ssh/config` entry.
+const SSH_VARIABLE: &str = "SPINDLE_SSH";
+
+/// The ssh program and its leading options: `SPINDLE_SSH`'s words, else `ssh`.
+fn ssh_words(variable: Option<&str>) -> Vec<String> {
+    let words: Vec<String> = variable.unwrap_or("").split_whitespace().map(str::to_string).collect();
+    if words.is_empty() { vec!["ssh".to_string()] } else { words }
+}
+
+/// `ssh_words` of this process's `SPINDLE_SSH`.
+fn ssh_of_environment() -> Vec<String> {
+    ssh_words(std::env::var(SSH_VARIABLE).ok().as_deref())
+}
+
+/// A word as a POSIX shell reads it back unchanged (single-quoted unless plainly safe).
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:@,+%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The command an agent runs, as a shell on its host reads it. `SPINDLE_STORE` comes from its
 /// environment.
 fn agent_command(run: i64, index: Option<u32>) -> String {
@@ -72,6 +98,11 @@ fn ssh_remote(run: i64, index: u32) -> String {
 
 /// What `--emit` prints: the commands, or the Job, that start `agents` agents of `run`.
 pub fn emitted(how: Launch, run: i64, agents: u32, hosts: &[String]) -> String {
+    emitted_with(how, run, agents, hosts, &ssh_of_environment())
+}
+
+/// `emitted`, with ssh run as `ssh` says (`SPINDLE_SSH`'s words).
+fn emitted_with(how: Launch, run: i64, agents: u32, hosts: &[String], ssh: &[String]) -> String {
     match how {
         Launch::Local => (0..agents)
             .map(|i| format!("{} &\n", agent_command(run, Some(i))))
@@ -80,10 +111,12 @@ pub fn emitted(how: Launch, run: i64, agents: u32, hosts: &[String]) -> String {
         Launch::Ssh => {
             let mut text =
                 String::from("# SPINDLE_STORE holds the store's URL here; ssh hands it to each agent on stdin\n");
+            let ssh: Vec<String> = ssh.iter().map(|w| shell_word(w)).collect();
             for i in 0..agents {
                 let host = &hosts[i as usize % hosts.len()];
                 text.push_str(&format!(
-                    "printf '%s\\n' \"$SPINDLE_STORE\" | ssh -o BatchMode=yes {host} '{}' &\n",
+                    "printf '%s\\n' \"$SPINDLE_STORE\" | {} -o BatchMode=yes {host} '{}' &\n",
+                    ssh.join(" "),
                     ssh_remote(run, i)
                 ));
             }
@@ -116,6 +149,15 @@ fn k8s_job(run: i64, agents: u32) -> String {
          env:\n        - name: SPINDLE_STORE\n          valueFrom:\n            secretKeyRef:\n              \
          name: spindle-store\n              key: url\n"
     )
+}
+
+/// ssh starting agent `index` of `run` on `host`, as `ssh` (`SPINDLE_SSH`'s words) says; the
+/// store's URL goes on its stdin. Those options come first: ssh takes the first value it is
+/// given for an option, so `SPINDLE_SSH` may set its own ConnectTimeout.
+fn ssh_command(ssh: &[String], host: &str, run: i64, index: u32) -> Command {
+    let mut command = Command::new(&ssh[0]);
+    command.args(&ssh[1..]).args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=10", host, &ssh_remote(run, index)]);
+    command
 }
 
 /// The agents this spindle started, by index (one `srun` stands for them all).
@@ -154,14 +196,14 @@ impl Launched {
                 }
             }
             Launch::Ssh => {
+                let ssh = ssh_of_environment();
                 for i in 0..agents {
                     let host = hosts[i as usize % hosts.len()].clone();
-                    let mut child = Command::new("ssh")
-                        .args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=10", &host, &ssh_remote(run, i)])
+                    let mut child = ssh_command(&ssh, &host, run, i)
                         .stdin(Stdio::piped())
                         .stdout(Stdio::null())
                         .spawn()
-                        .map_err(|e| anyhow::anyhow!("cannot run ssh for agent {i} on {host}: {e}"))?;
+                        .map_err(|e| anyhow::anyhow!("cannot run {} for agent {i} on {host}: {e}", ssh[0]))?;
                     if let Some(mut stdin) = child.stdin.take() {
                         // A host that is gone closes the pipe: ssh's own exit says why.
                         let _ = writeln!(stdin, "{store}");
@@ -199,6 +241,20 @@ impl Launched {
         let (index, host, mut child) = self.children.remove(at);
         let status = child.wait().ok()?;
         Some((index, host, status))
+    }
+
+    /// Ends the launched agents marked `lost` (and a launcher that stands for them all, srun,
+    /// when any is): they are no part of the run any more, and one that hangs (stopped, or its
+    /// host gone) would keep `wait` waiting for ever.
+    pub fn end_lost(&mut self, lost: &[u32]) {
+        if lost.is_empty() {
+            return;
+        }
+        for (index, _, child) in &mut self.children {
+            if index.is_none_or(|i| lost.contains(&i)) {
+                let _ = child.kill();
+            }
+        }
     }
 
     /// Waits for every launched agent to end.
@@ -240,11 +296,33 @@ mod tests {
 
     #[test]
     fn ssh_commands_go_round_the_hosts_with_the_url_on_stdin() {
-        let text = emitted(Launch::Ssh, 3, 3, &["a".into(), "b".into()]);
+        let text = emitted_with(Launch::Ssh, 3, 3, &["a".into(), "b".into()], &ssh_words(None));
         let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("printf")).collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains(" a '") && lines[1].contains(" b '") && lines[2].contains(" a '"));
         assert!(lines[2].contains("--index 2") && lines[2].contains("read -r SPINDLE_STORE"));
+    }
+
+    #[test]
+    fn spindle_ssh_names_the_program_and_its_first_options() {
+        assert_eq!(ssh_words(None), ["ssh"]);
+        assert_eq!(ssh_words(Some(" \t")), ["ssh"], "empty is the default");
+        let ssh = ssh_words(Some("ssh -i /k/id  -p 2222\t-o StrictHostKeyChecking=no"));
+        assert_eq!(ssh, ["ssh", "-i", "/k/id", "-p", "2222", "-o", "StrictHostKeyChecking=no"]);
+        let run = ssh_command(&ssh, "root@h1", 5, 1);
+        assert_eq!(run.get_program(), "ssh");
+        let args: Vec<&str> = run.get_args().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(args[..6], ["-i", "/k/id", "-p", "2222", "-o", "StrictHostKeyChecking=no"], "its options first");
+        assert_eq!(args[6..10], ["-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]);
+        assert_eq!(args[10], "root@h1");
+        assert!(args[11].ends_with("spindle agent --run 5 --index 1"));
+
+        let text = emitted_with(Launch::Ssh, 5, 2, &["h1".into()], &ssh_words(Some("/opt/my ssh's -p 2222")));
+        let first = text.lines().find(|l| l.starts_with("printf")).unwrap();
+        assert!(first.contains("| /opt/my 'ssh'\\''s' -p 2222 -o BatchMode=yes h1 '"), "{first}");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("-oX=1"), "-oX=1");
     }
 
     #[test]

@@ -180,6 +180,8 @@ pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outc
     say(&format!("run {run}: every agent is ready; they start together"));
     let tally = tally::Tally::start(&work, args.db, &store, start_at)?;
     let (rows, partial) = coordinate::watch(&store, run, request.agents)?;
+    let lost: Vec<u32> = rows.iter().filter(|r| r.state == Some(AgentState::Lost)).map(|r| r.index).collect();
+    launched.end_lost(&lost);
     launched.wait();
     let merged = merged_run(&store, &rows, start_at, partial.as_deref())?;
     let Some(mut merged) = merged else {
@@ -218,9 +220,10 @@ pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outc
         }
     }
     let skew = merged.agents.as_ref().map_or(0.0, |d| d.start_skew_us);
+    // The shares merged: a lost agent's is not one, even if it saved one after it was lost.
+    let merged_shares = rows.iter().filter(|r| r.state == Some(AgentState::Done) && r.run_id.is_some()).count();
     say(&format!(
-        "saved as run {id} (the {} agents' shares are in group {group}); start spread {skew:.0} µs",
-        rows.len()
+        "saved as run {id} (merged from {merged_shares} agents' shares, in group {group}); start spread {skew:.0} µs"
     ));
     match partial {
         None => Ok(Outcome::Success),
