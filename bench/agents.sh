@@ -3,7 +3,7 @@
 # one host, against a scratch database on this machine's PostgreSQL (127.0.0.1:5432, trust
 # auth; dropped at the end). Not a test; prints three tables:
 #   1. start spread: the agents' actual starts (latest minus earliest, server clock), median
-#      of ROUNDS runs at each agent count (null engine, 1 s);
+#      of ROUNDS runs at each agent count (null engine, 1 s), paced and flat out;
 #   2. loss: one of 4 agents SIGKILLed mid-run: time from the kill until the run is marked
 #      partial, and until every other agent has stopped (polled every 5 ms);
 #   3. overhead: null-engine IOPS of 4 agents merged against 4 standalone `spindle io`
@@ -24,19 +24,27 @@ export SPINDLE_STORE=postgres://root@127.0.0.1/$db
 q() { psql -d "$db" -c "$1"; }
 now_ms() { date +%s%3N; }
 
-echo "start spread (median of $rounds runs, null engine, 1 s)"
-printf '%-8s %12s %12s %12s\n' agents median_us min_us max_us
-for n in $counts; do
-    for _ in $(seq 1 "$rounds"); do
-        "$bin" io --engine null --duration 1s --size 1M --target "$work/s.dat" --agents "$n" --quiet >/dev/null 2>"$work/err" ||
-            { cat "$work/err"; exit 1; }
-        q "SELECT json::json->'agents'->>'start_skew_us' FROM records WHERE run_id = (SELECT max(id) FROM runs WHERE point = 'all agents')" >> "$work/skew.$n"
-    done
-    python3 - "$n" "$work/skew.$n" <<'PY'
+# Paced, the agents sleep between I/Os after the start, as agents idle at the barrier do (the
+# spread is the start's own); flat out, N busy agents share this host's cores from their first
+# instant, and one that wakes late waits for a core.
+for mode in paced flat-out; do
+    extra=()
+    [ "$mode" = paced ] && extra=(--rate 1000)
+    echo "start spread, $mode (median of $rounds runs, null engine, 1 s)"
+    printf '%-8s %12s %12s %12s\n' agents median_us min_us max_us
+    for n in $counts; do
+        : > "$work/skew.$n"
+        for _ in $(seq 1 "$rounds"); do
+            "$bin" io --engine null --duration 1s --size 1M --target "$work/s.dat" --agents "$n" "${extra[@]}" --quiet >/dev/null 2>"$work/err" ||
+                { cat "$work/err"; exit 1; }
+            q "SELECT json::json->'agents'->>'start_skew_us' FROM records WHERE run_id = (SELECT max(id) FROM runs WHERE point = 'all agents')" >> "$work/skew.$n"
+        done
+        python3 - "$n" "$work/skew.$n" <<'PY'
 import statistics, sys
 v = [float(l) for l in open(sys.argv[2]) if l.strip()]
 print(f"{sys.argv[1]:<8} {statistics.median(v):12.0f} {min(v):12.0f} {max(v):12.0f}")
 PY
+    done
 done
 
 echo

@@ -6,7 +6,7 @@
 //! gate opens for those that did.
 
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 pub struct StartGate {
     state: Mutex<State>,
@@ -91,17 +91,29 @@ impl StartAt {
         StartAt { at, opened: OnceLock::new() }
     }
 
-    /// Waits until `at` (sleeping to a millisecond before, then spinning on the clock, so the
-    /// start is late by microseconds, not by a timer's slack), and notes when it woke. An
-    /// instant already past returns at once.
+    /// Waits until `at` and notes when it woke. The kernel wakes the thread at the instant
+    /// itself (an absolute sleep on the wall clock, timer slack 1 ns), with no spinning: many
+    /// agents on one host's few cores all spinning through their last millisecond would keep
+    /// each other from the CPU and start milliseconds apart. An instant already past returns
+    /// at once.
     pub fn wait(&self) {
-        loop {
-            let now = SystemTime::now();
-            let Ok(left) = self.at.duration_since(now) else { break };
-            if left > Duration::from_millis(2) {
-                std::thread::sleep(left - Duration::from_millis(1));
-            } else {
-                std::hint::spin_loop();
+        crate::low_timer_slack();
+        let since_epoch = self.at.duration_since(UNIX_EPOCH).unwrap_or_default();
+        let deadline = libc::timespec {
+            tv_sec: since_epoch.as_secs() as libc::time_t,
+            tv_nsec: since_epoch.subsec_nanos() as libc::c_long,
+        };
+        // A wake before the instant (a signal, or the clock set back) sleeps again.
+        while SystemTime::now() < self.at {
+            // SAFETY: clock_nanosleep reads the timespec and, with TIMER_ABSTIME, writes nothing.
+            let slept = unsafe {
+                libc::clock_nanosleep(libc::CLOCK_REALTIME, libc::TIMER_ABSTIME, &deadline, std::ptr::null_mut())
+            };
+            if slept != 0 && slept != libc::EINTR {
+                // No absolute sleep here: sleep what is left instead.
+                if let Ok(left) = self.at.duration_since(SystemTime::now()) {
+                    std::thread::sleep(left);
+                }
             }
         }
         let _ = self.opened.set(SystemTime::now());
@@ -132,7 +144,7 @@ mod tests {
 
     #[test]
     fn a_gate_opened_at_an_instant_opens_no_earlier() {
-        let at = StartAt::new(SystemTime::now() + Duration::from_millis(30));
+        let at = StartAt::new(SystemTime::now() + std::time::Duration::from_millis(30));
         let gate = StartGate::new(2);
         std::thread::scope(|s| {
             let workers: Vec<_> = (0..2).map(|_| s.spawn(|| gate.arrive())).collect();

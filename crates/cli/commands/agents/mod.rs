@@ -188,6 +188,14 @@ pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outc
         return Err(anyhow::anyhow!("run {run}: no agent saved a share: {}", partial.unwrap_or_default()));
     };
     work.as_asked(&mut merged);
+    // The agents' windows should all but coincide: say so when they did not.
+    let asked = work.duration().as_secs_f64();
+    if partial.is_none() && merged.measured_seconds < 0.9 * asked {
+        merged.warnings.push(format!(
+            "the agents measured together for {:.1} s of the {asked:.1} s asked: one of them started late or ended early",
+            merged.measured_seconds
+        ));
+    }
     let server = tally.and_then(|t| t.finish(&merged));
     if let Some(d) = merged.agents.as_mut() {
         d.server = server;

@@ -50,6 +50,14 @@ impl Work {
         bare.to_string()
     }
 
+    /// How long each agent was asked to measure.
+    pub fn duration(&self) -> Duration {
+        match self {
+            Work::Io { job } => Duration::from_nanos(job.duration_ns),
+            Work::Hammer { duration_ns, .. } => Duration::from_nanos(*duration_ns),
+        }
+    }
+
     /// How many agents the work can take: Hammer needs a session for each.
     pub fn most_agents(&self) -> Option<u32> {
         match self {
