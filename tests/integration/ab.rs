@@ -1,7 +1,7 @@
 //! `spindle ab`: two workload files alternated in rounds and compared round by round. The
 //! tests use the null engine under a rate, so the figures compared are certain by design.
 
-use crate::common::{path_str, spindle_with_store};
+use crate::common::{Ext4, Loop, path_str, spindle_with_store};
 use std::path::{Path, PathBuf};
 
 /// A workload file: the null engine, capped at `rate` IOPS, on `target`.
@@ -80,4 +80,74 @@ fn bad_input_names_the_file_or_flag() {
     let err = run(&[a.as_os_str(), a.as_os_str(), "--rounds".as_ref(), "1".as_ref()]);
     assert!(err.contains("--rounds 1") && err.contains("at least 2"), "{err}");
     assert!(!store.exists(), "nothing was measured, so no store was created");
+}
+
+/// Whether loop device `dev` (`/dev/loop3`) reads its backing file with direct I/O.
+fn loop_dio(dev: &str) -> Option<bool> {
+    let name = dev.trim_start_matches("/dev/");
+    std::fs::read_to_string(format!("/sys/block/{name}/loop/dio")).ok().map(|d| d.trim() == "1")
+}
+
+#[test]
+fn a_loop_devices_direct_io_on_against_off_is_listed_among_the_differences() {
+    // Both images in this test's scratch directory; each loop detached (and its filesystem
+    // unmounted) when its guard drops, before the directory goes.
+    let dir = tempfile::tempdir().unwrap();
+    let attach = |name: &str, dio: &str| {
+        Loop::over(dir.path().join(name), 64 << 20, &[&format!("--direct-io={dio}")]).and_then(Ext4::on)
+    };
+    let (Some(on), Some(off)) = (attach("on.img", "on"), attach("off.img", "off")) else { return };
+    let on_dev = String::from_utf8(
+        std::process::Command::new("findmnt").args(["-n", "-o", "SOURCE"]).arg(&on.mount).output().unwrap().stdout,
+    )
+    .unwrap();
+    if loop_dio(on_dev.trim()) != Some(true) {
+        spindle_testenv::unavailable(
+            "a loop device with direct I/O",
+            format!("{} did not take --direct-io=on (its backing file's filesystem refuses O_DIRECT?)", on_dev.trim()),
+        );
+        return;
+    }
+    let workload = |name: &str, mount: &Path| {
+        let path = dir.path().join(name);
+        let text = format!(
+            "engine = \"sync\"\nduration = \"300ms\"\nwarmup = \"0s\"\n\n[[target]]\npath = \"{}\"\n\
+             size = \"8M\"\nblock = \"4K\"\nread = 100\nrandom = 100\n",
+            path_str(&mount.join("t.dat"))
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (a, b) = (workload("a.toml", &on.mount), workload("b.toml", &off.mount));
+    let store = dir.path().join("results.db");
+    let out = spindle_with_store(&store).arg("ab").args([&a, &b]).args(["--rounds", "2"]).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+
+    // Said before the first run, beside the paths, with what it means.
+    let listed = stderr
+        .find(
+            "environment devices[0].loop_direct_io: A on (the loop reads and writes its backing file directly); B off",
+        )
+        .unwrap_or_else(|| panic!("the loops' direct I/O is listed before the runs:\n{stderr}"));
+    assert!(listed < stderr.find("run 1 of 4").unwrap(), "{stderr}");
+    assert!(stderr.contains("environment devices[0].loop_backing_file: A "), "{stderr}");
+    assert!(stderr.contains(path_str(&dir.path().join("off.img"))), "{stderr}");
+    assert!(stderr.contains("so that side's rates may be memory's"), "{stderr}");
+    // And in the comparison, among what the experiment compares.
+    let differ = stdout.find("A and B differ in (what this experiment compares):").expect(&stdout);
+    let dio = stdout.find("environment devices[0].loop_direct_io: A on").expect(&stdout);
+    assert!(differ < dio, "{stdout}");
+
+    // Each run records its loop: the backing file and the mode.
+    let runs = crate::common::runs_in(&store);
+    assert_eq!(runs.len(), 4, "{runs:?}");
+    let show =
+        spindle_with_store(&store).args(["runs", "show", "--json"]).arg(runs[0]["id"].to_string()).output().unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap_or_default();
+    let device = &record["environment"]["devices"][0];
+    let side_on = device["loop_direct_io"] == true;
+    let image = if side_on { "on.img" } else { "off.img" };
+    assert_eq!(device["loop_backing_file"], path_str(&dir.path().join(image)), "{record}");
+    drop((on, off));
 }

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 /// The environment recorded with every run, with one `DeviceInfo` per target path.
 pub fn environment(targets: &[&Path]) -> Environment {
+    let devices: Vec<DeviceInfo> = targets.iter().map(|t| device_info(t)).collect();
     Environment {
         hostname: system::hostname(),
         os: system::os(),
@@ -34,7 +35,8 @@ pub fn environment(targets: &[&Path]) -> Environment {
         cpu_model: system::cpu_model(),
         logical_cpus: system::logical_cpus(),
         memory_bytes: system::memory_bytes(),
-        devices: targets.iter().map(|t| device_info(t)).collect(),
+        shared_disks: spindle_model::record::shared_disks(&devices),
+        devices,
     }
 }
 
@@ -84,6 +86,11 @@ fn device_info_in(sys: &Sysfs, mounts: &[Mount], path: &Path) -> DeviceInfo {
     if bd.name != bd.disk {
         info.partition = Some(bd.name.clone());
     }
+    let stack = layers::stack_in(sys, &bd.name);
+    info.loop_direct_io = stack.loop_device.as_ref().map(|l| l.direct_io);
+    info.loop_backing_file = stack.loop_device.map(|l| l.backing_file);
+    info.members = stack.members;
+    info.disks = stack.disks;
     info.device = Some(bd.disk);
     info
 }

@@ -238,8 +238,40 @@ fn device_info_fields_come_from_the_disk_under_a_partition() {
             write_cache: Some("write through".into()),
             read_ahead_kb: Some(128),
             max_sectors_kb: Some(1280),
+            loop_backing_file: None,
+            loop_direct_io: None,
+            members: Vec::new(),
+            disks: vec!["sdz".into()],
         }
     );
+}
+
+#[test]
+fn a_target_on_a_loop_device_records_its_backing_file_and_direct_io_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let canonical = std::fs::canonicalize(dir.path()).unwrap();
+    let (maj, min) = split_dev(std::fs::metadata(&canonical).unwrap().dev());
+    if maj == 0 {
+        spindle_testenv::unavailable("a temp directory on a block device", "it is on an anonymous device");
+        return;
+    }
+    // The temp dir's real st_dev is made a loop device whose backing file is on no disk.
+    let f = crate::fake_sysfs::Fake::new();
+    f.add("virtual/block/loop9", &format!("{maj}:{min}"), false);
+    f.write("virtual/block/loop9/loop/backing_file", "/srv/images/data.img (deleted)\n");
+    f.write("virtual/block/loop9/loop/dio", "1\n");
+    let mounts = parse_mountinfo(&format!(
+        "1 0 {maj}:{min} / {} rw - ext4 /dev/loop9 rw\n",
+        canonical.display().to_string().replace(' ', "\\040")
+    ));
+    let target = dir.path().join("db.dat");
+    let info = device_info_in(&f.sysfs(), &mounts, &target);
+    assert_eq!(info.loop_backing_file.as_deref(), Some("/srv/images/data.img (deleted)"));
+    assert_eq!(info.loop_direct_io, Some(true));
+    assert_eq!((info.device.as_deref(), info.disks.as_slice()), (Some("loop9"), &["loop9".to_string()][..]));
+    assert!(info.members.is_empty());
+    f.write("virtual/block/loop9/loop/dio", "0\n");
+    assert_eq!(device_info_in(&f.sysfs(), &mounts, &target).loop_direct_io, Some(false));
 }
 
 /// A 32 MiB image with an MBR holding one Linux partition from sector 2048 to the end.
@@ -314,6 +346,8 @@ fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
 
     let info = device_info(&mnt.join("wal"));
     assert_eq!(info.partition.as_deref(), Some(part_name.as_str()));
+    assert_eq!(info.loop_backing_file.as_deref(), Some(img.display().to_string().as_str()), "{info:?}");
+    assert_eq!(info.loop_direct_io, Some(false), "losetup without --direct-io");
     assert_eq!(info.device.as_deref(), Some(under.as_str()));
     assert_eq!(info.filesystem.as_deref(), Some("ext4"));
     drop(guard);

@@ -143,7 +143,12 @@ pub fn record() -> RunRecord {
                 write_cache: Some("write back".into()),
                 read_ahead_kb: Some(128),
                 max_sectors_kb: Some(1280),
+                loop_backing_file: None,
+                loop_direct_io: None,
+                members: Vec::new(),
+                disks: vec!["vda".into()],
             }],
+            shared_disks: Vec::new(),
         },
         counters: Some(CounterLog {
             interval_seconds: 1.0,

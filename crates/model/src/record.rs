@@ -373,6 +373,10 @@ pub struct Environment {
     pub logical_cpus: u32,
     pub memory_bytes: u64,
     pub devices: Vec<DeviceInfo>,
+    /// Targets that share a physical disk (`shared_disks(&devices)` when recorded; empty when
+    /// every target has a disk of its own, and in older records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_disks: Vec<SharedDisk>,
 }
 
 /// What lies under one target: its filesystem and block device.
@@ -404,6 +408,59 @@ pub struct DeviceInfo {
     /// scan or a checkpoint can reach (absent in older records).
     #[serde(default)]
     pub max_sectors_kb: Option<u64>,
+    /// When the target sits on a loop device: the loop's backing file (absent in older
+    /// records and for targets on no loop).
+    #[serde(default)]
+    pub loop_backing_file: Option<String>,
+    /// Whether that loop device reads and writes its backing file with direct I/O; when not,
+    /// the backing file's page cache answers reads and holds writes, and the disk sees less.
+    #[serde(default)]
+    pub loop_direct_io: Option<bool>,
+    /// The members of the device-mapper or md device under the target (`sda2`, `sdb2`): the
+    /// devices at the bottom of its `slaves`, sorted; empty when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
+    /// Every whole disk the target's I/O reaches, through partitions, loops, device mapper
+    /// and md (`device` names the first); empty in older records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<String>,
+}
+
+impl DeviceInfo {
+    /// The whole disks under the target: `disks`, or `device` in records from before it.
+    pub fn physical_disks(&self) -> Vec<&str> {
+        if self.disks.is_empty() {
+            self.device.iter().map(String::as_str).collect()
+        } else {
+            self.disks.iter().map(String::as_str).collect()
+        }
+    }
+}
+
+/// Targets of one run that reach one physical disk: what one does, the others wait for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedDisk {
+    /// The whole disk (`vda`).
+    pub disk: String,
+    /// The targets on it, by their place in `devices` (from 0), two or more.
+    pub targets: Vec<usize>,
+}
+
+/// Which of `devices` share a physical disk, each disk once, in the order of the disks'
+/// first targets.
+pub fn shared_disks(devices: &[DeviceInfo]) -> Vec<SharedDisk> {
+    let mut by_disk: Vec<SharedDisk> = Vec::new();
+    for (i, d) in devices.iter().enumerate() {
+        for disk in d.physical_disks() {
+            match by_disk.iter_mut().find(|s| s.disk == disk) {
+                Some(s) if !s.targets.contains(&i) => s.targets.push(i),
+                Some(_) => {}
+                None => by_disk.push(SharedDisk { disk: disk.to_string(), targets: vec![i] }),
+            }
+        }
+    }
+    by_disk.retain(|s| s.targets.len() > 1);
+    by_disk
 }
 
 #[cfg(test)]

@@ -59,6 +59,9 @@ pub fn render_compare(c: &Comparison, a_name: &str, b_name: &str) -> Vec<u8> {
         let _ = writeln!(out, "\n{heading}");
         for x in &c.confounders {
             let _ = writeln!(out, "  {} {}: A {}; B {}", x.area, x.key, x.a.join(", "), x.b.join(", "));
+            if let Some(meaning) = x.meaning {
+                let _ = writeln!(out, "    ({meaning})");
+            }
         }
     }
     out.into_bytes()

@@ -36,18 +36,24 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
     // The device's count against spindle's own: far apart means other I/O shared the device,
     // or the page cache or a filesystem stood between them.
     let mut device_iops = 0.0;
+    // Bytes too: merging makes fewer I/Os of the same bytes; a cache leaves the bytes unmoved.
+    let mut device_bytes = Some(0.0);
     let mut devices = Vec::new();
     for c in &log.counters {
         if let Some(dev) = c.path.strip_prefix("\\PhysicalDisk(").and_then(|p| p.strip_suffix(")\\Disk Reads/sec")) {
-            let writes = log.get(&format!("\\PhysicalDisk({dev})\\Disk Writes/sec")).map_or(0.0, |w| w.avg);
-            device_iops += c.avg + writes;
+            let avg = |counter: &str| log.get(&format!("\\PhysicalDisk({dev})\\{counter}")).map(|c| c.avg);
+            device_iops += c.avg + avg("Disk Writes/sec").unwrap_or(0.0);
+            device_bytes = match (device_bytes, avg("Disk Read Bytes/sec"), avg("Disk Write Bytes/sec")) {
+                (Some(sum), Some(read), Some(write)) => Some(sum + read + write),
+                _ => None,
+            };
             devices.push(dev.to_string());
         }
     }
     // Only I/O runs issue I/Os to set beside the device's; a database run counts calls.
     if !devices.is_empty() && r.summary.iops > 0.0 && r.kind() == RunKind::Io {
         let ratio = device_iops / r.summary.iops;
-        let why = device_rate_hint(ratio, r).map(|h| format!(": {h}")).unwrap_or_default();
+        let why = device_rate_hint(ratio, device_bytes, r).map(|h| format!(": {h}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "  device I/Os/sec ({}): {} against spindle's {} ({:.1}%{why})",
@@ -60,8 +66,9 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
 }
 
 /// Why the device counted more or fewer I/Os than spindle issued, when it was not about the
-/// same (within 5%): the likeliest reason the run's own settings point to.
-fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
+/// same (within 5%): the likeliest reason the run's own settings and the device's bytes per
+/// second (`device_bytes`, when sampled) point to.
+fn device_rate_hint(ratio: f64, device_bytes: Option<f64>, r: &RunRecord) -> Option<String> {
     let workloads: Vec<&Workload> =
         r.details.job().map(|j| j.targets.iter().map(|t| &t.workload).collect()).unwrap_or_default();
     let buffered = workloads.iter().any(|w| w.buffered);
@@ -85,6 +92,21 @@ fn device_rate_hint(ratio: f64, r: &RunRecord) -> Option<String> {
         });
     }
     if ratio < 0.95 {
+        // A loop device without direct I/O: its backing file's page cache answered, and the disk
+        // moved far fewer bytes than spindle did (merged I/Os would have moved them all).
+        let spindle_bytes = r.summary.read.bytes_per_sec + r.summary.write.bytes_per_sec;
+        if let (Some(cache), Some(disk)) = (crate::page_cache::loop_backing_cache(r), device_bytes)
+            && spindle_bytes > 0.0
+            && disk < crate::page_cache::ABSORBED_BELOW * spindle_bytes
+        {
+            let mb = |b: f64| crate::page_cache::rate(b / 1e6);
+            return Some(format!(
+                "the page cache of {cache} served what the disk never saw: the disk moved {} MB/s against \
+                 spindle's {} MB/s",
+                mb(disk),
+                mb(spindle_bytes)
+            ));
+        }
         return Some(if buffered {
             "the page cache served or held back the rest".into()
         } else {
@@ -103,15 +125,47 @@ mod tests {
     #[test]
     fn a_device_rate_far_from_spindles_says_why() {
         let mut r = buffered_run(1000.0, 0.0, [1000.0, 8.192e6, 0.0, 0.0]);
-        assert_eq!(device_rate_hint(1.02, &r), None, "about the same: nothing to explain");
-        assert!(device_rate_hint(1.5, &r).unwrap().contains("written back"), "{:?}", device_rate_hint(1.5, &r));
-        assert!(device_rate_hint(0.4, &r).unwrap().contains("page cache"));
+        let hint = |ratio: f64, r: &spindle_model::RunRecord| device_rate_hint(ratio, Some(8.192e6), r);
+        assert_eq!(hint(1.02, &r), None, "about the same: nothing to explain");
+        assert!(hint(1.5, &r).unwrap().contains("written back"), "{:?}", hint(1.5, &r));
+        assert!(hint(0.4, &r).unwrap().contains("page cache"));
         job_mut(&mut r).targets[0].workload.buffered = false;
-        assert!(device_rate_hint(1.5, &r).unwrap().contains("other I/O shared the device"));
-        assert!(device_rate_hint(0.4, &r).unwrap().contains("merged"));
+        assert!(hint(1.5, &r).unwrap().contains("other I/O shared the device"));
+        assert!(hint(0.4, &r).unwrap().contains("merged"));
         job_mut(&mut r).targets[0].workload.mix[0].block = 1 << 20;
         r.environment.devices = vec![DeviceInfo { max_sectors_kb: Some(512), ..DeviceInfo::default() }];
-        let hint = device_rate_hint(2.0, &r).unwrap();
+        let hint = hint(2.0, &r).unwrap();
         assert!(hint.contains("splits each 1MiB I/O into requests of at most 512KiB"), "{hint}");
+    }
+
+    #[test]
+    fn a_loop_devices_backing_file_in_the_page_cache_is_named_when_the_disk_moved_far_less() {
+        // O_DIRECT reads of 8 KiB at 1,000/s: 8.192 MB/s, on loop0 without direct I/O.
+        let mut r = buffered_run(1000.0, 0.0, [0.0; 4]);
+        job_mut(&mut r).targets[0].workload.buffered = false;
+        let d = &mut r.environment.devices[0];
+        d.partition = Some("loop0".into());
+        d.loop_backing_file = Some("/srv/data.img".into());
+        d.loop_direct_io = Some(false);
+        let spindle = 8.192e6;
+        // Fires: the disk moved a tenth of spindle's bytes.
+        assert_eq!(
+            device_rate_hint(0.1, Some(spindle / 10.0), &r).as_deref(),
+            Some(
+                "the page cache of loop0's backing file /srv/data.img served what the disk never saw: \
+                 the disk moved 0.8 MB/s against spindle's 8.2 MB/s"
+            )
+        );
+        // The edge: half of spindle's bytes is not far less; fewer, larger I/Os of all the bytes
+        // are the queue merging them.
+        assert!(device_rate_hint(0.1, Some(spindle * 0.5), &r).unwrap().contains("merged"));
+        assert!(device_rate_hint(0.1, Some(spindle * 0.499), &r).unwrap().contains("loop0's backing file"));
+        assert!(device_rate_hint(0.1, Some(spindle), &r).unwrap().contains("merged"));
+        // Does not fire: bytes not sampled, direct I/O on the loop, or no loop at all.
+        assert!(device_rate_hint(0.1, None, &r).unwrap().contains("merged"));
+        r.environment.devices[0].loop_direct_io = Some(true);
+        assert!(device_rate_hint(0.1, Some(0.0), &r).unwrap().contains("merged"));
+        r.environment.devices[0] = DeviceInfo::default();
+        assert!(device_rate_hint(0.1, Some(0.0), &r).unwrap().contains("merged"));
     }
 }

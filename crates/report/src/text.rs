@@ -241,6 +241,38 @@ fn environment(out: &mut String, r: &RunRecord) {
     for d in &e.devices {
         let _ = writeln!(out, "  {}: {}", d.target, describe_device(d));
     }
+    for shared in spindle_model::record::shared_disks(&e.devices) {
+        let targets: Vec<&str> =
+            shared.targets.iter().filter_map(|&i| e.devices.get(i)).map(|d| d.target.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "  {} share one disk ({}): what one does, the others wait for",
+            targets.join(" and "),
+            shared.disk
+        );
+    }
+}
+
+/// The layers between a target and its disks, in words: `loop0 over /srv/data.img (direct I/O
+/// off: its page cache stands between), members sda2 and sdb2, disks sda and sdb`.
+pub(crate) fn layers_text(d: &DeviceInfo) -> String {
+    let mut parts = Vec::new();
+    if let Some(file) = &d.loop_backing_file {
+        let name = [&d.partition, &d.device].into_iter().flatten().find(|n| n.starts_with("loop"));
+        let dio = match d.loop_direct_io {
+            Some(true) => " (direct I/O on)",
+            Some(false) => " (direct I/O off: the file's page cache stands between)",
+            None => "",
+        };
+        parts.push(format!("{} over {file}{dio}", name.map_or("a loop device", String::as_str)));
+    }
+    if !d.members.is_empty() {
+        parts.push(format!("members {}", d.members.join(" and ")));
+    }
+    if d.disks.len() > 1 {
+        parts.push(format!("disks {}", d.disks.join(" and ")));
+    }
+    parts.join(", ")
 }
 
 fn describe_device(d: &DeviceInfo) -> String {
@@ -272,6 +304,10 @@ fn describe_device(d: &DeviceInfo) -> String {
     }
     if let Some(kb) = d.max_sectors_kb {
         parts.push(format!("largest request {kb} KiB"));
+    }
+    let layers = layers_text(d);
+    if !layers.is_empty() {
+        parts.push(layers);
     }
     if parts.is_empty() { "unknown".into() } else { parts.join(", ") }
 }
@@ -348,6 +384,33 @@ mod tests {
             "behind schedule by 12 I/Os",
         ] {
             assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+        }
+    }
+
+    #[test]
+    fn the_environment_names_a_loop_devices_backing_file_members_and_shared_disks() {
+        let mut r = record();
+        let d = &mut r.environment.devices[0];
+        d.partition = Some("loop0".into());
+        d.loop_backing_file = Some("/srv/data.img".into());
+        d.loop_direct_io = Some(false);
+        let mut log = spindle_model::record::DeviceInfo {
+            target: "/log/l.dat".into(),
+            device: Some("sda".into()),
+            partition: Some("dm-0".into()),
+            members: vec!["sda2".into(), "vda3".into()],
+            disks: vec!["sda".into(), "vda".into()],
+            ..Default::default()
+        };
+        log.mount_point = Some("/log".into());
+        r.environment.devices.push(log);
+        let text = String::from_utf8(render_text(&[r])).unwrap();
+        for needle in [
+            "loop0 over /srv/data.img (direct I/O off: the file's page cache stands between)",
+            "members sda2 and vda3, disks sda and vda",
+            "/data/my,file.dat and /log/l.dat share one disk (vda): what one does, the others wait for",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }
     }
 

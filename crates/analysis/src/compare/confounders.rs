@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use spindle_model::RunRecord;
+use spindle_model::record::{DeviceInfo, shared_disks};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Spec entries that do not change what is measured: file handling, and a figure measured
@@ -22,11 +23,32 @@ pub struct Confounder {
     /// The values seen on each side ("-" where absent).
     pub a: Vec<String>,
     pub b: Vec<String>,
+    /// What the difference does to the figures, in a sentence, where spindle knows (a loop
+    /// device's direct I/O, a shared disk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<&'static str>,
 }
 
 /// Every fact whose values differ between A and B.
 pub fn confounders(a: &[&RunRecord], b: &[&RunRecord], selected_by: &[String]) -> Vec<Confounder> {
-    let (fa, fb) = (facts_of(a, selected_by), facts_of(b, selected_by));
+    differing(&facts_of(a, selected_by), &facts_of(b, selected_by))
+}
+
+/// How the devices under two sides' targets differ (the disks, the layers between: loop
+/// devices, device mapper, md, and which targets share a disk): what `spindle ab` lists with
+/// the workloads' differences before its first run.
+pub fn device_differences(a: &[DeviceInfo], b: &[DeviceInfo]) -> Vec<Confounder> {
+    let facts = |devices: &[DeviceInfo]| {
+        let mut facts = Facts::new();
+        device_facts(devices, &mut |area, key, value| {
+            facts.entry((area, key)).or_default().insert(value);
+        });
+        facts
+    };
+    differing(&facts(a), &facts(b))
+}
+
+fn differing(fa: &Facts, fb: &Facts) -> Vec<Confounder> {
     let keys: BTreeSet<&(&'static str, String)> = fa.keys().chain(fb.keys()).collect();
     let absent = BTreeSet::from(["-".to_string()]);
     keys.into_iter()
@@ -38,12 +60,77 @@ pub fn confounders(a: &[&RunRecord], b: &[&RunRecord], selected_by: &[String]) -
                 key: k.1.clone(),
                 a: va.iter().cloned().collect(),
                 b: vb.iter().cloned().collect(),
+                meaning: meaning_of(&k.1),
             })
         })
         .collect()
 }
 
+/// What a difference in the fact `key` does to what was measured.
+fn meaning_of(key: &str) -> Option<&'static str> {
+    let field = key.rsplit('.').next().unwrap_or(key);
+    Some(match field {
+        "loop_direct_io" => {
+            "without direct I/O the loop device goes through its backing file's page cache: reads it holds \
+             never reach the disk and writes reach it later, so that side's rates may be memory's"
+        }
+        "loop_backing_file" => "the loop devices are backed by different files, perhaps on different disks",
+        "members" => "the device-mapper or md volumes are built on different devices",
+        "device" => "the targets reach different disks",
+        "shared_disks" => {
+            "targets on one disk wait for each other; on separate disks they do not, so the disks' own speed \
+             is not all that differs"
+        }
+        _ => return None,
+    })
+}
+
 type Facts = BTreeMap<(&'static str, String), BTreeSet<String>>;
+
+/// The facts of the devices under one run's targets.
+fn device_facts(devices: &[DeviceInfo], add: &mut dyn FnMut(&'static str, String, String)) {
+    let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let list = |v: Vec<&str>| if v.is_empty() { "-".to_string() } else { v.join(" + ") };
+    for (i, d) in devices.iter().enumerate() {
+        let mut fact = |name: &str, value: String| add("environment", format!("devices[{i}].{name}"), value);
+        // Every disk under the target (a dm or md device may reach several).
+        fact("device", list(d.physical_disks()));
+        fact("model", show(&d.model));
+        fact("filesystem", show(&d.filesystem));
+        fact("mount_options", show(&d.mount_options));
+        fact("scheduler", show(&d.scheduler));
+        fact("write_cache", show(&d.write_cache));
+        let kb = |v: Option<u64>| v.map_or_else(|| "-".into(), |v| format!("{v} KiB"));
+        fact("read_ahead_kb", kb(d.read_ahead_kb));
+        fact("max_sectors_kb", kb(d.max_sectors_kb));
+        fact("loop_backing_file", show(&d.loop_backing_file));
+        let dio = match d.loop_direct_io {
+            Some(true) => "on (the loop reads and writes its backing file directly)",
+            Some(false) => "off (the backing file's page cache stands between the loop and the disk)",
+            None => "-",
+        };
+        fact("loop_direct_io", dio.into());
+        fact("members", list(d.members.iter().map(String::as_str).collect()));
+    }
+    add("environment", "shared_disks".into(), sharing_text(devices));
+}
+
+/// Which targets share a disk, in words: `targets 0 and 1 on one disk (vda)`.
+fn sharing_text(devices: &[DeviceInfo]) -> String {
+    let shared = shared_disks(devices);
+    if shared.is_empty() {
+        return if devices.len() > 1 { "none: each target on a disk of its own".into() } else { "-".into() };
+    }
+    let said: Vec<String> = shared
+        .iter()
+        .map(|s| {
+            let mut places: Vec<String> = s.targets.iter().map(usize::to_string).collect();
+            let last = places.pop().unwrap_or_default();
+            format!("targets {} and {last} on one disk ({})", places.join(", "), s.disk)
+        })
+        .collect();
+    said.join("; ")
+}
 
 fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
     let mut facts = Facts::new();
@@ -59,18 +146,7 @@ fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
         add("environment", "kernel".into(), e.kernel.clone());
         add("environment", "cpu".into(), format!("{} x{}", e.cpu_model, e.logical_cpus));
         add("environment", "memory_bytes".into(), e.memory_bytes.to_string());
-        for (i, d) in e.devices.iter().enumerate() {
-            let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
-            add("environment", format!("devices[{i}].device"), show(&d.device));
-            add("environment", format!("devices[{i}].model"), show(&d.model));
-            add("environment", format!("devices[{i}].filesystem"), show(&d.filesystem));
-            add("environment", format!("devices[{i}].mount_options"), show(&d.mount_options));
-            add("environment", format!("devices[{i}].scheduler"), show(&d.scheduler));
-            add("environment", format!("devices[{i}].write_cache"), show(&d.write_cache));
-            let kb = |v: Option<u64>| v.map_or_else(|| "-".into(), |v| format!("{v} KiB"));
-            add("environment", format!("devices[{i}].read_ahead_kb"), kb(d.read_ahead_kb));
-            add("environment", format!("devices[{i}].max_sectors_kb"), kb(d.max_sectors_kb));
-        }
+        device_facts(&e.devices, &mut add);
         for (k, v) in &r.labels {
             if !selected_by.contains(k) {
                 add("label", k.clone(), v.clone());

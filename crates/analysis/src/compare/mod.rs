@@ -19,7 +19,7 @@ mod tests;
 mod verdict;
 pub mod words;
 
-pub use confounders::{Confounder, confounders, spec_differences, workload_identity};
+pub use confounders::{Confounder, confounders, device_differences, spec_differences, workload_identity};
 pub use drift::{Drift, Sequence};
 pub use rounds::{ROUND_LABEL, SIDE_LABEL, compare_rounds, pair_rounds};
 pub use samples::{Basis, differing_keys};

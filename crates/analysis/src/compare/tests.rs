@@ -305,6 +305,68 @@ fn other_differences_are_listed() {
 }
 
 #[test]
+fn the_layers_under_the_targets_are_listed_with_what_they_mean() {
+    use spindle_model::record::DeviceInfo;
+    // Both sides on loop devices over one image's disk: direct I/O on for A, off for B.
+    let on_loop = |file: &str, dio: bool| {
+        let mut r = io_run(&series(1000.0, 0), 200_000, &[]);
+        let d = &mut r.environment.devices[0];
+        d.partition = Some("loop0".into());
+        d.loop_backing_file = Some(file.into());
+        d.loop_direct_io = Some(dio);
+        r
+    };
+    let (a, b) = (on_loop("/srv/a.img", true), on_loop("/srv/a.img", false));
+    let c = compare(&[(1, &a)], &[(2, &b)], &Settings::default());
+    let keys: Vec<&str> = c.confounders.iter().map(|x| x.key.as_str()).collect();
+    assert_eq!(keys, ["devices[0].loop_direct_io"], "{:?}", c.confounders);
+    let dio = &c.confounders[0];
+    assert!(dio.a[0].starts_with("on") && dio.b[0].starts_with("off (the backing file's page cache"), "{dio:?}");
+    assert!(dio.meaning.is_some_and(|m| m.contains("page cache")), "{dio:?}");
+
+    // Another backing file, and one side on no loop at all.
+    let c = compare(&[(1, &a)], &[(2, &on_loop("/srv/b.img", true))], &Settings::default());
+    assert_eq!(c.confounders.iter().map(|x| x.key.as_str()).collect::<Vec<_>>(), ["devices[0].loop_backing_file"]);
+    let plain = io_run(&series(1000.0, 0), 200_000, &[]);
+    let c = compare(&[(1, &a)], &[(2, &plain)], &Settings::default());
+    let dio = c.confounders.iter().find(|x| x.key == "devices[0].loop_direct_io").unwrap();
+    assert_eq!(dio.b, ["-"]);
+
+    // A striped volume against one disk: its members and both disks are listed.
+    let mut striped = plain.clone();
+    let d = &mut striped.environment.devices[0];
+    d.partition = Some("dm-0".into());
+    d.members = vec!["vda1".into(), "vdb1".into()];
+    d.disks = vec!["vda".into(), "vdb".into()];
+    let c = compare(&[(1, &plain)], &[(2, &striped)], &Settings::default());
+    let listed: Vec<(&str, &str, &str)> =
+        c.confounders.iter().map(|x| (x.key.as_str(), x.a[0].as_str(), x.b[0].as_str())).collect();
+    assert_eq!(listed, [("devices[0].device", "vda", "vda + vdb"), ("devices[0].members", "-", "vda1 + vdb1")]);
+
+    // Data and log on one disk against each on its own: shared against separate.
+    let two = |log_disk: &str| {
+        let mut r = plain.clone();
+        let log = DeviceInfo { target: "/log/x".into(), device: Some(log_disk.into()), ..DeviceInfo::default() };
+        r.environment.devices.push(log);
+        r
+    };
+    let c = compare(&[(1, &two("vda"))], &[(2, &two("vdb"))], &Settings::default());
+    let shared = c.confounders.iter().find(|x| x.key == "shared_disks").expect("sharing differs");
+    assert_eq!(shared.a, ["targets 0 and 1 on one disk (vda)"]);
+    assert_eq!(shared.b, ["none: each target on a disk of its own"]);
+    assert!(shared.meaning.is_some_and(|m| m.contains("wait for each other")));
+
+    // An older record (no disks, no loop facts) against a new one of the same disk: no difference.
+    let mut old = plain.clone();
+    old.environment.devices[0].disks.clear();
+    assert!(compare(&[(1, &old)], &[(2, &plain)], &Settings::default()).confounders.is_empty());
+
+    // `ab` lists the same before its first run, from the devices alone.
+    let before = device_differences(&a.environment.devices, &b.environment.devices);
+    assert_eq!(before.iter().map(|x| x.key.as_str()).collect::<Vec<_>>(), ["devices[0].loop_direct_io"]);
+}
+
+#[test]
 fn commit_latency_is_compared_only_where_every_run_commits_and_the_method_counts_what_was_tested() {
     let plain_a = runs(&[1000.0, 1012.0, 994.0], 0, &[]);
     let plain_b = runs(&[1006.0, 991.0, 1009.0], 0, &[]);

@@ -8,8 +8,9 @@ use crate::machine::ThisMachine;
 use crate::origin::Setting;
 use crate::plan::{self, DatabaseSide, DbTarget, DbWorkload, PlanInput, SpecFile};
 use crate::usage::UsageError;
-use spindle_analysis::compare::spec_differences;
+use spindle_analysis::compare::{device_differences, spec_differences};
 use spindle_db::managed::{Checkpoints, InstanceSpec};
+use spindle_model::record::DeviceInfo;
 use spindle_model::spec::JobSpec;
 use spindle_runner::experiment::rounds::Side;
 use spindle_runner::workload::Workload;
@@ -52,9 +53,16 @@ impl Planned {
     /// Every setting in which A and B differ, said before the first run, so a difference the
     /// user did not mean to test is seen before the time is spent.
     pub fn differences(&self) -> String {
+        // The devices under the targets too (loop devices and their direct I/O, device mapper
+        // and md members, a disk shared), each with what it does to the figures.
+        let mut devices = Vec::new();
         let diffs: Vec<(String, String, String)> = match self {
             Planned::Io { a, b, .. } => {
                 let to_json = |j: &JobSpec| serde_json::to_value(j).unwrap_or_default();
+                let under = |j: &JobSpec| -> Vec<DeviceInfo> {
+                    j.targets.iter().map(|t| spindle_host::device_info(&t.path)).collect()
+                };
+                devices = device_differences(&under(a), &under(b));
                 spec_differences(&to_json(a), &to_json(b))
             }
             Planned::Database { a, b } => {
@@ -68,12 +76,18 @@ impl Planned {
                 keys.into_iter().map(|k| (k.clone(), value(a, k), value(b, k))).filter(|(_, va, vb)| va != vb).collect()
             }
         };
-        if diffs.is_empty() {
+        if diffs.is_empty() && devices.is_empty() {
             return "A and B are the same workload: expect them to come out equivalent".into();
         }
         let mut text = "A and B differ in:".to_string();
         for (key, va, vb) in diffs {
             text.push_str(&format!("\n  {key}: A {va}; B {vb}"));
+        }
+        for x in devices {
+            text.push_str(&format!("\n  {} {}: A {}; B {}", x.area, x.key, x.a.join(", "), x.b.join(", ")));
+            if let Some(meaning) = x.meaning {
+                text.push_str(&format!("\n    ({meaning})"));
+            }
         }
         text
     }

@@ -216,13 +216,14 @@ fn ab(section: &mut Section, c: &Comparison) {
     }
     section.tables.push(t);
     if !c.confounders.is_empty() {
-        let mut t = Table::new("What else differs between A and B", &["area", "key", "A", "B"]);
+        let mut t = Table::new("What else differs between A and B", &["area", "key", "A", "B", "what it means"]);
         for x in &c.confounders {
             t.rows.push(vec![
                 Cell::text(x.area),
                 Cell::text(x.key.clone()),
                 Cell::text(x.a.join(", ")),
                 Cell::text(x.b.join(", ")),
+                Cell::text(x.meaning.unwrap_or_default()),
             ]);
         }
         section.tables.push(t);

@@ -311,6 +311,7 @@ fn devices(rec: &RunRecord) -> Table {
             "read-ahead",
             "file system",
             "mount options",
+            "layers",
         ],
     );
     let text = |v: &Option<String>| Cell::text(v.clone().unwrap_or_default());
@@ -329,6 +330,7 @@ fn devices(rec: &RunRecord) -> Table {
             Cell::opt(d.read_ahead_kb, |k| Cell { text: format!("{k} KiB"), value: Some(k as f64), unit: "KiB" }),
             text(&d.filesystem),
             text(&d.mount_options),
+            Cell::text(crate::text::layers_text(d)),
         ]);
     }
     t
