@@ -132,9 +132,15 @@ fn bar_name(r: &ReportRun, position: usize) -> String {
     }
 }
 
-/// A number with no unit of its own (the column names it), shown to a precision that suits it.
+/// A number with no unit of its own (the column names it), shown to a precision that suits it
+/// (three significant digits under 1), a whole number without decimals, no trailing zeros.
 fn plain(v: f64) -> Cell {
-    Cell::number(counter_text(v), v)
+    if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 1e15 {
+        return whole(v as u64);
+    }
+    let text = counter_text(v);
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text };
+    Cell::number(text, v)
 }
 
 /// A whole number: threads, outstanding I/Os.
@@ -372,6 +378,14 @@ mod tests {
         assert_eq!(row[11].text, "-", "p99 not recorded, not 0");
         assert_eq!(row[11].value, None);
         assert_eq!(m.charts.len(), 3, "no p99 chart with no p99 to rank");
+    }
+
+    #[test]
+    fn numbers_read_plainly() {
+        let text = |v: f64| plain(v).text;
+        assert_eq!([text(8.0), text(256.0), text(2048.0), text(0.5)], ["8", "256", "2,048", "0.5"]);
+        assert_eq!([text(0.05), text(1.245), text(0.00808), text(17595.4)], ["0.05", "1.25", "0.00808", "17,595"]);
+        assert_eq!(plain(0.05).value, Some(0.05), "the number kept whole behind the text");
     }
 
     #[test]

@@ -251,7 +251,7 @@ fn html_and_markdown_draw_the_matrix_from_the_one_table() {
     let md = String::from_utf8(Format::Markdown.exporter().export(&doc).unwrap()).unwrap();
     assert!(md.contains("**SQLIO matrix (12 runs)**"));
     assert!(md.contains(&format!("| {} |", matrix::COLUMNS.join(" | "))), "{md}");
-    assert!(md.contains("| run 5 | 2 | 100 | /mnt/t/spindle-test.dat | 64.0 |"), "{md}");
+    assert!(md.contains("| run 5 | 2 | 100 | /mnt/t/spindle-test.dat | 64 | 3 | random write | 256 |"), "{md}");
 }
 
 #[test]
