@@ -188,9 +188,10 @@ fn a_report_of_every_kind_in_every_format() {
 
     let html = std::fs::read_to_string(&files[0]).unwrap();
     for needle in [
-        "Bandwidth, sorted",
-        "IOPS",
-        "Average latency",
+        "SQLIO matrix",
+        "MB/s, highest first",
+        "IOPS, highest first",
+        "Average latency (ms), lowest first",
         "Group 1: sweep",
         "B against A, with simultaneous",
         "Database Hammer runs",

@@ -94,6 +94,111 @@ fn the_sqlserver_suite_runs_its_matrix_and_says_so_in_40_lines() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("valid engines: sqlserver, postgres, mysql"));
 }
 
+/// The matrix as "SQL Server I/O Characteristics: SQLIO results in Excel" charted it, from real
+/// runs of the suite: in the workbook a row per run whose threads, outstanding I/Os, sizes,
+/// duration, rates and latencies are numbers a spreadsheet charts, each run's pattern and sizes
+/// those its member's name says; the same table in the HTML page and the Markdown.
+#[test]
+fn the_sqlserver_suites_report_is_the_sqlio_matrix_in_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let out = spindle_with_store(&store)
+        .args(["suite", "sqlserver", "--engine", "null", "--duration", "50ms", "--warmup", "0s", "--size", "8M"])
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let list = spindle_with_store(&store).args(["runs", "list", "--json"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let point_of: std::collections::HashMap<String, String> = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (format!("run {}", r["id"]), r["point"].as_str().unwrap().to_string()))
+        .collect();
+    let (html, book, md) = (dir.path().join("r.html"), dir.path().join("r.xlsx"), dir.path().join("r.md"));
+    let mut report = spindle_with_store(&store);
+    report.arg("report").arg("-o").arg(&html).arg("-o").arg(&md);
+    if cfg!(feature = "xlsx") {
+        report.arg("-o").arg(&book);
+    }
+    let out = report.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    const COLUMNS: [&str; 12] = [
+        "run",
+        "threads",
+        "outstanding I/Os per thread",
+        "file",
+        "file size (MiB)",
+        "duration (s)",
+        "pattern",
+        "block size (KiB)",
+        "MB/s",
+        "IOPS",
+        "average latency (ms)",
+        "p99 latency (ms)",
+    ];
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<caption>SQLIO matrix (13 runs)</caption>"));
+    for chart in [
+        "MB/s, highest first",
+        "IOPS, highest first",
+        "Average latency (ms), lowest first",
+        "p99 latency (ms), lowest first",
+    ] {
+        assert!(page.contains(&format!("<figcaption>{chart}</figcaption>")), "the page lacks the chart {chart:?}");
+    }
+    assert!(page.contains("The SQLIO matrix of these runs, with its charts, is in the I/O runs section."));
+    let markdown = std::fs::read_to_string(&md).unwrap();
+    assert!(markdown.contains(&format!("| {} |", COLUMNS.join(" | "))), "{markdown}");
+
+    if !cfg!(feature = "xlsx") {
+        return;
+    }
+    use spindle_testenv::xlsx::XCell;
+    let bytes = std::fs::read(&book).unwrap();
+    // A sheet's name cannot hold `/`.
+    let sheet = spindle_testenv::xlsx::sheet(&bytes, "I O runs").unwrap();
+    let header = sheet.find_row(&COLUMNS).expect("the matrix's header, exactly");
+    let cell = |r: u32, name: &str| {
+        let c = COLUMNS.iter().position(|c| *c == name).unwrap() as u32;
+        sheet.get(r, c).unwrap_or_else(|| panic!("row {r} has no {name}")).clone()
+    };
+    let number = |r: u32, name: &str| cell(r, name).number().unwrap_or_else(|| panic!("{name} is not a number"));
+    let mut seen = 0;
+    for r in (header + 1..).take_while(|&r| sheet.get(r, 0).is_some()) {
+        seen += 1;
+        let run = cell(r, "run").text().unwrap().to_string();
+        let point = &point_of[&run];
+        for name in COLUMNS.iter().filter(|n| !["run", "file", "pattern"].contains(n)) {
+            assert!(number(r, name) >= 0.0, "{run}: {name}");
+        }
+        assert!(number(r, "threads") >= 1.0 && number(r, "IOPS") > 0.0 && number(r, "MB/s") > 0.0, "{run}");
+        assert_eq!(number(r, "file size (MiB)"), 8.0, "{run}");
+        assert!(number(r, "duration (s)") > 0.0 && number(r, "duration (s)") < 1.0, "{run}");
+        assert!(cell(r, "file").text().unwrap().starts_with(dir.path().to_str().unwrap()), "{run}");
+        // `random-256k-write-o200`: the pattern, the block size and the outstanding I/Os.
+        let parts: Vec<&str> = point.split('-').collect();
+        if let [access, size, direction, rest @ ..] = parts.as_slice() {
+            let access = if *access == "seq" { "sequential" } else { access };
+            assert_eq!(cell(r, "pattern"), XCell::Text(format!("{access} {direction}")), "{point}");
+            let kib: f64 = size.trim_end_matches('k').parse().unwrap();
+            assert_eq!(number(r, "block size (KiB)"), kib, "{point}");
+            if let [depth] = rest {
+                assert_eq!(number(r, "outstanding I/Os per thread"), depth[1..].parse::<f64>().unwrap(), "{point}");
+            }
+        } else {
+            assert_eq!(point, "log-write");
+            assert_eq!(cell(r, "pattern"), XCell::Text("sequential write".into()));
+        }
+    }
+    assert_eq!(seen, 13, "a row per run");
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("xl/charts/chart4.xml") && !text.contains("xl/charts/chart5.xml"), "four native charts");
+}
+
 /// `suite --dir` names where to test, as a new user would: a directory that does not exist yet
 /// is made, with its parents, and said so; a suite refused before it runs leaves none behind.
 #[test]

@@ -1,13 +1,16 @@
 //! The report as an Excel workbook: an overview sheet, a sheet per kind of run and per group
 //! with every figure as a number (units in the headers) and native Excel charts drawn from
-//! those cells (bandwidth sorted, IOPS and average latency as in "SQL Server I/O
-//! Characteristics: SQLIO results in Excel"; sweep curves; the log test's curve; comparisons),
-//! and a sheet with each run's details. It opens in Excel and LibreOffice alike.
+//! those cells (the SQLIO matrix of "SQL Server I/O Characteristics: SQLIO results in Excel",
+//! a row per I/O run with MB/s, IOPS, average and p99 latency each charted as a ranking;
+//! sweep curves; the log test's curve; comparisons), and a sheet with each run's details. It
+//! opens in Excel and LibreOffice alike.
 
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
 use crate::view::{Cell, Chart, ChartKind, Section, Table, report_view};
-use rust_xlsxwriter::{Chart as XChart, ChartType, Format as XFormat, Workbook, Worksheet, XlsxError};
+use rust_xlsxwriter::{
+    Chart as XChart, ChartAxisCrossing, ChartType, Format as XFormat, Workbook, Worksheet, XlsxError,
+};
 
 pub struct XlsxExporter;
 
@@ -196,14 +199,23 @@ fn chart(sheet: &mut Worksheet, name: &str, row: u32, col: u16, c: &Chart, bold:
         }
     }
     let n = c.categories.len() as u32;
+    let horizontal = c.kind == ChartKind::Bar && n > 12;
     let mut x = XChart::new(match c.kind {
-        ChartKind::Bar if n > 12 => ChartType::Bar,
+        ChartKind::Bar if horizontal => ChartType::Bar,
         ChartKind::Bar | ChartKind::Interval => ChartType::Column,
         ChartKind::Line => ChartType::Line,
     });
     x.title().set_name(&c.title);
-    x.x_axis().set_name(&c.x_label);
-    x.y_axis().set_name(&c.y_label);
+    if horizontal {
+        // A bar chart's categories run up its vertical axis, the first at the bottom: reversed,
+        // the first is on top, as the data and the HTML page list them (a ranking reads
+        // down), with the values' axis kept at the bottom.
+        x.y_axis().set_name(&c.x_label).set_reverse().set_crossing(ChartAxisCrossing::Max);
+        x.x_axis().set_name(&c.y_label);
+    } else {
+        x.x_axis().set_name(&c.x_label);
+        x.y_axis().set_name(&c.y_label);
+    }
     for k in 0..series.len() as u16 {
         x.add_series()
             .set_name((name, row, col + 1 + k))

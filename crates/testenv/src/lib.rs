@@ -1,6 +1,7 @@
 //! For tests only: how a test says that something it needs is missing on this machine (a
 //! PostgreSQL or MariaDB server, io_uring, a loop device, a tmpfs mount, user xattrs, a temp
-//! directory on a block device), and the headless Chromium (`chromium`) that browser tests drive.
+//! directory on a block device), the headless Chromium (`chromium`) that browser tests drive, and
+//! a workbook read back as its cells (`xlsx`).
 //!
 //! With `SPINDLE_REQUIRE_SERVERS=1` (CI sets it) the test fails there and then. Otherwise it
 //! prints a notice and adds a line to the file `SPINDLE_SKIPPED_LOG` names, which
@@ -8,6 +9,7 @@
 //! machine missing everything would look as green as one that has it all.
 
 mod browser;
+pub mod xlsx;
 
 pub use browser::{Browser, CHROMIUM_FLAGS, chromium, chromium_installed};
 

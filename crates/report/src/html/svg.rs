@@ -3,7 +3,7 @@
 //! changes with their intervals around zero on a ratio scale.
 
 use super::escape::esc;
-use crate::view::{Chart, ChartKind, rate_text};
+use crate::view::{Chart, ChartKind, counter_text, rate_text};
 use spindle_model::units::signed_pct;
 use std::fmt::Write;
 
@@ -61,10 +61,10 @@ fn bars(out: &mut String, c: &Chart) {
             esc(&short(label)),
             ROW - 3.0,
             esc(label),
-            rate_text(*v),
+            counter_text(*v),
             LABEL_WIDTH + w + 4.0,
             y + ROW - 5.0,
-            rate_text(*v)
+            counter_text(*v)
         );
     }
     let _ = write!(

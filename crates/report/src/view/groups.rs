@@ -4,12 +4,12 @@
 //! their simultaneous intervals, on a ratio scale with the threshold band.
 
 use super::{Chart, ChartKind, Section, Series, Table};
-use crate::document::{Document, ReportGroup};
+use crate::document::{Document, ReportGroup, ReportRun};
 use crate::figures::Cell;
 use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
 use spindle_analysis::compare::{Comparison, Metric, words};
 use spindle_analysis::curve::CurvePoint;
-use spindle_model::group::Point;
+use spindle_model::group::{GroupKind, Point};
 use spindle_model::{RunKind, RunRecord};
 
 pub fn sections(doc: &Document) -> Vec<Section> {
@@ -57,6 +57,7 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
             section.tables.push(t);
         }
         Findings::Ab { comparison } => ab(&mut section, comparison),
+        Findings::Suite if g.kind == GroupKind::Suite => suite(&mut section, doc, g),
         Findings::Suite => {}
         Findings::Check { findings, curve, knee } => {
             check(&mut section, findings);
@@ -75,6 +76,30 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
         }
     }
     section
+}
+
+/// A suite's SQLIO matrix (`spindle suite sqlserver`'s patterns x block sizes x threads x
+/// outstanding I/Os), its table leading the group's section with a chart per measure. When the
+/// report's I/O runs are the suite's and no others, the I/O runs' section has this very matrix,
+/// and the group's section says so rather than show it twice.
+fn suite(section: &mut Section, doc: &Document, g: &ReportGroup) {
+    let io: Vec<(usize, &ReportRun)> =
+        doc.runs.iter().enumerate().filter(|(_, r)| r.record.kind() == RunKind::Io).collect();
+    let members: Vec<(usize, &ReportRun)> =
+        io.iter().copied().filter(|(_, r)| r.group == Some(g.id) && r.id.is_some()).collect();
+    if members.is_empty() {
+        return;
+    }
+    if members.len() == io.len() {
+        section.notes.push(format!(
+            "The SQLIO matrix of these runs, with its charts, is in the {} section.",
+            RunKind::Io.title()
+        ));
+        return;
+    }
+    let m = super::matrix::matrix(&members);
+    section.charts = m.charts;
+    section.tables.insert(0, m.table);
 }
 
 /// A check's findings, worst first, each with what it was held against, the source of that

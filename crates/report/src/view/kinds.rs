@@ -1,6 +1,7 @@
 //! A section per kind of run: one table with every run of the kind and its figures, and for
-//! I/O runs the three charts of "SQL Server I/O Characteristics: SQLIO results in Excel"
-//! (bandwidth sorted, IOPS, average latency). Each kind says what it counts.
+//! I/O runs the SQLIO matrix of "SQL Server I/O Characteristics: SQLIO results in Excel" (its
+//! table, and MB/s, IOPS, average and p99 latency each ranked by itself: `matrix`). Each kind
+//! says what it counts.
 
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportRun};
@@ -37,7 +38,9 @@ fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
         ..Section::default()
     };
     if kind == RunKind::Io && !runs.is_empty() {
-        section.charts = io_charts(runs);
+        let m = super::matrix::matrix(runs);
+        section.charts = m.charts;
+        section.tables.push(m.table);
     } else if matches!(kind, RunKind::Hammer | RunKind::HammerLoad) {
         section.charts = vec![rate_chart(kind, runs)];
     }
@@ -150,37 +153,6 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
             None => Vec::new(),
         },
     }
-}
-
-/// Bandwidth sorted, IOPS and average latency, each run a bar, highest bandwidth first.
-fn io_charts(runs: &[(usize, &ReportRun)]) -> Vec<Chart> {
-    let mut sorted: Vec<&(usize, &ReportRun)> = runs.iter().collect();
-    sorted.sort_by(|a, b| b.1.record.summary.mb_per_sec.total_cmp(&a.1.record.summary.mb_per_sec));
-    let categories: Vec<String> = sorted.iter().map(|(i, r)| bar_name(r, *i)).collect();
-    let chart = |title: &str, y: &str, value: &dyn Fn(&ReportRun) -> f64| {
-        let mut c = Chart::new(title, ChartKind::Bar, "run", y);
-        c.categories = categories.clone();
-        c.series = vec![Series { name: y.to_string(), values: sorted.iter().map(|(_, r)| value(r)).collect() }];
-        c
-    };
-    let mut charts = vec![
-        chart("Bandwidth, sorted", "MB/s", &|r| r.record.summary.mb_per_sec),
-        chart("IOPS", "IOPS", &|r| r.record.summary.iops),
-    ];
-    // Runs whose tool recorded no latency have no bar there, rather than one of 0.
-    let timed: Vec<&(usize, &ReportRun)> =
-        sorted.iter().copied().filter(|(_, r)| r.record.recorded().latency).collect();
-    if !timed.is_empty() {
-        let (unit, div) = super::latency_scale(timed.iter().map(|(_, r)| r.record.summary.latency_ns.mean));
-        let mut c = Chart::new("Average latency", ChartKind::Bar, "run", unit);
-        c.categories = timed.iter().map(|(i, r)| bar_name(r, *i)).collect();
-        c.series = vec![Series {
-            name: unit.to_string(),
-            values: timed.iter().map(|(_, r)| r.record.summary.latency_ns.mean / div).collect(),
-        }];
-        charts.push(c);
-    }
-    charts
 }
 
 fn rate_chart(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Chart {

@@ -5,6 +5,7 @@
 
 mod groups;
 mod kinds;
+pub mod matrix;
 mod runs;
 
 pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};

@@ -57,9 +57,19 @@ fn a_section_per_kind_group_and_run() {
     assert_eq!(v.sections.iter().filter(|s| s.level == 3).count(), 10);
     let io = v.sections.iter().find(|s| s.anchor == "kind-io").unwrap();
     let charts: Vec<&str> = io.charts.iter().map(|c| c.title.as_str()).collect();
-    assert_eq!(charts, ["Bandwidth, sorted", "IOPS", "Average latency"]);
+    assert_eq!(
+        charts,
+        [
+            "MB/s, highest first",
+            "IOPS, highest first",
+            "Average latency (ms), lowest first",
+            "p99 latency (ms), lowest first"
+        ]
+    );
     let bw = &io.charts[0].series[0].values;
     assert!(bw.windows(2).all(|w| w[0] >= w[1]), "bandwidth is sorted: {bw:?}");
+    let tables: Vec<&str> = io.tables.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(tables, ["I/O runs (9)", "SQLIO matrix (9 runs)"]);
     let sweep = v.sections.iter().find(|s| s.anchor == "group-1").unwrap();
     assert_eq!(sweep.charts[0].mark, Some((2, "knee".to_string())), "the knee is marked at depth=4");
     let ab = v.sections.iter().find(|s| s.anchor == "group-2").unwrap();
@@ -154,4 +164,149 @@ fn the_overview_counts_imported_runs_apart_from_this_hosts() {
     assert!(only.starts_with("1 run imported from fio result files, made on other machines"), "{only}");
     let here = report_view(&doc(vec![io_run(&[100.0; 3], 100_000, &[])])).overview[0].clone();
     assert!(here.starts_with("1 run on 1 host (db01)"), "{here}");
+}
+
+/// `spindle suite sqlserver`'s 12 SQLIO runs (random and sequential, reads and writes, at
+/// 8K, 64K, 512K and 256K with 8, 100 and 200 outstanding) in group 3, and, when `other`, an
+/// I/O run outside the suite.
+fn sqlio_suite(other: bool) -> Document {
+    use spindle_model::spec::{MixEntry, TargetSpec, Workload};
+    let mut runs = Vec::new();
+    let shapes = [(8, 8), (64, 8), (512, 8), (8, 8), (256, 100), (256, 200)];
+    for (i, (random, (kib, depth))) in [100u8, 0].iter().flat_map(|r| shapes.iter().map(move |s| (*r, *s))).enumerate()
+    {
+        let read = if i % 6 < 3 { 100 } else { 0 };
+        // Each member's throughput and latency differ in their own order, so every chart ranks
+        // the runs differently.
+        let iops = 1000.0 + ((i * 7) % 12) as f64 * 150.0;
+        let latency = 200_000 + ((i * 5) % 12) as u64 * 90_000;
+        let mut rec = io_run(&[iops; 3], latency, &[]);
+        let workload = Workload {
+            mix: vec![MixEntry { block: kib << 10, weight: 1, read_pct: read, random_pct: random }],
+            threads: 2,
+            depth,
+            rate_iops: None,
+            buffered: false,
+            write_through: false,
+            fsync_every: 0,
+        };
+        let target = TargetSpec { path: "/mnt/t/spindle-test.dat".into(), size: 64 << 20, workload };
+        rec.details = KindData::Io { spec: spindle_model::fixtures::job(vec![target]), verify: None };
+        rec.summary.mb_per_sec = iops * (kib << 10) as f64 / 1e6;
+        let access = if random == 100 { "random" } else { "seq" };
+        let direction = if read == 100 { "read" } else { "write" };
+        let name = format!("{access}-{kib}k-{direction}-o{depth}");
+        runs.push(stored(i as i64 + 1, Some(3), Some(Point::Member(name)), rec));
+    }
+    if other {
+        runs.push(stored(20, None, None, io_run(&[5000.0; 3], 100_000, &[])));
+    }
+    Document {
+        title: "suite".into(),
+        generated_at: "2026-11-24T12:00:00Z".into(),
+        runs,
+        groups: vec![ReportGroup {
+            id: 3,
+            kind: GroupKind::Suite,
+            name: "suite sqlserver".into(),
+            created_at: "2026-11-24T10:00:00Z".into(),
+            summary: None,
+        }],
+    }
+}
+
+#[test]
+fn a_suite_has_its_sqlio_matrix_once() {
+    // The suite's runs and others: the group's section has the suite's own matrix, first.
+    let v = report_view(&sqlio_suite(true));
+    let group = v.sections.iter().find(|s| s.anchor == "group-3").unwrap();
+    assert_eq!(group.tables[0].title, "SQLIO matrix (12 runs)");
+    assert_eq!(group.tables[0].columns, matrix::COLUMNS);
+    assert_eq!(group.charts.len(), 4);
+    assert!(group.charts.iter().all(|c| c.categories.len() == 12));
+    let io = v.sections.iter().find(|s| s.anchor == "kind-io").unwrap();
+    assert_eq!(io.tables[1].title, "SQLIO matrix (13 runs)");
+
+    // The suite's runs alone: the I/O runs' section has the matrix, and the group points there.
+    let v = report_view(&sqlio_suite(false));
+    let group = v.sections.iter().find(|s| s.anchor == "group-3").unwrap();
+    assert!(group.charts.is_empty() && group.tables.iter().all(|t| !t.title.starts_with("SQLIO matrix")));
+    assert!(group.notes.iter().any(|n| n.contains("SQLIO matrix") && n.contains("I/O runs")), "{:?}", group.notes);
+    let io = v.sections.iter().find(|s| s.anchor == "kind-io").unwrap();
+    assert_eq!(io.tables[1].title, "SQLIO matrix (12 runs)");
+    // Every chart ranks by its own measure, so they order the runs differently.
+    let orders: Vec<&Vec<String>> = io.charts.iter().map(|c| &c.categories).collect();
+    assert_ne!(orders[0], orders[1], "IOPS is not ranked by bandwidth");
+    assert_ne!(orders[1], orders[2], "latency is not ranked by IOPS");
+}
+
+#[test]
+fn html_and_markdown_draw_the_matrix_from_the_one_table() {
+    let doc = sqlio_suite(true);
+    let html = String::from_utf8(Format::Html.exporter().export(&doc).unwrap()).unwrap();
+    assert!(html.contains("<caption>SQLIO matrix (12 runs)</caption>"), "{html}");
+    let header: String = matrix::COLUMNS.iter().map(|c| format!("<th>{}</th>", crate::html::escape::esc(c))).collect();
+    assert!(html.contains(&header), "the matrix's header");
+    assert!(html.contains("p99 latency (ms), lowest first"));
+    let md = String::from_utf8(Format::Markdown.exporter().export(&doc).unwrap()).unwrap();
+    assert!(md.contains("**SQLIO matrix (12 runs)**"));
+    assert!(md.contains(&format!("| {} |", matrix::COLUMNS.join(" | "))), "{md}");
+    assert!(md.contains("| run 5 | 2 | 100 | /mnt/t/spindle-test.dat | 64 | 3 | random write | 256 |"), "{md}");
+}
+
+#[test]
+#[cfg(feature = "xlsx")]
+fn the_workbooks_sqlio_matrix_is_numbers_with_a_ranked_chart_per_measure() {
+    use spindle_testenv::xlsx::{Sheet, XCell};
+    let bytes = Format::Xlsx.exporter().export(&sqlio_suite(true)).unwrap();
+    let sheets = spindle_testenv::xlsx::read(&bytes).unwrap();
+    let names: Vec<&str> = sheets.iter().map(|s| s.0.as_str()).collect();
+    let group = &sheets.iter().find(|s| s.0.starts_with("Group 3")).unwrap_or_else(|| panic!("{names:?}")).1;
+    // A sheet's name has no `/`.
+    let io = &sheets.iter().find(|s| s.0 == "I O runs").unwrap_or_else(|| panic!("{names:?}")).1;
+    let check = |sheet: &Sheet, runs: u32| {
+        let header = sheet.find_row(&matrix::COLUMNS).expect("the matrix's header, exactly");
+        for r in header + 1..=header + runs {
+            for (c, name) in matrix::COLUMNS.iter().enumerate() {
+                let cell = sheet.get(r, c as u32).unwrap_or_else(|| panic!("row {r} has no {name}"));
+                match *name {
+                    "run" | "file" | "pattern" => assert!(cell.text().is_some(), "{name}: {cell:?}"),
+                    _ => assert!(cell.number().is_some(), "{name} in row {r} is a number: {cell:?}"),
+                }
+            }
+        }
+        assert_eq!(sheet.get(header + 1, 1), Some(&XCell::Number(2.0)), "threads");
+        assert_eq!(sheet.get(header + 1, 2), Some(&XCell::Number(8.0)), "outstanding");
+        assert_eq!(sheet.get(header + 1, 4), Some(&XCell::Number(64.0)), "MiB");
+        assert_eq!(sheet.get(header + 1, 6), Some(&XCell::Text("random read".into())));
+        assert_eq!(sheet.get(header + 1, 7), Some(&XCell::Number(8.0)), "KiB");
+        assert_eq!(sheet.get(header + runs + 1, 0), None, "a row per run");
+        // Each chart's data, beside the tables: a column of run names and one of the measure,
+        // sorted by that measure.
+        let mut blocks = Vec::new();
+        for (&(r, c), cell) in &sheet.cells {
+            let label = cell.text().unwrap_or("");
+            if ["MB/s", "IOPS", "ms"].contains(&label)
+                && c > 0
+                && sheet.get(r, c - 1).and_then(XCell::text) == Some("run")
+            {
+                let values: Vec<f64> = (r + 1..).map_while(|row| sheet.get(row, c).and_then(XCell::number)).collect();
+                blocks.push((label.to_string(), values));
+            }
+        }
+        let labels: Vec<&str> = blocks.iter().map(|b| b.0.as_str()).collect();
+        assert_eq!(labels, ["MB/s", "IOPS", "ms", "ms"]);
+        for (label, values) in &blocks {
+            assert_eq!(values.len(), runs as usize, "{label}");
+            let descending = label != "ms";
+            assert!(
+                values.windows(2).all(|w| if descending { w[0] >= w[1] } else { w[0] <= w[1] }),
+                "{label} is ranked by itself: {values:?}"
+            );
+        }
+    };
+    check(group, 12);
+    check(io, 13);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("xl/charts/chart8.xml"), "four native charts on each sheet");
 }
