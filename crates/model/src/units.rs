@@ -72,9 +72,15 @@ pub fn grouped(n: u64) -> String {
 /// A signed percent change: `+8.20%` to `decimals` places below a thousand, and beyond it whole
 /// with thousands separated (`+1,363%`, where the decimals say nothing more).
 pub fn signed_pct(x: f64, decimals: usize) -> String {
-    if x.is_finite() && x.abs() >= 1000.0 {
-        let sign = if x < 0.0 { "-" } else { "+" };
-        // Beyond u64 the conversion saturates: a change that large is past reading anyway.
+    // An interval from two rounds can reach past any figure (its upper end is then clamped
+    // to the largest float): said as what it means, not as u64's largest value in digits.
+    const PAST_READING: f64 = 1e15;
+    let sign = if x < 0.0 { "-" } else { "+" };
+    if x.is_nan() {
+        "unknown".to_string()
+    } else if x.abs() >= PAST_READING {
+        format!("{sign}unbounded")
+    } else if x.abs() >= 1000.0 {
         format!("{sign}{}%", grouped(x.abs().round() as u64))
     } else {
         format!("{x:+.decimals$}%")
@@ -160,6 +166,9 @@ mod tests {
         assert_eq!(signed_pct(1362.6, 1), "+1,363%");
         assert_eq!(signed_pct(-2248.0, 2), "-2,248%");
         assert_eq!(signed_pct(139_779_779.2, 1), "+139,779,779%");
+        assert_eq!(signed_pct(f64::MAX, 1), "+unbounded", "an interval two rounds cannot bound");
+        assert_eq!(signed_pct(f64::INFINITY, 1), "+unbounded");
+        assert_eq!(signed_pct(f64::NAN, 1), "unknown");
     }
 
     #[test]
