@@ -256,3 +256,87 @@ fn hammer_sessions_are_split_among_agents_with_the_servers_count_beside_theirs()
         "the database's password is the agents' environment's, not the store's"
     );
 }
+
+/// A private instance spindle started (`db up`), taken down and removed when dropped.
+struct Instance {
+    xdg: std::path::PathBuf,
+    url: String,
+}
+
+impl Instance {
+    fn up(dir: &std::path::Path) -> Instance {
+        let xdg = dir.join("xdg");
+        let data = dir.join("pg");
+        // The server runs as postgres, which must reach its directories.
+        std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let up = spindle()
+            .env("XDG_DATA_HOME", &xdg)
+            .args(["db", "up", "--engine", "postgres", "--data"])
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+        Instance { xdg, url: String::from_utf8(up.stdout).unwrap().trim().to_string() }
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = spindle().env("XDG_DATA_HOME", &self.xdg).args(["db", "down", "--all", "--remove"]).output();
+    }
+}
+
+#[test]
+fn four_agents_hammer_a_private_instance_whose_password_stays_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let instance = Instance::up(dir.path());
+    let url = &instance.url;
+    let password = url.split(':').nth(2).and_then(|p| p.split('@').next()).unwrap().to_string();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let sql = |target: &str, statement: &str| -> Vec<String> {
+        rt.block_on(async {
+            let (client, conn) = tokio_postgres::connect(target, tokio_postgres::NoTls).await.unwrap();
+            tokio::spawn(conn);
+            client
+                .simple_query(statement)
+                .await
+                .unwrap()
+                .into_iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => Some(r.get(0).unwrap_or("").to_string()),
+                    _ => None,
+                })
+                .collect()
+        })
+    };
+    sql(url, "CREATE DATABASE results");
+    let store = format!("{}/results", url.rsplit_once('/').unwrap().0);
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let load = spindle()
+        .args(["hammer", "load", "--rows", "20000", "--quiet", "--db", url])
+        .env("SPINDLE_STORE", &store)
+        .output()
+        .unwrap();
+    assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
+    let out = spindle()
+        .current_dir(&work)
+        .args(["hammer", "run", "--sessions", "8", "--agents", "4", "--duration", "2s", "--warmup", "500ms", "--json"])
+        .args(["--db", url])
+        .env("SPINDLE_STORE", &store)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stdout.contains(&password) && !stderr.contains(&password), "the instance's password never shown");
+    let merged: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let merged = if merged.is_array() { merged[0].clone() } else { merged };
+    assert_eq!(merged["status"], "complete");
+    assert_eq!(merged["details"]["spec"]["sessions"], 8);
+    assert_eq!(merged["agents"]["agents"].as_array().unwrap().len(), 4);
+    let server = &merged["agents"]["server"];
+    assert!(server["sessions_at_start"].as_u64().unwrap() >= 8, "{server}");
+    let stored = sql(&store, "SELECT spec || (SELECT string_agg(json, '') FROM records) FROM agent_runs");
+    assert!(!stored[0].contains(&password), "the store keeps no password of the database");
+    assert_eq!(sql(&store, "SELECT count(*) FROM runs WHERE point LIKE 'agent %'"), ["4"]);
+}

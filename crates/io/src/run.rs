@@ -55,6 +55,8 @@ pub struct JobOutcome {
     pub cpu: (f64, f64),
     /// The run's verification id, under `--verify`.
     pub verify_id: Option<u64>,
+    /// When the workers began together (after any wait for a start shared with other agents).
+    pub time_zero: Instant,
 }
 
 /// Runs `spec` until its duration ends or `stop` is raised (Ctrl-C, out of space).
@@ -115,7 +117,7 @@ pub fn run_job_at(
     let failure: Mutex<Option<RunError>> = Mutex::new(None);
     let started_at = SystemTime::now();
 
-    let (workers, measured_ns, cpu) = std::thread::scope(|scope| {
+    let (workers, measured_ns, cpu, time_zero) = std::thread::scope(|scope| {
         let handles: Vec<_> = plans
             .iter()
             .zip(&live)
@@ -152,7 +154,7 @@ pub fn run_job_at(
                 }
             })
             .collect();
-        (workers, measured_ns, cpu)
+        (workers, measured_ns, cpu, t0)
     });
     if let Some(e) = failure.into_inner().expect("failure lock") {
         return Err(e);
@@ -161,7 +163,7 @@ pub fn run_job_at(
     if let Some(id) = verify_id {
         mark_verified(spec, id, Some(&maps));
     }
-    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu, verify_id })
+    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu, verify_id, time_zero })
 }
 
 /// An id no other run shares, stamped into every sector a verified run writes.

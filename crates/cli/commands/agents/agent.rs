@@ -17,8 +17,8 @@ use spindle_runner::experiment::Place;
 use spindle_runner::saver::Group;
 use spindle_store::agents::{AgentRow, AgentState, RunState};
 use spindle_store::{GroupKind, Location, Store};
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// How often the agent beats and looks at the run's state.
@@ -68,18 +68,25 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
         UsageError::flag("--run", args.run.to_string(), format!("its work cannot be read by this spindle: {e}"))
     })?;
 
-    // The lease's connection beats on a thread of its own for the agent's whole life.
-    let (to_beat, states) = mpsc::channel::<AgentState>();
-    let start_at = Arc::new(AtomicI64::new(0));
+    // The lease's connection beats on a thread of its own for the agent's whole life. The
+    // start is announced: the share's gate says when its workers (or sessions) are ready, and
+    // the heartbeat thread sets the run's instant once the coordinator has.
+    // `None` tells the thread the agent is done (the start's own sender outlives the agent's).
+    let (to_beat, states) = mpsc::channel::<Option<AgentState>>();
+    let start = {
+        let ready = Mutex::new(to_beat.clone());
+        Arc::new(StartAt::announced(move || {
+            let _ = ready.lock().map(|tx| tx.send(Some(AgentState::Ready)));
+        }))
+    };
     let beating = {
-        let start_at = Arc::clone(&start_at);
+        let start = Arc::clone(&start);
         std::thread::Builder::new()
             .name("spindle-agent-beat".into())
-            .spawn(move || beat(lease, run.id, index, states, &start_at))?
+            .spawn(move || beat(lease, run.id, index, offset_ns, states, &start))?
     };
-    let outcome =
-        share(args, &location, &work, (run.id, run.group_id, run.agents), index, offset_ns, &to_beat, &start_at);
-    drop(to_beat);
+    let outcome = share(args, &location, &work, (run.id, run.group_id, run.agents), index, offset_ns, &start);
+    let _ = to_beat.send(None);
     let lease = beating.join().map_err(|_| anyhow::anyhow!("the agent's heartbeat thread failed"))?;
     let (state, started, saved, note) = match &outcome {
         Ok(s) => (AgentState::Done, s.started_ns, s.run_id, None),
@@ -116,8 +123,7 @@ struct Share {
     started_ns: Option<i64>,
 }
 
-/// Prepares the agent's share, says it is ready, waits for the run's start and measures.
-#[allow(clippy::too_many_arguments)]
+/// Prepares the agent's share and measures it, starting at the run's instant (`start`).
 fn share(
     args: &AgentArgs,
     location: &Location,
@@ -125,8 +131,7 @@ fn share(
     (run, group, agents): (i64, i64, u32),
     index: u32,
     offset_ns: i64,
-    beat: &mpsc::Sender<AgentState>,
-    start_at: &AtomicI64,
+    start: &Arc<StartAt>,
 ) -> anyhow::Result<Share> {
     let output = crate::args::OutputArgs { quiet: true, ..Default::default() };
     let console = Console::new(&output, location.clone(), Shown::Saved);
@@ -147,35 +152,16 @@ fn share(
     };
     let result = (|| -> anyhow::Result<Share> {
         if !runner.prepare(&mut *work, &mut place)? {
+            start.cancel();
             return Ok(Share { outcome: runner.outcome, run_id: None, started_ns: None });
         }
-        let _ = beat.send(AgentState::Ready);
-        let Some(at_ns) = wait_for_start(start_at) else {
-            return Ok(Share { outcome: Outcome::Interrupted, run_id: None, started_ns: None });
-        };
-        // The server's instant on this host's clock.
-        let local = UNIX_EPOCH + Duration::from_nanos((at_ns + offset_ns).max(0) as u64);
-        let start = Arc::new(StartAt::new(local));
-        runner.start = Some(Arc::clone(&start));
-        let _ = beat.send(AgentState::Running);
+        runner.start = Some(Arc::clone(start));
         runner.step(&mut *work, 0, &mut place)?;
-        let started_ns = start.opened().map(|t| nanos(t) - offset_ns);
+        let started_ns = start.instant().and(start.opened()).map(|t| nanos(t) - offset_ns);
         Ok(Share { outcome: runner.outcome, run_id: runner.runs.first().map(|f| f.id), started_ns })
     })();
     runner.finish(&mut [&mut *work]);
     result
-}
-
-/// Waits until the coordinator sets the start (`Some`, server clock) or the run is over
-/// or Ctrl-C (`None`).
-fn wait_for_start(start_at: &AtomicI64) -> Option<i64> {
-    loop {
-        match start_at.load(Ordering::Acquire) {
-            0 if !interrupt::stop_flag().load(Ordering::Relaxed) => std::thread::sleep(Duration::from_millis(5)),
-            at if at > 0 => return Some(at),
-            _ => return None,
-        }
-    }
 }
 
 fn nanos(t: SystemTime) -> i64 {
@@ -183,34 +169,52 @@ fn nanos(t: SystemTime) -> i64 {
 }
 
 /// The lease's thread: a heartbeat (with the agent's state as it changes), and the run's
-/// state read back: its start instant handed to the agent, and a stop raised when the run is
-/// over before the agent is (another agent lost, the coordinator stopped it) or the store
+/// state read back: its start instant set on `start` (moved onto this host's clock by
+/// `offset_ns`), and the start called off and a stop raised when the run is over before the
+/// agent is (another agent lost, the coordinator stopped it), on Ctrl-C, or when the store
 /// cannot be reached. Returns the lease's store when the agent is done.
-fn beat(lease: Store, run: i64, index: u32, states: mpsc::Receiver<AgentState>, start_at: &AtomicI64) -> Store {
+fn beat(
+    lease: Store,
+    run: i64,
+    index: u32,
+    offset_ns: i64,
+    states: mpsc::Receiver<Option<AgentState>>,
+    start: &StartAt,
+) -> Store {
     let stop = interrupt::stop_flag();
+    let mut running_said = false;
     loop {
-        let (state, done) = match states.recv_timeout(BEAT) {
-            Ok(s) => (Some(s), false),
+        let (mut state, done) = match states.recv_timeout(BEAT) {
+            Ok(Some(s)) => (Some(s), false),
+            Ok(None) => (None, true),
             Err(mpsc::RecvTimeoutError::Timeout) => (None, false),
             Err(mpsc::RecvTimeoutError::Disconnected) => (None, true),
         };
         if done {
             return lease;
         }
+        if stop.load(Ordering::Relaxed) {
+            start.cancel();
+        }
+        if !running_said && start.instant().is_some_and(|at| SystemTime::now() >= at) {
+            running_said = true;
+            state = state.or(Some(AgentState::Running));
+        }
         let seen = lease.agent_beat(run, index, state).and_then(|()| lease.agent_run(run));
         match seen {
             Ok(Some(r)) => {
                 if let (RunState::Started, Some(at)) = (r.state, r.start_at_ns) {
-                    start_at.store(at, Ordering::Release);
+                    // The server's instant on this host's clock.
+                    start.set(UNIX_EPOCH + Duration::from_nanos((at + offset_ns).max(0) as u64));
                 }
                 if r.state.is_over() {
-                    start_at.store(-1, Ordering::Release);
+                    start.cancel();
                     stop.store(true, Ordering::Relaxed);
                 }
             }
             // The store is gone (or the run removed): nothing coordinates this agent any more.
             Ok(None) | Err(_) => {
-                start_at.store(-1, Ordering::Release);
+                start.cancel();
                 stop.store(true, Ordering::Relaxed);
             }
         }

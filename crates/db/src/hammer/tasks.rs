@@ -55,9 +55,10 @@ where
     gate.ready.wait().await;
     // Every session is connected (or failed): time zero, then let them go.
     let ramp_up = ramp_start.elapsed();
-    if let Some(at) = &plan.start {
-        // Every session waits at the gate meanwhile, so this thread has nothing else to run.
-        at.wait();
+    if let Some(at) = plan.start.clone() {
+        // An agent's share: every session is connected; the start is the run's (once every
+        // agent is ready), waited for off the runtime's threads.
+        tokio::task::spawn_blocking(move || at.wait()).await.map_err(|_| DbError::Panic)?;
     }
     let time_zero = Instant::now();
     let started_at = SystemTime::now();

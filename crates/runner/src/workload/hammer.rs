@@ -94,6 +94,7 @@ impl Workload for Hammer {
         let unmeasured =
             result.as_ref().map_or(warmup, |o| o.time_zero.saturating_duration_since(sampling_from) + warmup);
         let measured = measure.finish(unmeasured);
+        super::started(cx)?;
         let out = result?;
         release_freed_memory();
         cx.observer

@@ -55,6 +55,17 @@ impl Measured {
 /// Where a step's runs go, one by one.
 pub type Sink<'s> = dyn FnMut(Measured) -> anyhow::Result<()> + 's;
 
+/// An agent's share whose start was called off (the run of agents stopped before it began):
+/// nothing was measured, and nothing is to be saved as if it had been.
+pub fn started(cx: &Context<'_>) -> anyhow::Result<()> {
+    match &cx.start {
+        Some(start) if start.instant().is_none() => {
+            anyhow::bail!("the run of agents was stopped before it started: nothing was measured")
+        }
+        _ => Ok(()),
+    }
+}
+
 pub trait Workload {
     /// Readies the workload before its first step. What it measures on the way (the load of
     /// Hammer's table) goes to `sink`.

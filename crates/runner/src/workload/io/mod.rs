@@ -37,9 +37,16 @@ impl Workload for IoJob {
         let job = &self.job;
         let paths: Vec<&Path> = job.targets.iter().map(|t| t.path.as_path()).collect();
         let measure = Measure::start(&paths, Vec::new(), cx.sample_interval, Vec::new());
+        let sampling_from = std::time::Instant::now();
         let observer = cx.observer;
         let result = run_job_at(job, cx.stop, cx.start.as_deref(), &mut |p| observer.tick(&p));
-        let measured = measure.finish(Duration::from_nanos(job.warmup_ns));
+        // Counters cover the measured window: not the warm-up, nor an agent's wait for the
+        // run's start.
+        let warmup = Duration::from_nanos(job.warmup_ns);
+        let unmeasured =
+            result.as_ref().map_or(warmup, |o| o.time_zero.saturating_duration_since(sampling_from) + warmup);
+        let measured = measure.finish(unmeasured);
+        crate::workload::started(cx)?;
         observer.finish_line();
         let outcome = result?;
         let context = RunContext {
