@@ -3,6 +3,11 @@
 //! or a file far larger than any of its kind is refused, naming the limit, before it fills
 //! memory; and every one of them is text, so a file whose first bytes are not (a sparse file,
 //! an image, a database) is refused from those bytes, before the rest is read.
+//!
+//! A counter log has no size of its kind (a month of one-second samples is gigabytes), so it is
+//! read as a stream instead (`TextStream`): a line at a time, in bounded memory, from a file
+//! or a pipe of any length. A line has a bound of its own (`MAX_LINE`), so a stream of bytes
+//! without newlines is refused rather than gathered; a device is read to `STREAM_LIMIT`.
 
 use crate::usage::UsageError;
 use std::io::Read;
@@ -59,6 +64,131 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Usag
     Ok(bytes)
 }
 
+/// The longest line a streamed file may have: a perfmon header of ten thousand counters is a
+/// megabyte.
+pub const MAX_LINE: usize = 16 << 20;
+/// How much is read at a time from a streamed file.
+const CHUNK: usize = 1 << 20;
+
+/// A text file opened to be read a line at a time: its first bytes are read and looked at
+/// (no NUL) when it is opened.
+pub struct TextStream {
+    path: std::path::PathBuf,
+    what: String,
+    source: Box<dyn Read>,
+    /// The first bytes (up to `SNIFF`), not yet handed on.
+    head: Vec<u8>,
+    /// A device is read to `STREAM_LIMIT`: more is refused.
+    device: bool,
+}
+
+impl TextStream {
+    /// Opens `path`; `what` names the kind of file in errors. A regular file is read as far
+    /// as it was long when opened (a log still being written ends there); a pipe to its end;
+    /// a device to `STREAM_LIMIT`.
+    pub fn open(path: &Path, what: &str) -> Result<TextStream, UsageError> {
+        let cannot = |e: std::io::Error| UsageError::file(path, format_args!("cannot read the {what}: {e}"));
+        let file = std::fs::File::open(path).map_err(cannot)?;
+        let meta = file.metadata().map_err(cannot)?;
+        use std::os::unix::fs::FileTypeExt;
+        let device = !meta.is_file() && !meta.file_type().is_fifo();
+        let mut source: Box<dyn Read> =
+            if meta.is_file() { Box::new(file.take(meta.len())) } else { Box::new(file.take(STREAM_LIMIT + 1)) };
+        let mut head = Vec::with_capacity(SNIFF);
+        (&mut source).take(SNIFF as u64).read_to_end(&mut head).map_err(cannot)?;
+        if let Some(at) = nul_in(&head) {
+            return Err(UsageError::file(
+                path,
+                format_args!("holds binary data (a NUL byte at offset {at}), not a {what}: is it the right file?"),
+            ));
+        }
+        Ok(TextStream { path: path.to_path_buf(), what: what.to_string(), source, head, device })
+    }
+
+    /// The first bytes (up to 64 KiB), to tell the file's format by.
+    pub fn head(&self) -> &[u8] {
+        &self.head
+    }
+
+    /// The whole file, at most `limit` bytes (for a format that is read whole).
+    pub fn read_whole(mut self, limit: u64) -> Result<Vec<u8>, UsageError> {
+        let mut bytes = std::mem::take(&mut self.head);
+        let room = (limit + 1).saturating_sub(bytes.len() as u64);
+        (&mut self.source).take(room).read_to_end(&mut bytes).map_err(|e| self.cannot(e))?;
+        if bytes.len() as u64 > limit {
+            return Err(UsageError::file(
+                &self.path,
+                format_args!(
+                    "larger than {} MiB, more than any {} holds: is it the right file?",
+                    limit >> 20,
+                    self.what
+                ),
+            ));
+        }
+        Ok(bytes)
+    }
+
+    fn cannot(&self, e: std::io::Error) -> UsageError {
+        UsageError::file(&self.path, format_args!("cannot read the {}: {e}", self.what))
+    }
+
+    /// Each line in turn (with its `\n`, if it has one; bytes that are not UTF-8 replaced),
+    /// until `each` returns `Ok(false)` or the text ends.
+    pub fn lines(mut self, mut each: impl FnMut(&str) -> anyhow::Result<bool>) -> anyhow::Result<()> {
+        let mut buf = std::mem::take(&mut self.head);
+        let mut total = buf.len() as u64;
+        loop {
+            let mut start = 0;
+            while let Some(end) = buf[start..].iter().position(|&b| b == b'\n') {
+                let line = &buf[start..start + end + 1];
+                start += end + 1;
+                if !each(&String::from_utf8_lossy(line))? {
+                    return Ok(());
+                }
+            }
+            buf.drain(..start);
+            if buf.len() > MAX_LINE {
+                return Err(UsageError::file(
+                    &self.path,
+                    format_args!(
+                        "a line longer than {} MiB, more than any {} has: is it the right file?",
+                        MAX_LINE >> 20,
+                        self.what
+                    ),
+                )
+                .into());
+            }
+            let had = buf.len();
+            buf.resize(had + CHUNK, 0);
+            let got = loop {
+                match self.source.read(&mut buf[had..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    other => break other.map_err(|e| self.cannot(e))?,
+                }
+            };
+            buf.truncate(had + got);
+            total += got as u64;
+            if self.device && total > STREAM_LIMIT {
+                return Err(UsageError::file(
+                    &self.path,
+                    format_args!(
+                        "not a file or a pipe, and more than {} MiB came from it: save the {} to a file first",
+                        STREAM_LIMIT >> 20,
+                        self.what
+                    ),
+                )
+                .into());
+            }
+            if got == 0 {
+                if !buf.is_empty() {
+                    each(&String::from_utf8_lossy(&buf))?;
+                }
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// Where the first NUL byte is: no text these files hold has one (UTF-8 never encodes a
 /// character with a zero byte but NUL itself).
 fn nul_in(bytes: &[u8]) -> Option<usize> {
@@ -107,5 +237,48 @@ mod tests {
         std::fs::write(&large, vec![7u8; (17 << 20) + 3]).unwrap();
         let read = read_limited(&large, 32 << 20, "counter log").unwrap();
         assert!(read.len() == (17 << 20) + 3 && read.iter().all(|b| *b == 7), "both halves read");
+    }
+
+    fn lines_of(path: &Path) -> anyhow::Result<Vec<String>> {
+        let mut lines = Vec::new();
+        TextStream::open(path, "counter log")?.lines(|l| {
+            lines.push(l.to_string());
+            Ok(true)
+        })?;
+        Ok(lines)
+    }
+
+    #[test]
+    fn a_stream_is_read_a_line_at_a_time_in_bounded_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        // Lines across the first bytes and the chunks after, and a last line without a newline.
+        let text: String = (0..200_000).map(|i| format!("line {i}\r\n")).collect::<String>() + "last";
+        let file = dir.path().join("log.csv");
+        std::fs::write(&file, &text).unwrap();
+        let lines = lines_of(&file).unwrap();
+        assert_eq!(lines.concat(), text);
+        assert_eq!((lines[1].as_str(), lines.len()), ("line 1\r\n", 200_001));
+        // Stopping early.
+        let mut n = 0;
+        TextStream::open(&file, "counter log")
+            .unwrap()
+            .lines(|_| {
+                n += 1;
+                Ok(n < 3)
+            })
+            .unwrap();
+        assert_eq!(n, 3);
+        // Binary data from its first bytes, an endless device from its length, a line without end.
+        let e = TextStream::open(Path::new("/dev/zero"), "counter log").err().unwrap().to_string();
+        assert!(e.contains("NUL byte at offset 0"), "{e}");
+        let long = dir.path().join("long.csv");
+        std::fs::write(&long, vec![b'x'; MAX_LINE + CHUNK + 5]).unwrap();
+        let e = lines_of(&long).unwrap_err().to_string();
+        assert!(e.contains("a line longer than 16 MiB"), "{e}");
+        // A file that is not a stream is read whole within its bound.
+        let head = TextStream::open(&file, "IOMeter file").unwrap();
+        assert!(head.head().starts_with(b"line 0"));
+        assert!(head.read_whole(1 << 20).unwrap_err().to_string().contains("larger than 1 MiB"));
+        assert_eq!(TextStream::open(&file, "x").unwrap().read_whole(16 << 20).unwrap(), text.as_bytes());
     }
 }

@@ -1,19 +1,35 @@
-//! Any text as a counter log (perfmon CSV/TSV, iostat text or JSON) or an IOMeter .icf file;
-//! whatever parses is characterized or written back: no panic, every kept row has as many
-//! values as there are columns, and written .icf files read back the same.
+//! Any text as a counter log (perfmon CSV/TSV, iostat text or JSON, sadf) or an IOMeter .icf
+//! file; whatever parses is characterized or written back: no panic, every kept row has as
+//! many values as there are columns, and written .icf files read back the same. Read a line
+//! at a time (`stream::LogReader`, as `spindle characterize` reads), the text gives the same
+//! table, or the same error, and the method folding its rows as they come gives the same
+//! profiles as over the whole table.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use spindle_analysis::characterize::{Options, characterize};
+use spindle_analysis::characterize::{Characterizer, Options, characterize};
+use spindle_formats::stream::{LogReader, read_lines};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Ok(table) = spindle_formats::read_counter_log(&text) {
+    let opts = Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() };
+    let whole = spindle_formats::read_counter_log(&text);
+    assert_eq!(read_lines(&text), whole);
+    if let Ok(table) = &whole {
+        let mut reader = LogReader::new();
+        let mut method = Characterizer::new(opts.clone());
+        for line in text.split_inclusive('\n') {
+            reader.line(line, &mut method).unwrap();
+        }
+        reader.finish(&mut method).unwrap();
+        assert_eq!(format!("{:?}", method.finish()), format!("{:?}", characterize(table, &opts)));
+    }
+    if let Ok(table) = whole {
         assert!(table.rows.iter().all(|r| r.len() == table.columns.len()));
         for c in &table.columns {
             let _ = spindle_formats::perfmon::split_path(c);
         }
-        let _ = characterize(&table, &Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() });
+        let _ = characterize(&table, &opts);
     }
     if let Ok(specs) = spindle_formats::icf::parse_icf(&text) {
         let names_are_plain = specs.iter().all(|s| !s.name.contains(['\n', '\r', ',']) && s.name.trim() == s.name);

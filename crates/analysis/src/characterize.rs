@@ -8,6 +8,7 @@
 use serde::Serialize;
 use spindle_formats::CounterTable;
 use spindle_formats::perfmon::split_path;
+use spindle_formats::stream::RowSink;
 use std::fmt;
 
 /// The counters the method needs, per disk.
@@ -126,120 +127,294 @@ impl fmt::Display for CharacterizeError {
 
 impl std::error::Error for CharacterizeError {}
 
+/// The method over a whole table: `Characterizer` fed its columns and rows.
 pub fn characterize(table: &CounterTable, opts: &Options) -> Result<Vec<DeviceProfile>, CharacterizeError> {
-    let objects: Vec<&str> = {
-        let mut seen: Vec<&str> = Vec::new();
-        for (obj, _, _) in table.columns.iter().filter_map(|c| split_path(c)) {
-            if !seen.contains(&obj) {
-                seen.push(obj);
-            }
-        }
-        seen
-    };
-    let object: &str = match &opts.object {
-        Some(asked) => objects.iter().copied().find(|o| o == asked).ok_or_else(|| CharacterizeError::NoSuchObject {
-            asked: asked.clone(),
-            available: objects.iter().map(|o| o.to_string()).collect(),
-        })?,
-        // PhysicalDisk is what the method is about; LogicalDisk stands in for logs without it.
-        None => ["PhysicalDisk", "LogicalDisk"]
-            .into_iter()
-            .find(|o| objects.contains(o))
-            .ok_or_else(|| CharacterizeError::NoDisks(objects.iter().map(|o| o.to_string()).collect()))?,
-    };
-    let mut devices: Vec<String> = Vec::new();
-    for c in &table.columns {
-        if let Some((obj, Some(inst), _)) = split_path(c) {
-            if obj == object && inst != "_Total" && !devices.iter().any(|d| d == inst) {
-                devices.push(inst.to_string());
-            }
-        }
+    let mut c = Characterizer::new(opts.clone());
+    c.columns(&table.columns);
+    for row in &table.rows {
+        c.row(row);
     }
-    if let Some(asked) = &opts.device {
-        if !devices.contains(asked) {
-            return Err(CharacterizeError::NoSuchDevice { asked: asked.clone(), available: devices });
-        }
-        devices = vec![asked.clone()];
-    }
-    devices
-        .into_iter()
-        .map(|device| {
-            // This disk's columns, in the log's order.
-            let own: Vec<(usize, &str)> = table
-                .columns
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| match split_path(c) {
-                    Some((obj, Some(inst), counter)) if obj == object && inst == device => Some((i, counter)),
-                    _ => None,
-                })
-                .collect();
-            let by_name = |name: &str| own.iter().find(|(_, c)| *c == name).map(|(i, _)| *i);
-            let (cols, wanted): (Vec<Option<usize>>, Vec<String>) = match &opts.names {
-                CounterNames::English => {
-                    (NEEDED.iter().map(|n| by_name(n)).collect(), NEEDED.iter().map(|n| n.to_string()).collect())
-                }
-                CounterNames::Named(names) => (names.iter().map(|n| by_name(n)).collect(), names.to_vec()),
-                CounterNames::Positions(positions) => (
-                    positions.iter().map(|p| p.checked_sub(1).and_then(|p| own.get(p)).map(|(i, _)| *i)).collect(),
-                    positions
-                        .iter()
-                        .zip(NEEDED)
-                        .map(|(p, n)| format!("{n} at position {p} (the disk has {} columns)", own.len()))
-                        .collect(),
-                ),
-            };
-            let missing: Vec<String> =
-                wanted.into_iter().zip(&cols).filter(|(_, c)| c.is_none()).map(|(n, _)| n).collect();
-            if !missing.is_empty() {
-                return Err(CharacterizeError::MissingCounters { device, missing });
-            }
-            let cols: Vec<usize> = cols.into_iter().flatten().collect();
-            let samples: Vec<[f64; 5]> = table
-                .rows
-                .iter()
-                .filter_map(|row| {
-                    // Straight into an array: a week of samples is 600,000 rows a disk.
-                    let mut sample = [0.0; 5];
-                    for (slot, &c) in sample.iter_mut().zip(&cols) {
-                        *slot = row.get(c).copied().flatten()?;
-                    }
-                    Some(sample)
-                })
-                .filter(|s: &[f64; 5]| s.iter().all(|x| *x >= 0.0))
-                .collect();
-            let usable = samples.len();
-            let samples: Vec<[f64; 5]> =
-                samples.into_iter().filter(|s| s.iter().zip(PLAUSIBLE).all(|(x, max)| *x <= max)).collect();
-            let impossible = usable - samples.len();
-            let busy: Vec<[f64; 5]> = samples.iter().copied().filter(|s| s[4] > opts.min_queue).collect();
-            Ok(DeviceProfile {
-                device,
-                all: profile(&samples, opts.coverage_pct),
-                busy: profile(&busy, opts.coverage_pct),
-                impossible,
-            })
-        })
-        .collect()
+    c.finish()
 }
 
-/// `[reads/s, writes/s, bytes/read, bytes/write, queue]` samples to a profile; `None` when no
-/// sample saw any I/O.
-fn profile(samples: &[[f64; 5]], coverage_pct: f64) -> Option<AccessProfile> {
-    let reads: f64 = samples.iter().map(|s| s[0]).sum();
-    let writes: f64 = samples.iter().map(|s| s[1]).sum();
-    if samples.is_empty() || reads + writes <= 0.0 {
-        return None;
+/// The method over a log of any length, a sample at a time: each disk's samples are folded
+/// into running sums and size-class weights as they come, in the order a whole table would
+/// sum them (so the profile is the same to the last bit), and no sample is kept. Columns may
+/// grow as the log is read (iostat and sadf find their devices as they go); which object and
+/// devices are profiled, and what is missing, is settled at `finish`.
+pub struct Characterizer {
+    opts: Options,
+    /// Columns seen so far.
+    width: usize,
+    /// Every object named by a column, in order.
+    objects: Vec<String>,
+    /// Every instance of an object that may be the disks, in order of its first column.
+    disks: Vec<Disk>,
+}
+
+/// One instance's columns and what its samples came to.
+struct Disk {
+    object: String,
+    device: String,
+    /// Its columns, in the log's order: (column, counter).
+    own: Vec<(usize, String)>,
+    /// The method's five columns, once all are found.
+    cols: Option<[usize; 5]>,
+    /// Samples with all five values, none negative.
+    usable: usize,
+    all: Fold,
+    busy: Fold,
+}
+
+impl Characterizer {
+    pub fn new(opts: Options) -> Characterizer {
+        Characterizer { opts, width: 0, objects: Vec::new(), disks: Vec::new() }
     }
-    let n = samples.len() as f64;
-    Some(AccessProfile {
-        samples: samples.len(),
-        iops: busy_rate(samples),
-        read_pct: 100.0 * reads / (reads + writes),
-        reads: classes(samples.iter().map(|s| (s[2], s[0])), coverage_pct),
-        writes: classes(samples.iter().map(|s| (s[3], s[1])), coverage_pct),
-        outstanding: samples.iter().map(|s| s[4]).sum::<f64>() / n,
-    })
+
+    /// The log's columns so far (the ones already given, then any new ones at the end).
+    pub fn columns(&mut self, columns: &[String]) {
+        for (i, c) in columns.iter().enumerate().skip(self.width) {
+            let Some((obj, inst, counter)) = split_path(c) else { continue };
+            if !self.objects.iter().any(|o| o == obj) {
+                self.objects.push(obj.to_string());
+            }
+            let candidate = match &self.opts.object {
+                Some(asked) => obj == asked,
+                None => obj == "PhysicalDisk" || obj == "LogicalDisk",
+            };
+            let Some(inst) = inst.filter(|i| candidate && *i != "_Total") else { continue };
+            let at = match self.disks.iter().position(|d| d.object == obj && d.device == inst) {
+                Some(at) => at,
+                None => {
+                    self.disks.push(Disk {
+                        object: obj.to_string(),
+                        device: inst.to_string(),
+                        own: Vec::new(),
+                        cols: None,
+                        usable: 0,
+                        all: Fold::default(),
+                        busy: Fold::default(),
+                    });
+                    self.disks.len() - 1
+                }
+            };
+            self.disks[at].own.push((i, counter.to_string()));
+        }
+        self.width = self.width.max(columns.len());
+        // A disk's columns found never move: columns are only added at the end, a name is
+        // found at its first column, a position counts from the disk's first.
+        for d in self.disks.iter_mut().filter(|d| d.cols.is_none()) {
+            let found = columns_of(&d.own, &self.opts.names);
+            if found.iter().all(Option::is_some) {
+                d.cols = Some(found.map(|c| c.unwrap_or_default()));
+            }
+        }
+    }
+
+    /// One sample: the values of the columns so far (missing ones are `None`).
+    pub fn row(&mut self, values: &[Option<f64>]) {
+        let min_queue = self.opts.min_queue;
+        for d in &mut self.disks {
+            let Some(cols) = d.cols else { continue };
+            let mut sample = [0.0; 5];
+            let mut whole = true;
+            for (slot, &c) in sample.iter_mut().zip(&cols) {
+                match values.get(c).copied().flatten() {
+                    Some(v) => *slot = v,
+                    None => {
+                        whole = false;
+                        break;
+                    }
+                }
+            }
+            if !whole || !sample.iter().all(|x| *x >= 0.0) {
+                continue;
+            }
+            d.usable += 1;
+            if !sample.iter().zip(PLAUSIBLE).all(|(x, max)| *x <= max) {
+                continue;
+            }
+            d.all.add(&sample);
+            if sample[4] > min_queue {
+                d.busy.add(&sample);
+            }
+        }
+    }
+
+    /// The profiles of the disks, or what the log lacks for them.
+    pub fn finish(self) -> Result<Vec<DeviceProfile>, CharacterizeError> {
+        let Characterizer { opts, objects, disks, .. } = self;
+        let object: &str = match &opts.object {
+            Some(asked) => objects
+                .iter()
+                .find(|o| *o == asked)
+                .ok_or_else(|| CharacterizeError::NoSuchObject { asked: asked.clone(), available: objects.clone() })?,
+            // PhysicalDisk is what the method is about; LogicalDisk stands in for logs without it.
+            None => ["PhysicalDisk", "LogicalDisk"]
+                .into_iter()
+                .find(|o| objects.iter().any(|x| x == o))
+                .ok_or_else(|| CharacterizeError::NoDisks(objects.clone()))?,
+        };
+        let mut disks: Vec<Disk> = disks.into_iter().filter(|d| d.object == object).collect();
+        if let Some(asked) = &opts.device {
+            if !disks.iter().any(|d| &d.device == asked) {
+                let available = disks.into_iter().map(|d| d.device).collect();
+                return Err(CharacterizeError::NoSuchDevice { asked: asked.clone(), available });
+            }
+            disks.retain(|d| &d.device == asked);
+        }
+        disks
+            .into_iter()
+            .map(|d| {
+                if d.cols.is_none() {
+                    let found = columns_of(&d.own, &opts.names);
+                    let wanted: Vec<String> = match &opts.names {
+                        CounterNames::English => NEEDED.iter().map(|n| n.to_string()).collect(),
+                        CounterNames::Named(names) => names.to_vec(),
+                        CounterNames::Positions(positions) => positions
+                            .iter()
+                            .zip(NEEDED)
+                            .map(|(p, n)| format!("{n} at position {p} (the disk has {} columns)", d.own.len()))
+                            .collect(),
+                    };
+                    let missing = wanted.into_iter().zip(found).filter(|(_, c)| c.is_none()).map(|(n, _)| n).collect();
+                    return Err(CharacterizeError::MissingCounters { device: d.device, missing });
+                }
+                let impossible = d.usable - d.all.samples;
+                Ok(DeviceProfile {
+                    device: d.device,
+                    all: d.all.profile(opts.coverage_pct),
+                    busy: d.busy.profile(opts.coverage_pct),
+                    impossible,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A counter log's reader hands its rows straight to the method (times and skipped lines are
+/// the caller's to look at, through a sink of its own that passes the rest on).
+impl RowSink for Characterizer {
+    fn columns(&mut self, columns: &[String]) {
+        Characterizer::columns(self, columns);
+    }
+    fn row(&mut self, _time: &str, values: &[Option<f64>]) {
+        Characterizer::row(self, values);
+    }
+    fn skipped(&mut self, _line: usize) {}
+}
+
+/// The columns of the method's five counters among a disk's own, in `NEEDED`'s order.
+fn columns_of(own: &[(usize, String)], names: &CounterNames) -> [Option<usize>; 5] {
+    let by_name = |name: &str| own.iter().find(|(_, c)| c == name).map(|(i, _)| *i);
+    match names {
+        CounterNames::English => NEEDED.map(by_name),
+        CounterNames::Named(names) => std::array::from_fn(|k| by_name(&names[k])),
+        CounterNames::Positions(positions) => {
+            positions.map(|p| p.checked_sub(1).and_then(|p| own.get(p)).map(|(i, _)| *i))
+        }
+    }
+}
+
+/// The sum `Iterator::sum` starts from (it is -0.0, not 0.0), so a running sum is the same
+/// to the last bit as one over the whole table.
+fn zero() -> f64 {
+    std::iter::empty::<f64>().sum()
+}
+
+/// A set of samples as running sums, in the order the samples came.
+struct Fold {
+    samples: usize,
+    reads: f64,
+    writes: f64,
+    queue: f64,
+    read_weights: Vec<(u64, f64)>,
+    write_weights: Vec<(u64, f64)>,
+    rate: BusyRate,
+}
+
+impl Default for Fold {
+    fn default() -> Fold {
+        Fold {
+            samples: 0,
+            reads: zero(),
+            writes: zero(),
+            queue: zero(),
+            read_weights: Vec::new(),
+            write_weights: Vec::new(),
+            rate: BusyRate::default(),
+        }
+    }
+}
+
+impl Fold {
+    /// `[reads/s, writes/s, bytes/read, bytes/write, queue]`.
+    fn add(&mut self, s: &[f64; 5]) {
+        self.samples += 1;
+        self.reads += s[0];
+        self.writes += s[1];
+        self.queue += s[4];
+        weigh(&mut self.read_weights, s[2], s[0]);
+        weigh(&mut self.write_weights, s[3], s[1]);
+        self.rate.add(s[0] + s[1]);
+    }
+
+    /// The profile; `None` when no sample saw any I/O.
+    fn profile(self, coverage_pct: f64) -> Option<AccessProfile> {
+        if self.samples == 0 || self.reads + self.writes <= 0.0 {
+            return None;
+        }
+        Some(AccessProfile {
+            samples: self.samples,
+            iops: self.rate.rate(),
+            read_pct: 100.0 * self.reads / (self.reads + self.writes),
+            reads: covering(self.read_weights, coverage_pct),
+            writes: covering(self.write_weights, coverage_pct),
+            outstanding: self.queue / self.samples as f64,
+        })
+    }
+}
+
+/// `AccessProfile::iops` in one pass: the first sample with I/O is kept aside, and the latest
+/// held back until the next shows it was not the last; the ones between are summed. The
+/// first four are kept too, for a log with fewer than five.
+struct BusyRate {
+    count: usize,
+    first: [f64; 4],
+    held: Option<f64>,
+    inner: f64,
+}
+
+impl Default for BusyRate {
+    fn default() -> BusyRate {
+        BusyRate { count: 0, first: [0.0; 4], held: None, inner: zero() }
+    }
+}
+
+impl BusyRate {
+    fn add(&mut self, ios: f64) {
+        if ios <= 0.0 {
+            return;
+        }
+        if let Some(slot) = self.first.get_mut(self.count) {
+            *slot = ios;
+        }
+        if self.count > 0 {
+            if let Some(h) = self.held {
+                self.inner += h;
+            }
+            self.held = Some(ios);
+        }
+        self.count += 1;
+    }
+
+    fn rate(&self) -> f64 {
+        if self.count >= 5 {
+            self.inner / (self.count - 2) as f64
+        } else {
+            self.first[..self.count].iter().sum::<f64>() / self.count.max(1) as f64
+        }
+    }
 }
 
 impl AccessProfile {
@@ -253,13 +428,6 @@ impl AccessProfile {
     }
 }
 
-/// See `AccessProfile::iops`.
-fn busy_rate(samples: &[[f64; 5]]) -> f64 {
-    let busy: Vec<f64> = samples.iter().map(|s| s[0] + s[1]).filter(|ios| *ios > 0.0).collect();
-    let inner = if busy.len() >= 5 { &busy[1..busy.len() - 1] } else { &busy[..] };
-    inner.iter().sum::<f64>() / inner.len().max(1) as f64
-}
-
 /// The power of two nearest `bytes` (in log terms), at least a sector.
 pub fn size_class(bytes: f64) -> u64 {
     if bytes <= MIN_CLASS as f64 {
@@ -271,18 +439,30 @@ pub fn size_class(bytes: f64) -> u64 {
 
 /// `(average size, I/Os per second)` per sample to the classes covering `coverage_pct` of the
 /// I/Os, largest share first, shares renormalized to 100.
+#[cfg(test)]
 fn classes(samples: impl Iterator<Item = (f64, f64)>, coverage_pct: f64) -> Vec<SizeShare> {
     let mut weights: Vec<(u64, f64)> = Vec::new();
     for (size, ios) in samples {
-        if ios <= 0.0 || size <= 0.0 {
-            continue;
-        }
-        let class = size_class(size);
-        match weights.iter_mut().find(|(c, _)| *c == class) {
-            Some((_, w)) => *w += ios,
-            None => weights.push((class, ios)),
-        }
+        weigh(&mut weights, size, ios);
     }
+    covering(weights, coverage_pct)
+}
+
+/// One sample's I/Os added to its size class's weight (classes in the order first seen).
+fn weigh(weights: &mut Vec<(u64, f64)>, size: f64, ios: f64) {
+    if ios <= 0.0 || size <= 0.0 {
+        return;
+    }
+    let class = size_class(size);
+    match weights.iter_mut().find(|(c, _)| *c == class) {
+        Some((_, w)) => *w += ios,
+        None => weights.push((class, ios)),
+    }
+}
+
+/// The classes covering `coverage_pct` of the weights, largest first, shares renormalized to
+/// 100.
+fn covering(mut weights: Vec<(u64, f64)>, coverage_pct: f64) -> Vec<SizeShare> {
     let total: f64 = weights.iter().map(|(_, w)| w).sum();
     if total <= 0.0 {
         return Vec::new();
@@ -436,6 +616,315 @@ mod tests {
     }
 }
 
+/// The method as it was before it streamed, over a whole table, kept to check the streaming
+/// fold against: the same profiles, to the last bit, on real and generated logs.
+#[cfg(test)]
+mod whole_table {
+    use super::*;
+    use spindle_formats::stream::LogReader;
+
+    pub fn characterize(table: &CounterTable, opts: &Options) -> Result<Vec<DeviceProfile>, CharacterizeError> {
+        let objects: Vec<&str> = {
+            let mut seen: Vec<&str> = Vec::new();
+            for (obj, _, _) in table.columns.iter().filter_map(|c| split_path(c)) {
+                if !seen.contains(&obj) {
+                    seen.push(obj);
+                }
+            }
+            seen
+        };
+        let object: &str = match &opts.object {
+            Some(asked) => {
+                objects.iter().copied().find(|o| o == asked).ok_or_else(|| CharacterizeError::NoSuchObject {
+                    asked: asked.clone(),
+                    available: objects.iter().map(|o| o.to_string()).collect(),
+                })?
+            }
+            // PhysicalDisk is what the method is about; LogicalDisk stands in for logs without it.
+            None => ["PhysicalDisk", "LogicalDisk"]
+                .into_iter()
+                .find(|o| objects.contains(o))
+                .ok_or_else(|| CharacterizeError::NoDisks(objects.iter().map(|o| o.to_string()).collect()))?,
+        };
+        let mut devices: Vec<String> = Vec::new();
+        for c in &table.columns {
+            if let Some((obj, Some(inst), _)) = split_path(c) {
+                if obj == object && inst != "_Total" && !devices.iter().any(|d| d == inst) {
+                    devices.push(inst.to_string());
+                }
+            }
+        }
+        if let Some(asked) = &opts.device {
+            if !devices.contains(asked) {
+                return Err(CharacterizeError::NoSuchDevice { asked: asked.clone(), available: devices });
+            }
+            devices = vec![asked.clone()];
+        }
+        devices
+            .into_iter()
+            .map(|device| {
+                // This disk's columns, in the log's order.
+                let own: Vec<(usize, &str)> = table
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| match split_path(c) {
+                        Some((obj, Some(inst), counter)) if obj == object && inst == device => Some((i, counter)),
+                        _ => None,
+                    })
+                    .collect();
+                let by_name = |name: &str| own.iter().find(|(_, c)| *c == name).map(|(i, _)| *i);
+                let (cols, wanted): (Vec<Option<usize>>, Vec<String>) = match &opts.names {
+                    CounterNames::English => {
+                        (NEEDED.iter().map(|n| by_name(n)).collect(), NEEDED.iter().map(|n| n.to_string()).collect())
+                    }
+                    CounterNames::Named(names) => (names.iter().map(|n| by_name(n)).collect(), names.to_vec()),
+                    CounterNames::Positions(positions) => (
+                        positions.iter().map(|p| p.checked_sub(1).and_then(|p| own.get(p)).map(|(i, _)| *i)).collect(),
+                        positions
+                            .iter()
+                            .zip(NEEDED)
+                            .map(|(p, n)| format!("{n} at position {p} (the disk has {} columns)", own.len()))
+                            .collect(),
+                    ),
+                };
+                let missing: Vec<String> =
+                    wanted.into_iter().zip(&cols).filter(|(_, c)| c.is_none()).map(|(n, _)| n).collect();
+                if !missing.is_empty() {
+                    return Err(CharacterizeError::MissingCounters { device, missing });
+                }
+                let cols: Vec<usize> = cols.into_iter().flatten().collect();
+                let samples: Vec<[f64; 5]> = table
+                    .rows
+                    .iter()
+                    .filter_map(|row| {
+                        // Straight into an array: a week of samples is 600,000 rows a disk.
+                        let mut sample = [0.0; 5];
+                        for (slot, &c) in sample.iter_mut().zip(&cols) {
+                            *slot = row.get(c).copied().flatten()?;
+                        }
+                        Some(sample)
+                    })
+                    .filter(|s: &[f64; 5]| s.iter().all(|x| *x >= 0.0))
+                    .collect();
+                let usable = samples.len();
+                let samples: Vec<[f64; 5]> =
+                    samples.into_iter().filter(|s| s.iter().zip(PLAUSIBLE).all(|(x, max)| *x <= max)).collect();
+                let impossible = usable - samples.len();
+                let busy: Vec<[f64; 5]> = samples.iter().copied().filter(|s| s[4] > opts.min_queue).collect();
+                Ok(DeviceProfile {
+                    device,
+                    all: profile(&samples, opts.coverage_pct),
+                    busy: profile(&busy, opts.coverage_pct),
+                    impossible,
+                })
+            })
+            .collect()
+    }
+
+    /// `[reads/s, writes/s, bytes/read, bytes/write, queue]` samples to a profile; `None` when no
+    /// sample saw any I/O.
+    fn profile(samples: &[[f64; 5]], coverage_pct: f64) -> Option<AccessProfile> {
+        let reads: f64 = samples.iter().map(|s| s[0]).sum();
+        let writes: f64 = samples.iter().map(|s| s[1]).sum();
+        if samples.is_empty() || reads + writes <= 0.0 {
+            return None;
+        }
+        let n = samples.len() as f64;
+        Some(AccessProfile {
+            samples: samples.len(),
+            iops: busy_rate(samples),
+            read_pct: 100.0 * reads / (reads + writes),
+            reads: classes(samples.iter().map(|s| (s[2], s[0])), coverage_pct),
+            writes: classes(samples.iter().map(|s| (s[3], s[1])), coverage_pct),
+            outstanding: samples.iter().map(|s| s[4]).sum::<f64>() / n,
+        })
+    }
+
+    fn busy_rate(samples: &[[f64; 5]]) -> f64 {
+        let busy: Vec<f64> = samples.iter().map(|s| s[0] + s[1]).filter(|ios| *ios > 0.0).collect();
+        let inner = if busy.len() >= 5 { &busy[1..busy.len() - 1] } else { &busy[..] };
+        inner.iter().sum::<f64>() / inner.len().max(1) as f64
+    }
+
+    fn classes(samples: impl Iterator<Item = (f64, f64)>, coverage_pct: f64) -> Vec<SizeShare> {
+        let mut weights: Vec<(u64, f64)> = Vec::new();
+        for (size, ios) in samples {
+            if ios <= 0.0 || size <= 0.0 {
+                continue;
+            }
+            let class = size_class(size);
+            match weights.iter_mut().find(|(c, _)| *c == class) {
+                Some((_, w)) => *w += ios,
+                None => weights.push((class, ios)),
+            }
+        }
+        let total: f64 = weights.iter().map(|(_, w)| w).sum();
+        if total <= 0.0 {
+            return Vec::new();
+        }
+        weights.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut kept = Vec::new();
+        let mut covered = 0.0;
+        for (class, w) in weights {
+            kept.push((class, w));
+            covered += w;
+            if 100.0 * covered / total >= coverage_pct {
+                break;
+            }
+        }
+        kept.into_iter().map(|(bytes, w)| SizeShare { bytes, pct: 100.0 * w / covered }).collect()
+    }
+
+    /// `text` read a line at a time and folded as it goes, no table kept.
+    fn streamed(text: &str, opts: &Options) -> Option<Result<Vec<DeviceProfile>, CharacterizeError>> {
+        let mut reader = LogReader::new();
+        let mut c = Characterizer::new(opts.clone());
+        for line in text.split_inclusive('\n') {
+            reader.line(line, &mut c).ok()?;
+        }
+        reader.finish(&mut c).ok()?;
+        Some(c.finish())
+    }
+
+    /// Both ways over `text` with each set of options: equal to the bit (Debug prints every
+    /// f64 exactly, -0.0 too).
+    fn same_both_ways(name: &str, text: &str) -> usize {
+        let table = spindle_formats::read_counter_log(text);
+        let mut profiled = 0;
+        for opts in options() {
+            let whole = table.as_ref().ok().map(|t| characterize(t, &opts));
+            let stream = streamed(text, &opts);
+            assert_eq!(format!("{stream:?}"), format!("{whole:?}"), "{name} with {opts:?}");
+            profiled += whole.iter().flatten().flatten().filter(|p| p.all.is_some()).count();
+        }
+        profiled
+    }
+
+    fn options() -> Vec<Options> {
+        let base = Options { min_queue: 2.0, coverage_pct: 80.0, ..Options::default() };
+        vec![
+            base.clone(),
+            Options { min_queue: 0.0, coverage_pct: 100.0, ..base.clone() },
+            Options { min_queue: 0.5, coverage_pct: 50.0, ..base.clone() },
+            Options {
+                object: Some("LogicalDisk".into()),
+                names: CounterNames::Positions([1, 2, 3, 4, 5]),
+                ..base.clone()
+            },
+            Options { names: CounterNames::Positions([1, 2, 5, 6, 9]), ..base.clone() },
+            Options { device: Some("sda".into()), ..base.clone() },
+            Options { object: Some("Process".into()), names: CounterNames::Positions([1, 2, 1, 2, 1]), ..base },
+        ]
+    }
+
+    #[test]
+    fn streaming_gives_the_whole_tables_profiles_on_the_real_logs() {
+        let mut profiled = 0;
+        for (name, text) in [
+            (
+                "Narmadha6790_DataCollector01.csv",
+                include_str!("../../formats/testdata/Narmadha6790_DataCollector01.csv"),
+            ),
+            ("jg185342_DataCollector02.csv", include_str!("../../formats/testdata/jg185342_DataCollector02.csv")),
+            ("jc_centos-7.7_iostat-x.out", include_str!("../../formats/testdata/jc_centos-7.7_iostat-x.out")),
+            ("jc_ubuntu-18.04_iostat-x.out", include_str!("../../formats/testdata/jc_ubuntu-18.04_iostat-x.out")),
+            ("jc_ubuntu-20.10_iostat-x.out", include_str!("../../formats/testdata/jc_ubuntu-20.10_iostat-x.out")),
+            (
+                "sysstat_expected.iostat-x-p-ALL-JSON",
+                include_str!("../../formats/testdata/sysstat_expected.iostat-x-p-ALL-JSON"),
+            ),
+        ] {
+            profiled += same_both_ways(name, text);
+        }
+        // The shared copies, and any log added beside them, when this machine has them.
+        for dir in ["/work/shared/testdata/perfmon", "/work/shared/testdata/iostat"] {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let Ok(bytes) = std::fs::read(entry.path()) else { continue };
+                profiled += same_both_ways(&entry.path().display().to_string(), &String::from_utf8_lossy(&bytes));
+            }
+        }
+        assert!(profiled > 20, "the logs give profiles to compare, not only errors: {profiled}");
+    }
+
+    /// A log shaped like bench/characterize-large.sh's, with what a real one has besides:
+    /// idle stretches, blanks, negative and impossible values, malformed lines, a LogicalDisk
+    /// and a _Total; and iostat reports with devices that come and go.
+    #[test]
+    fn streaming_gives_the_whole_tables_profiles_on_generated_logs() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let counters = [
+            "Disk Reads/sec",
+            "Disk Writes/sec",
+            "Avg. Disk Bytes/Read",
+            "Avg. Disk Bytes/Write",
+            "Avg. Disk Queue Length",
+            "% Disk Time",
+        ];
+        let mut cols = Vec::new();
+        for object in ["PhysicalDisk(0 C:)", "PhysicalDisk(1 D:)", "PhysicalDisk(_Total)", "LogicalDisk(C:)"] {
+            for c in counters {
+                cols.push(format!("\"\\\\DB01\\{object}\\{c}\""));
+            }
+        }
+        let mut text = format!("\"(PDH-CSV 4.0) (UTC)(0)\",{}\r\n", cols.join(","));
+        for i in 0..20_000 {
+            let idle = (i / 1000) % 3 == 0;
+            let mut fields = vec![format!("\"11/01/2026 00:00:{:02}.000\"", i % 60)];
+            for c in 0..cols.len() {
+                let r = next();
+                let v = match (c % counters.len(), r % 1000) {
+                    (_, 0) => " ".to_string(),
+                    (_, 1) => "-1".to_string(),
+                    (_, 2) => "1e300".to_string(),
+                    (0 | 1, _) if idle => "0".to_string(),
+                    (0 | 1, _) => format!("{}", (r >> 20) as f64 / 1e6),
+                    (2 | 3, _) => ["512", "8192", "65536", "61440", "0", "524288"][(r >> 12) as usize % 6].to_string(),
+                    _ => format!("{}", (r >> 30) as f64 / 1e8),
+                };
+                fields.push(format!("\"{v}\""));
+            }
+            if i % 997 == 5 {
+                fields.pop();
+            }
+            text.push_str(&fields.join(","));
+            text.push_str("\r\n");
+        }
+        assert!(same_both_ways("generated perfmon", &text) > 0);
+
+        let mut iostat = String::from("Linux 6.1 (db01) \t11/01/2026 \t_x86_64_\t(8 CPU)\n\n");
+        for report in 0..300 {
+            iostat.push_str(&format!(
+                "11/01/2026 00:{:02}:{:02}\nDevice r/s w/s rkB/s wkB/s rareq-sz wareq-sz aqu-sz\n",
+                report / 60,
+                report % 60
+            ));
+            for dev in ["sda", "sdb", "nvme0n1"] {
+                let r = next();
+                if r % 4 == 0 {
+                    continue;
+                }
+                iostat.push_str(&format!(
+                    "{dev} {} {} 1 1 {} {} {}\n",
+                    (r % 5000) as f64 / 10.0,
+                    (r >> 16) % 3000,
+                    [4, 8, 64, 0][(r >> 32) as usize % 4],
+                    [4, 16, 128][(r >> 40) as usize % 3],
+                    (r >> 48) % 9
+                ));
+            }
+            iostat.push('\n');
+        }
+        assert!(same_both_ways("generated iostat", &iostat) > 0);
+    }
+}
+
 /// Mutated real logs through the parser and the method: whatever the bytes, no panic (the
 /// fuzz targets in fuzz/ do the same without end).
 #[cfg(test)]
@@ -468,7 +957,10 @@ mod robustness {
                     }
                 }
             }
-            if let Ok(table) = spindle_formats::perfmon::parse(&String::from_utf8_lossy(&bytes)) {
+            let text = String::from_utf8_lossy(&bytes);
+            let whole = spindle_formats::read_counter_log(&text);
+            assert_eq!(spindle_formats::stream::read_lines(&text), whole, "read a line at a time: {text:?}");
+            if let Ok(table) = spindle_formats::perfmon::parse(&text) {
                 parsed += 1;
                 assert!(table.rows.iter().all(|r| r.len() == table.columns.len()));
                 let _ = characterize(&table, &opts);

@@ -5,8 +5,11 @@
 use crate::args::CharacterizeArgs;
 use crate::usage::UsageError;
 use crate::{Outcome, output};
-use spindle_analysis::characterize::{AccessProfile, CounterNames, DeviceProfile, Options, SizeShare, characterize};
+use spindle_analysis::characterize::{AccessProfile, Characterizer, CounterNames, DeviceProfile, Options, SizeShare};
+use spindle_formats::ParseError;
 use spindle_formats::icf::{self, AccessLine, AccessSpec};
+use spindle_formats::perfmon::TimeRange;
+use spindle_formats::stream::{LogReader, RowSink};
 use spindle_model::units::format_size;
 use std::fmt::Write;
 
@@ -42,15 +45,16 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
             .into());
         }
     }
-    // Counter logs run to a few GB (a month of one-second samples); their table takes about as
-    // much again in memory.
-    let bytes = crate::input_file::read_limited(&args.file, 4 << 30, "counter log")?;
-    let text = String::from_utf8_lossy(&bytes);
-    let (workloads, summary) = if text.trim_start_matches('\u{feff}').starts_with("Version ") {
-        from_icf(args, &text, &shown)?
-    } else {
-        from_counter_log(args, &text, &shown)?
-    };
+    // Counter logs run to gigabytes (a month of one-second samples): they are read as a stream,
+    // a line at a time. An IOMeter .icf file is small, and read whole.
+    let input = crate::input_file::TextStream::open(&args.file, "counter log")?;
+    let (workloads, summary) =
+        if String::from_utf8_lossy(input.head()).trim_start_matches('\u{feff}').starts_with("Version ") {
+            let bytes = input.read_whole(64 << 20)?;
+            from_icf(args, &String::from_utf8_lossy(&bytes), &shown)?
+        } else {
+            from_counter_log(args, input, &shown)?
+        };
     let mut summary = summary;
     if let Some(path) = &args.output {
         let is_icf = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("icf"));
@@ -71,7 +75,62 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<(Vec<Workload>, String)> {
+/// Where the log's reader hands its samples: those in the --from/--to range go on to the
+/// method; the rest is counted.
+struct Feed {
+    method: Characterizer,
+    range: Result<Option<TimeRange>, ParseError>,
+    /// Samples handed to the method.
+    rows: usize,
+    skipped: usize,
+    /// The first few skipped lines, to name them.
+    first_skipped: Vec<usize>,
+    /// Why reading stops: a bound or a sample time that is not a timestamp.
+    stop: Option<ParseError>,
+}
+
+impl RowSink for Feed {
+    fn columns(&mut self, columns: &[String]) {
+        self.method.columns(columns);
+    }
+
+    fn row(&mut self, time: &str, values: &[Option<f64>]) {
+        if self.stop.is_some() {
+            return;
+        }
+        match &self.range {
+            Ok(None) => {}
+            Ok(Some(range)) => match range.keeps(time) {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => {
+                    self.stop = Some(e);
+                    return;
+                }
+            },
+            // A bound that is no time, named once the log is known to be one.
+            Err(e) => {
+                self.stop = Some(ParseError(e.0.clone()));
+                return;
+            }
+        }
+        self.rows += 1;
+        self.method.row(values);
+    }
+
+    fn skipped(&mut self, line: usize) {
+        self.skipped += 1;
+        if self.first_skipped.len() < 5 {
+            self.first_skipped.push(line);
+        }
+    }
+}
+
+fn from_counter_log(
+    args: &CharacterizeArgs,
+    input: crate::input_file::TextStream,
+    shown: &str,
+) -> anyhow::Result<(Vec<Workload>, String)> {
     let number = |flag: &'static str, v: &Option<String>, default: f64, max: f64| -> Result<f64, UsageError> {
         match v {
             None => Ok(default),
@@ -97,15 +156,36 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
         min_queue: number("--min-queue", &args.min_queue, 2.0, 1e9)?,
         coverage_pct: number("--coverage", &args.coverage, 80.0, 100.0)?,
     };
-    let mut table = spindle_formats::read_counter_log(text).map_err(|e| UsageError::file(shown, e))?;
-    table.keep_between(args.from.as_deref(), args.to.as_deref()).map_err(|e| {
+    // The log is read once, a line at a time; each sample is folded into the method's sums
+    // and forgotten.
+    let mut feed = Feed {
+        method: Characterizer::new(opts.clone()),
+        range: TimeRange::new(args.from.as_deref(), args.to.as_deref()),
+        rows: 0,
+        skipped: 0,
+        first_skipped: Vec::new(),
+        stop: None,
+    };
+    let mut reader = LogReader::new();
+    input.lines(|line| {
+        reader.line(line, &mut feed).map_err(|e| UsageError::file(shown, e))?;
+        Ok(feed.stop.is_none())
+    })?;
+    let out_of_range = |e: ParseError| {
         let flag = if args.from.is_some() { "--from/--to" } else { "--to" };
         UsageError::at(crate::origin::Origin::Flag(flag), format_args!("{shown}: {e}"))
-    })?;
-    if table.rows.is_empty() {
+    };
+    if let Some(e) = feed.stop.take() {
+        return Err(out_of_range(e).into());
+    }
+    reader.finish(&mut feed).map_err(|e| UsageError::file(shown, e))?;
+    if let Some(e) = feed.stop.take().or(feed.range.err()) {
+        return Err(out_of_range(e).into());
+    }
+    if feed.rows == 0 {
         return Err(UsageError::file(shown, "the log has no samples (in the --from/--to range, if given)").into());
     }
-    let profiles = characterize(&table, &opts).map_err(|e| UsageError::file(shown, e))?;
+    let profiles = feed.method.finish().map_err(|e| UsageError::file(shown, e))?;
     if profiles.iter().all(|p| p.all.is_none()) {
         let impossible: usize = profiles.iter().map(|p| p.impossible).sum();
         if impossible > 0 {
@@ -135,7 +215,7 @@ fn from_counter_log(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow:
         t.push('\n');
         t
     } else {
-        summary(&profiles, &table.skipped, opts.min_queue)
+        summary(&profiles, feed.skipped, &feed.first_skipped, opts.min_queue)
     };
     Ok((workloads, summary))
 }
@@ -257,7 +337,7 @@ fn line(p: &AccessProfile) -> String {
     )
 }
 
-fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64) -> String {
+fn summary(profiles: &[DeviceProfile], skipped: usize, first_skipped: &[usize], min_queue: f64) -> String {
     let mut out = String::new();
     for p in profiles {
         let _ = writeln!(out, "device '{}':", p.device);
@@ -285,9 +365,9 @@ fn summary(profiles: &[DeviceProfile], skipped: &[usize], min_queue: f64) -> Str
             }
         }
     }
-    if !skipped.is_empty() {
-        let first: Vec<String> = skipped.iter().take(5).map(|l| l.to_string()).collect();
-        let _ = writeln!(out, "{} malformed rows skipped (lines {}...)", skipped.len(), first.join(", "));
+    if skipped > 0 {
+        let first: Vec<String> = first_skipped.iter().map(|l| l.to_string()).collect();
+        let _ = writeln!(out, "{skipped} malformed rows skipped (lines {}...)", first.join(", "));
     }
     out
 }

@@ -7,6 +7,7 @@
 //! than one report the first is left out.
 
 use crate::perfmon::{CounterTable, PHYSICAL_DISK_COUNTERS, ParseError};
+use crate::stream::{RowSink, TableSink};
 
 /// The perfmon counters a report's columns give, in table order: all of PhysicalDisk's but
 /// Current Disk Queue Length and % Disk Time.
@@ -45,7 +46,7 @@ fn counters_of(cols: &[(String, f64)]) -> [Option<f64>; COUNTERS.len()] {
 }
 
 /// Builds the table from reports of device rows.
-fn table(host: &str, format: &str, mut reports: Vec<(String, Vec<DeviceRow>)>) -> CounterTable {
+fn table(host: &str, format: &str, mut reports: Vec<Report>) -> CounterTable {
     if reports.len() > 1 {
         reports.remove(0);
     }
@@ -75,53 +76,137 @@ fn table(host: &str, format: &str, mut reports: Vec<(String, Vec<DeviceRow>)>) -
     t
 }
 
-/// `iostat -x [-t] [interval [count]]` text.
-pub fn parse_text(text: &str) -> Result<CounterTable, ParseError> {
-    let mut lines = text.lines().enumerate();
-    let first = lines.by_ref().map(|(_, l)| l).find(|l| !l.trim().is_empty()).unwrap_or("");
-    if !first.starts_with("Linux ") {
-        return Err(ParseError("not iostat output: the first line does not start with \"Linux \"".into()));
-    }
-    // `Linux 5.8.0-53-generic (ubuntu) 	12/02/2021 	_x86_64_	(2 CPU)`
-    let host = first.split_once('(').and_then(|(_, r)| r.split_once(')')).map_or("localhost", |(h, _)| h).to_string();
-    let mut reports: Vec<(String, Vec<DeviceRow>)> = Vec::new();
-    let mut header: Option<Vec<String>> = None;
-    let mut last_time = String::new();
-    let mut skipped = Vec::new();
-    for (i, line) in lines {
+/// A report: its time and its devices' lines.
+type Report = (String, Vec<DeviceRow>);
+
+/// `iostat -x [-t] [interval [count]]` text, read a line at a time (see `stream`): a row a
+/// report, handed on when the next report begins or the text ends. The first report is held
+/// until a second shows it is not the only one (then it is dropped: it covers the time since
+/// boot); a log of one report keeps it.
+#[derive(Default)]
+pub(crate) struct TextReader {
+    /// The host, once the first line (`Linux ... (host) ...`) is read.
+    host: Option<String>,
+    header: Option<Vec<String>>,
+    last_time: String,
+    /// Reports begun, and completed, so far.
+    begun: usize,
+    completed: usize,
+    current: Option<Report>,
+    /// The first report, while it may be the only one.
+    first: Option<Report>,
+    devices: Vec<String>,
+    columns: Vec<String>,
+}
+
+impl TextReader {
+    pub(crate) fn line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if self.host.is_none() {
+            if line.trim().is_empty() {
+                return Ok(());
+            }
+            if !line.starts_with("Linux ") {
+                return Err(ParseError("not iostat output: the first line does not start with \"Linux \"".into()));
+            }
+            // `Linux 5.8.0-53-generic (ubuntu) 	12/02/2021 	_x86_64_	(2 CPU)`
+            let host = line.split_once('(').and_then(|(_, r)| r.split_once(')')).map_or("localhost", |(h, _)| h);
+            self.host = Some(host.to_string());
+            return Ok(());
+        }
         let fields: Vec<&str> = line.split_whitespace().collect();
         match fields.first() {
-            None => header = None,
+            None => self.header = None,
             Some(f) if f.starts_with("Device") => {
-                header = Some(fields[1..].iter().map(|s| s.to_string()).collect());
-                let time =
-                    if last_time.is_empty() { format!("report {}", reports.len() + 1) } else { last_time.clone() };
-                reports.push((time, Vec::new()));
+                self.header = Some(fields[1..].iter().map(|s| s.to_string()).collect());
+                let time = if self.last_time.is_empty() {
+                    format!("report {}", self.begun + 1)
+                } else {
+                    self.last_time.clone()
+                };
+                self.begun += 1;
+                if let Some(done) = self.current.replace((time, Vec::new())) {
+                    self.complete(done, sink);
+                }
             }
-            Some(_) if header.is_some() => {
-                let cols = header.as_ref().map_or(0, Vec::len);
+            Some(_) if self.header.is_some() => {
+                let names = self.header.as_deref().unwrap_or_default();
                 let values: Option<Vec<f64>> = fields[1..].iter().map(|v| number(v)).collect();
-                match (values, reports.last_mut()) {
-                    (Some(v), Some((_, rows))) if v.len() == cols => {
-                        let names = header.clone().unwrap_or_default();
-                        rows.push((fields[0].to_string(), names.into_iter().zip(v).collect()));
+                match (values, self.current.as_mut()) {
+                    (Some(v), Some((_, rows))) if v.len() == names.len() => {
+                        rows.push((fields[0].to_string(), names.iter().cloned().zip(v).collect()));
                     }
-                    _ => skipped.push(i + 1),
+                    _ => sink.skipped(no),
                 }
             }
             // `-t` prints the report's time on a line of its own before avg-cpu.
             Some(f) if f.contains('/') || (f.contains(':') && !f.starts_with("avg-cpu")) => {
-                last_time = line.trim().to_string()
+                self.last_time = line.trim().to_string()
             }
             Some(_) => {}
         }
+        Ok(())
     }
-    if reports.is_empty() {
-        return Err(ParseError("iostat output without any device report (was it run with -x?)".into()));
+
+    /// A report whose lines are all read.
+    fn complete(&mut self, report: Report, sink: &mut impl RowSink) {
+        self.completed += 1;
+        if self.completed == 1 {
+            self.first = Some(report);
+        } else {
+            // A second report: the first covered the time since boot.
+            self.first = None;
+            self.hand_on(report, sink);
+        }
     }
-    let mut t = table(&host, "iostat -x", reports);
-    t.skipped = skipped;
-    Ok(t)
+
+    fn hand_on(&mut self, (time, rows): Report, sink: &mut impl RowSink) {
+        let known = self.devices.len();
+        let host = self.host.as_deref().unwrap_or("localhost");
+        for (d, _) in &rows {
+            if !self.devices.contains(d) {
+                self.devices.push(d.clone());
+                self.columns.extend(COUNTERS.iter().map(|c| format!("\\\\{host}\\PhysicalDisk({d})\\{c}")));
+            }
+        }
+        if self.devices.len() > known {
+            sink.columns(&self.columns);
+        }
+        let mut values = vec![None; self.devices.len() * COUNTERS.len()];
+        for (d, cols) in rows {
+            if let Some(i) = self.devices.iter().position(|x| *x == d) {
+                values[i * COUNTERS.len()..(i + 1) * COUNTERS.len()].copy_from_slice(&counters_of(&cols));
+            }
+        }
+        sink.row(&time, &values);
+    }
+
+    pub(crate) fn finish(mut self, sink: &mut impl RowSink) -> Result<String, ParseError> {
+        if self.host.is_none() {
+            return Err(ParseError("not iostat output: the first line does not start with \"Linux \"".into()));
+        }
+        if self.begun == 0 {
+            return Err(ParseError("iostat output without any device report (was it run with -x?)".into()));
+        }
+        if let Some(done) = self.current.take() {
+            self.complete(done, sink);
+        }
+        if let Some(only) = self.first.take() {
+            self.hand_on(only, sink);
+        }
+        Ok("iostat -x".into())
+    }
+}
+
+/// `iostat -x [-t] [interval [count]]` text.
+pub fn parse_text(text: &str) -> Result<CounterTable, ParseError> {
+    let mut reader = TextReader::default();
+    let mut sink = TableSink::default();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        reader.line(i + 1, line.strip_suffix('\n').unwrap_or(line), &mut sink)?;
+    }
+    let format = reader.finish(&mut sink)?;
+    Ok(sink.into_table(format))
 }
 
 /// iostat prints numbers in the locale, so a decimal comma is read as a point.

@@ -7,6 +7,7 @@ pub mod icf;
 pub mod iostat;
 pub mod perfmon;
 pub mod sadf;
+pub mod stream;
 
 pub use perfmon::{CounterTable, ParseError};
 

@@ -6,6 +6,7 @@
 //! field has no `.`).
 
 use crate::delimited::{quote, split};
+use std::borrow::Cow;
 use std::fmt;
 
 /// PhysicalDisk's counters as spindle samples and reads them, in the order they are reported.
@@ -63,29 +64,30 @@ pub fn split_path(path: &str) -> Option<(&str, Option<&str>, &str)> {
 
 pub fn parse(text: &str) -> Result<CounterTable, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text.split_inclusive('\n').enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((header_index, header)) = lines.next() else {
+    // The header is the first line with text; the samples start on the line after it.
+    let mut at = 0;
+    let mut found = None;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if !line.trim().is_empty() {
+            found = Some((i, line));
+            break;
+        }
+        at += line.len();
+    }
+    let Some((header_index, header_line)) = found else {
         return Err(ParseError("the file is empty".into()));
     };
-    let header = header.trim_end_matches(['\n', '\r']);
-    let sep = if header.starts_with("\"(PDH-TSV") { '\t' } else { ',' };
-    let head = split(header, sep);
-    if !head[0].starts_with("(PDH-CSV") && !head[0].starts_with("(PDH-TSV") {
-        return Err(ParseError(
-            "not a perfmon counter log: the first line does not start with \"(PDH-CSV 4.0)\" or \"(PDH-TSV 4.0)\""
-                .into(),
-        ));
-    }
-    let mut table = CounterTable { format: head[0].clone(), columns: head[1..].to_vec(), ..CounterTable::default() };
+    let (format, columns, sep) = header(header_line.trim_end_matches(['\n', '\r']))?;
+    let mut table = CounterTable { format, columns, ..CounterTable::default() };
     // The samples after the header, in two halves parsed at once when the log is large (a
     // week of one-second samples is 300 MB): each half is whole lines.
-    let body_start = text.find(header).map_or(text.len(), |at| at + header.len());
-    let body = text[body_start..].strip_prefix('\r').unwrap_or(&text[body_start..]);
-    let body = body.strip_prefix('\n').unwrap_or(body);
+    let body = &text[at + header_line.len()..];
     let first_line = header_index + 2;
     let width = table.columns.len();
     let halves = if body.len() > 8 << 20 {
-        let middle = body[body.len() / 2..].find('\n').map_or(body.len(), |i| body.len() / 2 + i + 1);
+        // Bytes: the middle of the text may be inside a character, a newline never is.
+        let half = body.len() / 2;
+        let middle = body.as_bytes()[half..].iter().position(|&b| b == b'\n').map_or(body.len(), |i| half + i + 1);
         let (a, b) = body.split_at(middle);
         std::thread::scope(|scope| {
             let second = scope.spawn(|| Samples::of(b, sep, width));
@@ -103,6 +105,21 @@ pub fn parse(text: &str) -> Result<CounterTable, ParseError> {
     table.rows.extend(b.rows);
     table.skipped = a.skipped.iter().map(|i| first_line + i).chain(b.skipped.iter().map(|i| second_line + i)).collect();
     Ok(table)
+}
+
+/// The header line: its format cell (`(PDH-CSV 4.0) (UTC)(0)`), the counter paths, and the
+/// separator the log uses.
+pub(crate) fn header(line: &str) -> Result<(String, Vec<String>, char), ParseError> {
+    let sep = if line.starts_with("\"(PDH-TSV") { '\t' } else { ',' };
+    let mut head = split(line, sep);
+    if !head[0].starts_with("(PDH-CSV") && !head[0].starts_with("(PDH-TSV") {
+        return Err(ParseError(
+            "not a perfmon counter log: the first line does not start with \"(PDH-CSV 4.0)\" or \"(PDH-TSV 4.0)\""
+                .into(),
+        ));
+    }
+    let columns = head.split_off(1);
+    Ok((head.swap_remove(0), columns, sep))
 }
 
 /// The samples of a run of whole lines; `skipped` holds 0-based line indexes within it.
@@ -140,28 +157,44 @@ impl Samples {
 /// quotes) is read in place, field by field, without copying; any other goes through `split`.
 fn row(line: &str, sep: char, width: usize) -> Option<(String, Vec<Option<f64>>)> {
     let mut values = Vec::with_capacity(width);
+    let time = row_into(line, sep, width, &mut values)?;
+    Some((time.into_owned(), values))
+}
+
+/// `row` into `values` (cleared first), so a reader going line by line reuses one buffer; the
+/// time is borrowed from the line when it needs no unquoting.
+pub(crate) fn row_into<'a>(
+    line: &'a str,
+    sep: char,
+    width: usize,
+    values: &mut Vec<Option<f64>>,
+) -> Option<Cow<'a, str>> {
+    values.clear();
     let mut fields = PlainFields { rest: line.trim_end_matches('\r'), sep };
     let time = match fields.next() {
         Some(Some(t)) => t,
-        Some(None) => return slow_row(line, sep, width),
+        Some(None) => return slow_row(line, sep, width, values),
         None => return None,
     };
     for field in fields.by_ref() {
         match field {
             Some(f) => values.push(value(f)?),
-            None => return slow_row(line, sep, width),
+            None => return slow_row(line, sep, width, values),
         }
     }
-    (values.len() == width).then(|| (time.to_string(), values))
+    (values.len() == width).then_some(Cow::Borrowed(time))
 }
 
-fn slow_row(line: &str, sep: char, width: usize) -> Option<(String, Vec<Option<f64>>)> {
-    let fields = split(line, sep);
+fn slow_row<'a>(line: &str, sep: char, width: usize, values: &mut Vec<Option<f64>>) -> Option<Cow<'a, str>> {
+    values.clear();
+    let mut fields = split(line, sep);
     if fields.len() != width + 1 {
         return None;
     }
-    let values = fields[1..].iter().map(|f| value(f)).collect::<Option<Vec<_>>>()?;
-    Some((fields[0].clone(), values))
+    for f in &fields[1..] {
+        values.push(value(f)?);
+    }
+    Some(Cow::Owned(fields.swap_remove(0)))
 }
 
 /// The fields of a line as borrowed slices; an item is `None` when a field needs unquoting
@@ -276,8 +309,11 @@ mod tests {
             "t\t1\t2",
         ] {
             for sep in [',', '\t'] {
-                assert_eq!(row(line, sep, 2), slow_row(line, sep, 2), "{line:?} split by {sep:?}");
-                assert_eq!(row(line, sep, 3), slow_row(line, sep, 3), "{line:?} split by {sep:?}");
+                for width in [2, 3] {
+                    let mut slow = Vec::new();
+                    let by_split = slow_row(line, sep, width, &mut slow).map(|t| (t.into_owned(), slow));
+                    assert_eq!(row(line, sep, width), by_split, "{line:?} split by {sep:?}");
+                }
             }
         }
     }
@@ -333,7 +369,7 @@ mod tests {
 /// A sortable key for a timestamp as perfmon writes it (`09/19/2017 09:51:39.073`) or as a
 /// user types one (`2017-09-19T09:51:39`, `2017-09-19 09:51`, `2017-09-19`); `None` for
 /// anything else. Time zones are not converted: a log's times are its local times.
-pub fn time_key(text: &str) -> Option<(u32, u32, u32, u32, u32, u32, u32)> {
+pub fn time_key(text: &str) -> Option<TimeKey> {
     let t = text.trim();
     let (date, clock) = match t.split_once([' ', 'T']) {
         Some((d, c)) => (d, c.trim()),
@@ -362,10 +398,20 @@ pub fn time_key(text: &str) -> Option<(u32, u32, u32, u32, u32, u32, u32)> {
     Some((y, m, d, hms[0], hms[1], hms[2], ms))
 }
 
-impl CounterTable {
-    /// Keeps the samples from `from` to `to` (inclusive); `Err` names a bound or a sample
-    /// time that is not a timestamp.
-    pub fn keep_between(&mut self, from: Option<&str>, to: Option<&str>) -> Result<(), ParseError> {
+/// A timestamp as `time_key` reads it: year, month, day, hours, minutes, seconds, milliseconds.
+pub type TimeKey = (u32, u32, u32, u32, u32, u32, u32);
+
+/// `--from`/`--to`: the samples kept, by their times (inclusive).
+#[derive(Clone, Debug)]
+pub struct TimeRange {
+    from: Option<TimeKey>,
+    to: Option<TimeKey>,
+}
+
+impl TimeRange {
+    /// `Ok(None)` when neither bound is given: every sample is kept, whatever its time. `Err`
+    /// names a bound that is not a timestamp.
+    pub fn new(from: Option<&str>, to: Option<&str>) -> Result<Option<TimeRange>, ParseError> {
         let bound = |b: Option<&str>| -> Result<Option<_>, ParseError> {
             b.map(|t| {
                 time_key(t).ok_or_else(|| {
@@ -375,16 +421,24 @@ impl CounterTable {
             .transpose()
         };
         let (from, to) = (bound(from)?, bound(to)?);
-        if from.is_none() && to.is_none() {
-            return Ok(());
-        }
-        let mut keep = Vec::with_capacity(self.times.len());
-        for time in &self.times {
-            let k = time_key(time).ok_or_else(|| {
-                ParseError(format!("the log's sample time {time:?} is not a timestamp, so it cannot be cut by time"))
-            })?;
-            keep.push(from.is_none_or(|f| k >= f) && to.is_none_or(|t| k <= t));
-        }
+        Ok((from.is_some() || to.is_some()).then_some(TimeRange { from, to }))
+    }
+
+    /// Whether a sample at `time` is kept; `Err` when `time` is not a timestamp.
+    pub fn keeps(&self, time: &str) -> Result<bool, ParseError> {
+        let k = time_key(time).ok_or_else(|| {
+            ParseError(format!("the log's sample time {time:?} is not a timestamp, so it cannot be cut by time"))
+        })?;
+        Ok(self.from.is_none_or(|f| k >= f) && self.to.is_none_or(|t| k <= t))
+    }
+}
+
+impl CounterTable {
+    /// Keeps the samples from `from` to `to` (inclusive); `Err` names a bound or a sample
+    /// time that is not a timestamp.
+    pub fn keep_between(&mut self, from: Option<&str>, to: Option<&str>) -> Result<(), ParseError> {
+        let Some(range) = TimeRange::new(from, to)? else { return Ok(()) };
+        let keep = self.times.iter().map(|t| range.keeps(t)).collect::<Result<Vec<bool>, _>>()?;
         let mut it = keep.iter();
         self.rows.retain(|_| *it.next().unwrap_or(&false));
         let mut it = keep.iter();

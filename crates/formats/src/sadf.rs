@@ -11,6 +11,7 @@
 //! bytes per direction but no Disk Reads/sec: characterize then says which counters it lacks.
 
 use crate::perfmon::{CounterTable, ParseError};
+use crate::stream::{RowSink, TableSink};
 
 /// sar's sectors are 512 bytes (man sar).
 const SECTOR: f64 = 512.0;
@@ -25,35 +26,42 @@ const COUNTERS: [&str; 7] = [
     "% Disk Time",
 ];
 
-pub fn parse_sadf(text: &str) -> Result<CounterTable, ParseError> {
-    let mut header: Option<Vec<String>> = None;
-    let mut host = String::from("localhost");
-    let mut devices: Vec<String> = Vec::new();
-    // (timestamp, device, values)
-    let mut records: Vec<(String, String, [Option<f64>; COUNTERS.len()])> = Vec::new();
-    let mut skipped = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+/// `sadf -d` records read a line at a time (see `stream`): a row a timestamp (devices side by
+/// side), handed on when the next timestamp begins or the text ends. A device's columns name
+/// the host of its first record.
+#[derive(Default)]
+pub(crate) struct Reader {
+    header: Option<Vec<String>>,
+    devices: Vec<String>,
+    columns: Vec<String>,
+    /// Columns the sink has been told of.
+    told: usize,
+    /// The row being filled: its time and values.
+    row: Option<(String, Vec<Option<f64>>)>,
+}
+
+impl Reader {
+    pub(crate) fn line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
         let line = line.trim_end_matches('\r');
         if let Some(h) = line.strip_prefix('#') {
             let names: Vec<String> = h.trim().split(';').map(str::to_string).collect();
             if names.iter().any(|n| n == "DEV") {
-                header = Some(names);
+                self.header = Some(names);
             }
-            continue;
+            return Ok(());
         }
         if line.trim().is_empty() {
-            continue;
+            return Ok(());
         }
-        let Some(names) = &header else {
+        let Some(names) = &self.header else {
             return Err(ParseError(format!(
-                "line {}: not sadf -d disk output: no \"# hostname;interval;timestamp;DEV;...\" header before the data",
-                i + 1
+                "line {no}: not sadf -d disk output: no \"# hostname;interval;timestamp;DEV;...\" header before the data"
             )));
         };
         let fields: Vec<&str> = line.split(';').collect();
         if fields.len() != names.len() {
-            skipped.push(i + 1);
-            continue;
+            sink.skipped(no);
+            return Ok(());
         }
         let get = |name: &str| names.iter().position(|n| n == name).map(|p| fields[p]);
         // Everything but the host, time and device is a number; a row where one is not is
@@ -61,19 +69,16 @@ pub fn parse_sadf(text: &str) -> Result<CounterTable, ParseError> {
         let numeric =
             names.iter().zip(&fields).filter(|(n, _)| !["hostname", "timestamp", "DEV"].contains(&n.as_str()));
         if numeric.clone().any(|(_, v)| v.trim().replace(',', ".").parse::<f64>().is_err()) {
-            skipped.push(i + 1);
-            continue;
+            sink.skipped(no);
+            return Ok(());
         }
         let num = |name: &str| {
             get(name).and_then(|v| v.trim().replace(',', ".").parse::<f64>().ok()).filter(|v| v.is_finite())
         };
         let (Some(dev), Some(time)) = (get("DEV"), get("timestamp")) else {
-            skipped.push(i + 1);
-            continue;
+            sink.skipped(no);
+            return Ok(());
         };
-        if let Some(h) = get("hostname") {
-            host = h.to_string();
-        }
         let read_bytes = num("rkB/s").map(|k| k * 1024.0).or_else(|| num("rd_sec/s").map(|s| s * SECTOR));
         let write_bytes = num("wkB/s").map(|k| k * 1024.0).or_else(|| num("wr_sec/s").map(|s| s * SECTOR));
         // areq-sz is in kB from 11.5.7; avgrq-sz before it was in sectors.
@@ -87,32 +92,54 @@ pub fn parse_sadf(text: &str) -> Result<CounterTable, ParseError> {
             num("await").map(|ms| ms / 1000.0),
             num("%util"),
         ];
-        if !devices.iter().any(|d| d == dev) {
-            devices.push(dev.to_string());
+        let d = match self.devices.iter().position(|x| x == dev) {
+            Some(d) => d,
+            None => {
+                let host = get("hostname").unwrap_or("localhost");
+                self.devices.push(dev.to_string());
+                self.columns.extend(COUNTERS.iter().map(|c| format!("\\\\{host}\\PhysicalDisk({dev})\\{c}")));
+                self.devices.len() - 1
+            }
+        };
+        // One row per timestamp, devices side by side.
+        if self.row.as_ref().is_none_or(|(t, _)| t != time) {
+            self.hand_on(sink);
+            self.row = Some((time.to_string(), Vec::new()));
         }
-        records.push((time.to_string(), dev.to_string(), values));
-    }
-    if records.is_empty() {
-        return Err(ParseError("sadf -d output without any disk record (was it sadf -d -- -d?)".into()));
-    }
-    let host = &host;
-    let columns = devices
-        .iter()
-        .flat_map(|d| COUNTERS.iter().map(move |c| format!("\\\\{host}\\PhysicalDisk({d})\\{c}")))
-        .collect();
-    let mut t = CounterTable { format: "sadf -d".into(), columns, skipped, ..CounterTable::default() };
-    // One row per timestamp, devices side by side.
-    for (time, dev, values) in records {
-        if t.times.last() != Some(&time) {
-            t.times.push(time);
-            t.rows.push(vec![None; devices.len() * COUNTERS.len()]);
-        }
-        let d = devices.iter().position(|x| *x == dev).unwrap_or(0);
-        if let Some(row) = t.rows.last_mut() {
+        if let Some((_, row)) = &mut self.row {
+            row.resize(self.devices.len() * COUNTERS.len(), None);
             row[d * COUNTERS.len()..(d + 1) * COUNTERS.len()].copy_from_slice(&values);
         }
+        Ok(())
     }
-    Ok(t)
+
+    /// The row filled so far, if any.
+    fn hand_on(&mut self, sink: &mut impl RowSink) {
+        let Some((time, row)) = self.row.take() else { return };
+        if self.columns.len() > self.told {
+            self.told = self.columns.len();
+            sink.columns(&self.columns);
+        }
+        sink.row(&time, &row);
+    }
+
+    pub(crate) fn finish(mut self, sink: &mut impl RowSink) -> Result<String, ParseError> {
+        if self.row.is_none() {
+            return Err(ParseError("sadf -d output without any disk record (was it sadf -d -- -d?)".into()));
+        }
+        self.hand_on(sink);
+        Ok("sadf -d".into())
+    }
+}
+
+pub fn parse_sadf(text: &str) -> Result<CounterTable, ParseError> {
+    let mut reader = Reader::default();
+    let mut sink = TableSink::default();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        reader.line(i + 1, line.strip_suffix('\n').unwrap_or(line), &mut sink)?;
+    }
+    let format = reader.finish(&mut sink)?;
+    Ok(sink.into_table(format))
 }
 
 #[cfg(test)]
