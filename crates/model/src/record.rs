@@ -146,6 +146,16 @@ impl RunRecord {
     pub fn kind(&self) -> crate::RunKind {
         self.details.kind()
     }
+
+    /// The rate of what the run counts (`counts`), or `None` where a rate means nothing: a
+    /// checkpoint of the large operations processes no rows, so it has no rows/sec (and never
+    /// IOs/sec: its I/O is its volumes').
+    pub fn rate(&self) -> Option<f64> {
+        match self.details.large_op() {
+            Some(f) if !f.has_row_rate() => None,
+            _ => Some(self.summary.iops),
+        }
+    }
 }
 
 /// Throughput and latency of a set of I/Os: a whole run, one target, or one thread.

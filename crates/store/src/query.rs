@@ -138,6 +138,21 @@ pub struct RunSummary {
     pub errors: u64,
 }
 
+impl RunSummary {
+    /// The run's rate of what it counts, or `None` where a rate means nothing: a large
+    /// operation's checkpoint processes no rows (and is never a rate of I/Os). As
+    /// `RunRecord::rate`, from the summary's kind and point.
+    pub fn rate(&self) -> Option<f64> {
+        let checkpoint = self.kind == spindle_model::RunKind::LargeOps.name()
+            && self
+                .point
+                .as_ref()
+                .and_then(|p| p.as_sweep())
+                .is_some_and(|p| p.param == "op" && p.value == "checkpoint");
+        (!checkpoint).then_some(self.iops)
+    }
+}
+
 /// A group of runs made together, as stored.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StoredGroup {
