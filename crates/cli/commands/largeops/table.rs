@@ -23,7 +23,8 @@ pub fn render(db: &str, records: &[RunRecord]) -> String {
         // A checkpoint writes pages, not rows: it has no rate of rows.
         let rate =
             if f.has_row_rate() { format!("{:.0}", f.rows as f64 / f.seconds.max(1e-9)) } else { "-".to_string() };
-        let _ = writeln!(out, "{:<13} {:>11} {:>9.2} {:>9} {:>55}  {cache}", f.operation, f.rows, f.seconds, rate, "");
+        let line = format!("{:<13} {:>11} {:>9.2} {:>9} {:>55}  {cache}", f.operation, f.rows, f.seconds, rate, "");
+        let _ = writeln!(out, "{}", line.trim_end());
         for r in f.roles() {
             let _ = writeln!(out, "{}", role_line(&r));
         }

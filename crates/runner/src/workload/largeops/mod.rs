@@ -118,12 +118,14 @@ impl Workload for LargeOps {
                 Op::Scan | Op::Update => Some(cache::empty_caches(&mut open.conn, &open.url, self.db.instance_mut())?),
                 Op::Load | Op::Checkpoint => None,
             };
+            let before = open.conn.file_stats().ok();
+            // Said as the measuring starts (after the engine's counters are read, which on a
+            // cold cache reads catalog pages), so the line marks the operation's span.
             cx.observer.note(&format!(
                 "{}{}",
                 op.name(),
                 coldness.as_ref().map(|c| format!(" ({})", c.why)).unwrap_or_default()
             ));
-            let before = open.conn.file_stats().ok();
             let measure = Measure::start(&paths, open.volumes.clone(), cx.sample_interval, Vec::new());
             let done: OpOutcome = match op {
                 Op::Load => {
