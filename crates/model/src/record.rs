@@ -105,9 +105,15 @@ impl<'de> Deserialize<'de> for RunRecord {
 
 impl RunRecord {
     /// Which figures this run recorded: a run imported from a tool that did not record one
-    /// shows it as absent, never as 0.
+    /// shows it as absent, never as 0; a large operation is one statement (or one load), with
+    /// no latencies of its own.
     pub fn recorded(&self) -> crate::Recorded {
-        crate::Recorded::of_origin(self.details.origin())
+        let recorded = crate::Recorded::of_origin(self.details.origin());
+        if self.kind() == crate::RunKind::LargeOps {
+            crate::Recorded { latency: false, percentiles: false, ..recorded }
+        } else {
+            recorded
+        }
     }
 
     /// A record with its identity and kind's details filled in and everything measured left

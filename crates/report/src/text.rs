@@ -205,7 +205,10 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
         let _ = writeln!(out, "{indent}flushes (fdatasync): {}", s.flush.count);
         latency(out, indent, "  ", &s.flush.latency_ns, Recorded::ALL);
     }
-    histogram(out, indent, &s.sqlio_histogram_pct);
+    // A large operation is one statement: it has no histogram of latencies.
+    if r.kind() != spindle_model::RunKind::LargeOps {
+        histogram(out, indent, &s.sqlio_histogram_pct);
+    }
 }
 
 /// The latency a DBA reads first: a commit's when writes were flushed, else every I/O's.
@@ -569,6 +572,7 @@ mod tests {
         assert_eq!(row("data (loop1)"), ["data", "(loop1)", "0", "100", "-", "63.0", "0.00", "6.45", "0.50"], "{text}");
         assert_eq!(row("log (loop2)"), ["log", "(loop2)", "0", "10", "-", "934.0", "0.00", "9.56", "0.50"], "{text}");
         assert!(text.contains("large operation: checkpoint") && !text.contains("IOs/sec"), "{text}");
+        assert!(!text.contains("0ns") && !text.contains("histogram"), "no latencies of its own: {text}");
         assert!(text.contains("rows/sec:            -"), "{text}");
         let overview = text.lines().skip_while(|l| *l != "runs:").nth(3).unwrap();
         assert_eq!(overview.split_whitespace().nth(1), Some("-"), "{text}");

@@ -197,7 +197,12 @@ impl Store {
         );
         let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
             let absent: Vec<String> = r.opt_text(15)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
-            let recorded = spindle_model::Recorded::from_absent(&absent);
+            let mut recorded = spindle_model::Recorded::from_absent(&absent);
+            // A large operation has no latencies of its own (`RunRecord::recorded`).
+            if r.text(2)? == spindle_model::RunKind::LargeOps.name() {
+                recorded.latency = false;
+                recorded.percentiles = false;
+            }
             Ok(RunSummary {
                 id: r.int(0)?,
                 started_at: r.text(1)?,
