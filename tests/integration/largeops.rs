@@ -140,3 +140,129 @@ fn repeated_large_operations_are_compared_operation_by_operation() {
         assert_ne!(c["metrics"][0]["verdict"], "untested", "{op}: {c}");
     }
 }
+
+/// A volume's counts in /proc/diskstats: reads, sectors read, writes, sectors written.
+#[cfg(feature = "postgres")]
+fn diskstats(device: &str) -> [u64; 4] {
+    let text = std::fs::read_to_string("/proc/diskstats").unwrap();
+    let line = text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>()).find(|f| f[2] == device).unwrap();
+    let n = |i: usize| line[i].parse::<u64>().unwrap();
+    [n(3), n(5), n(7), n(9)]
+}
+
+/// Stops the managed instances of a scratch XDG directory, whatever the test did.
+#[cfg(feature = "postgres")]
+struct Down(std::path::PathBuf);
+
+#[cfg(feature = "postgres")]
+impl Drop for Down {
+    fn drop(&mut self) {
+        let _ =
+            crate::common::spindle().env("XDG_DATA_HOME", &self.0).args(["db", "down", "--all", "--remove"]).output();
+    }
+}
+
+/// A managed PostgreSQL with its data on one loop device and its WAL on another: each
+/// operation's record has a data row and a log row, each exactly what its volume's counters
+/// recorded, every view shows those numbers, and none names a rate of I/Os.
+#[cfg(feature = "postgres")]
+#[test]
+fn largeops_shows_data_and_log_apart_on_their_own_volumes() {
+    use crate::common::{Ext4, Loop, installed, spindle};
+    if !installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let volume = |name: &str| {
+        let device = Loop::over(dir.path().join(format!("{name}.img")), 1 << 30, &[])?;
+        let kernel = device.0.trim_start_matches("/dev/").to_string();
+        Some((kernel, Ext4::on(device)?))
+    };
+    let (Some((data_dev, data)), Some((log_dev, log))) = (volume("data"), volume("log")) else { return };
+    let (xdg, store) = (dir.path().join("xdg"), dir.path().join("results.db"));
+    let up = spindle()
+        .env("XDG_DATA_HOME", &xdg)
+        .args(["db", "up", "--engine", "postgres", "--data"])
+        .arg(data.mount.join("pg"))
+        .arg("--wal")
+        .arg(log.mount.join("wal"))
+        .output()
+        .unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    let _down = Down(xdg.clone());
+    let url = String::from_utf8(up.stdout).unwrap().trim().to_string();
+
+    let before = [diskstats(&data_dev), diskstats(&log_dev)];
+    let out = spindle()
+        .env("XDG_DATA_HOME", &xdg)
+        .env("SPINDLE_STORE", &store)
+        .args(["largeops", "--db", &url, "--rows", "20000", "--batch", "5000", "--settle", "0s", "--json"])
+        .output()
+        .unwrap();
+    let after = [diskstats(&data_dev), diskstats(&log_dev)];
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ops: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ops.len(), 4);
+
+    let mut summed = [[0u64; 4]; 2];
+    for op in &ops {
+        let name = op["operation"].as_str().unwrap();
+        let roles = op["roles"].as_array().unwrap();
+        let got: Vec<(&str, &str)> =
+            roles.iter().map(|r| (r["role"].as_str().unwrap(), r["devices"][0].as_str().unwrap())).collect();
+        assert_eq!(got, [("data", data_dev.as_str()), ("log", log_dev.as_str())], "{name}: {op}");
+        for (i, (role, dev)) in roles.iter().zip([&data_dev, &log_dev]).enumerate() {
+            // The role's figures are its volume's exact counts, as recorded.
+            let v = op["volumes"].as_array().unwrap().iter().find(|v| v["device"] == dev.as_str()).unwrap();
+            for key in ["reads", "bytes_read", "writes", "bytes_written"] {
+                assert_eq!(role[key], v[key], "{name} {key}: {op}");
+            }
+            let n = |key: &str| role[key].as_u64().unwrap();
+            for (k, key) in ["reads", "bytes_read", "writes", "bytes_written"].iter().enumerate() {
+                summed[i][k] += if key.starts_with("bytes") { n(key) / 512 } else { n(key) };
+            }
+        }
+    }
+    // The operations' spans lie inside the run's: each volume's counts over the operations are
+    // at most what its counters moved over the whole run.
+    for (i, dev) in [&data_dev, &log_dev].iter().enumerate() {
+        for k in 0..4 {
+            let delta = after[i][k] - before[i][k];
+            assert!(
+                summed[i][k] <= delta,
+                "{dev} field {k}: {} over the operations, {delta} over the run",
+                summed[i][k]
+            );
+        }
+    }
+    let role = |op: usize, role: usize, key: &str| ops[op]["roles"][role][key].as_u64().unwrap();
+    assert!(role(0, 1, "writes") > 0 && role(0, 1, "bytes_written") > 0, "the load wrote the log: {}", ops[0]);
+    assert!(role(3, 0, "writes") > 0, "the checkpoint wrote the data: {}", ops[3]);
+
+    // Every view shows what was recorded: runs show's text has each role's reads and writes.
+    let runs = crate::common::runs_in(&store);
+    assert_eq!(runs.len(), 4);
+    for run in &runs {
+        let id = run["id"].to_string();
+        let shown = spindle().env("SPINDLE_STORE", &store).args(["runs", "show", &id]).output().unwrap();
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(!text.contains("IOs/sec"), "{text}");
+        let record: serde_json::Value = serde_json::from_slice(
+            &spindle().env("SPINDLE_STORE", &store).args(["runs", "show", &id, "--json"]).output().unwrap().stdout,
+        )
+        .unwrap();
+        for (r, dev) in record["details"]["figures"]["roles"].as_array().unwrap().iter().zip([&data_dev, &log_dev]) {
+            let label = format!("{} ({dev})", r["role"].as_str().unwrap());
+            let line =
+                text.lines().find(|l| l.trim_start().starts_with(&label)).unwrap_or_else(|| panic!("{label}: {text}"));
+            let figures: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(figures[2..4], [r["reads"].to_string(), r["writes"].to_string()], "{line}");
+        }
+    }
+    let list = spindle().env("SPINDLE_STORE", &store).args(["runs", "list"]).output().unwrap();
+    let list = String::from_utf8_lossy(&list.stdout);
+    assert!(list.contains("rows/sec") && !list.contains("IOs/sec"), "{list}");
+    let lines: Vec<&str> = list.lines().collect();
+    let at = lines.iter().position(|l| l.contains("op=checkpoint")).unwrap();
+    assert_eq!(lines[at - 1].split_whitespace().nth(5), Some("-"), "the checkpoint has no rate: {list}");
+}

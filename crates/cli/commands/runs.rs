@@ -75,12 +75,12 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
     for r in runs {
         let _ = writeln!(
             out,
-            "{:>5}  {:<19}  {:<11} {:<11} {:>9.0} {:>8.2} {:>8} {:>8}",
+            "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8.2} {:>8} {:>8}",
             r.id,
             r.started_at.replace('T', " ").trim_end_matches('Z'),
             r.kind,
             r.status,
-            r.iops,
+            rate_of(r),
             r.mb_per_sec,
             format_latency_opt(r.latency_mean_ns),
             format_latency_opt(r.latency_p99_ns.map(|p| p as f64)),
@@ -102,6 +102,12 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
         let _ = writeln!(out, "(the newest {} of {total} runs; --limit N or --all for more)", runs.len());
     }
     out
+}
+
+/// A run's rate as `runs list` shows it: "-" where a rate means nothing (a large operation's
+/// checkpoint processes no rows, and is never a rate of I/Os).
+fn rate_of(r: &RunSummary) -> String {
+    r.rate().map_or("-".to_string(), |v| format!("{v:.0}"))
 }
 
 /// `text` in lines of at most `width` columns, each after `indent`, broken at spaces; a word
@@ -290,6 +296,23 @@ mod tests {
         assert!(text.contains("(the newest 2 of 3 runs"), "{text}");
         let io = list_text(&runs[1..], 1);
         assert!(io.contains("IOs/sec") && !io.contains("ops/sec"), "{io}");
+    }
+
+    /// A large operation's rate is of rows; a checkpoint has none, and neither is IOs/sec.
+    #[test]
+    fn a_checkpoint_is_listed_without_a_rate() {
+        let mut load = summary(1, "largeops", &[], "large operations: load of 1000 TPC-C customer rows");
+        load.point = Some(spindle_model::group::Point::sweep("op", "load"));
+        load.iops = 48_543.0;
+        let checkpoint = summary(2, "largeops", &[], "large operations: checkpoint of 1000 TPC-C customer rows");
+        let text = list_text(&[load, checkpoint], 2);
+        assert!(text.contains("rows/sec") && !text.contains("IOs/sec"), "{text}");
+        let figures = |id: &str| -> Vec<String> {
+            let line = text.lines().find(|l| l.trim_start().starts_with(id)).unwrap();
+            line.split_whitespace().map(str::to_string).collect()
+        };
+        assert_eq!(figures("1 ")[5], "48543", "{text}");
+        assert_eq!(figures("2 ")[5], "-", "{text}");
     }
 
     #[test]

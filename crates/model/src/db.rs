@@ -115,8 +115,132 @@ pub struct LargeOpFigures {
     pub cold_why: Option<String>,
     /// What each volume under the engine's data and log did during the operation.
     pub volumes: Vec<DeviceIo>,
+    /// The volumes (kernel names) the engine's data files and its log are on, as the engine
+    /// names its files: which of `volumes` is which. Empty in records from before they were
+    /// told apart, and where the engine's files are not on this machine.
+    #[serde(default)]
+    pub data_volumes: Vec<String>,
+    #[serde(default)]
+    pub log_volumes: Vec<String>,
+    /// `volumes` by role (`by_role`): the data's and the log's apart where they are on
+    /// different volumes, one "data and log" row where they share theirs.
+    #[serde(default)]
+    pub roles: Vec<RoleIo>,
     /// Automatic checkpoints the engine made during the operation, where it counts them.
     pub automatic_checkpoints: Option<u64>,
+}
+
+/// Which of an engine's files a volume holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Data,
+    Log,
+    /// Both, on one volume: its counts cannot be split between them.
+    #[default]
+    DataAndLog,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Data => "data",
+            Role::Log => "log",
+            Role::DataAndLog => "data and log",
+        }
+    }
+}
+
+/// What the volumes of one role did during a large operation: their exact counts from
+/// /proc/diskstats (summed where a role spans several volumes), and the figures the article
+/// reads from perfmon per volume: reads, writes, bytes a read and a write, MB/s, queue.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoleIo {
+    pub role: Role,
+    /// The volumes counted (`loop3`).
+    pub devices: Vec<String>,
+    /// A volume of this row holds the other role's files too, so its I/O is in both rows.
+    #[serde(default)]
+    pub shared: bool,
+    pub reads: u64,
+    pub bytes_read: u64,
+    pub writes: u64,
+    pub bytes_written: u64,
+    /// KB (1,024 bytes) a read and a write; absent where there were none.
+    pub kb_per_read: Option<f64>,
+    pub kb_per_write: Option<f64>,
+    /// Decimal MB a second over the span the volumes were counted.
+    pub read_mb_per_sec: f64,
+    pub write_mb_per_sec: f64,
+    /// Mean I/Os queued or in service (perfmon's Avg. Disk Queue Length), summed over the
+    /// role's volumes.
+    pub queue: Option<f64>,
+}
+
+impl RoleIo {
+    fn of(role: Role, volumes: &[&DeviceIo], seconds: f64) -> RoleIo {
+        let sum = |f: fn(&DeviceIo) -> u64| volumes.iter().map(|v| f(v)).sum::<u64>();
+        let (reads, bytes_read, writes, bytes_written) =
+            (sum(|v| v.reads), sum(|v| v.bytes_read), sum(|v| v.data_writes()), sum(|v| v.bytes_written));
+        // The span the volumes were counted over; the operation's own time where not recorded.
+        let span = volumes.iter().find_map(|v| v.seconds).filter(|s| *s > 0.0).unwrap_or(seconds);
+        let per = |bytes: u64, n: u64| (n > 0).then(|| bytes as f64 / n as f64 / 1024.0);
+        let rate = |bytes: u64| if span > 0.0 { bytes as f64 / 1e6 / span } else { 0.0 };
+        let queue = volumes.iter().map(|v| v.queue()).collect::<Option<Vec<f64>>>().map(|q| q.iter().sum());
+        RoleIo {
+            role,
+            devices: volumes.iter().map(|v| v.device.clone()).collect(),
+            shared: false,
+            reads,
+            bytes_read,
+            writes,
+            bytes_written,
+            kb_per_read: per(bytes_read, reads),
+            kb_per_write: per(bytes_written, writes),
+            read_mb_per_sec: rate(bytes_read),
+            write_mb_per_sec: rate(bytes_written),
+            queue: if volumes.is_empty() { None } else { queue },
+        }
+    }
+}
+
+impl LargeOpFigures {
+    /// The volumes' counts by role: a "data" and a "log" row where the engine's data and log
+    /// are on different volumes, one "data and log" row where they are on the same ones (or
+    /// where the record does not say which is which).
+    pub fn by_role(&self) -> Vec<RoleIo> {
+        let pick = |names: &[String]| -> Vec<&DeviceIo> {
+            self.volumes.iter().filter(|v| names.contains(&v.device)).collect()
+        };
+        let (data, log) = (pick(&self.data_volumes), pick(&self.log_volumes));
+        let same =
+            |a: &[&DeviceIo], b: &[&DeviceIo]| a.iter().all(|v| b.contains(v)) && b.iter().all(|v| a.contains(v));
+        if self.volumes.is_empty() {
+            return Vec::new();
+        }
+        if (data.is_empty() && log.is_empty()) || same(&data, &log) {
+            let all: Vec<&DeviceIo> = if data.is_empty() { self.volumes.iter().collect() } else { data };
+            return vec![RoleIo::of(Role::DataAndLog, &all, self.seconds)];
+        }
+        let shared = data.iter().any(|v| log.contains(v));
+        [(Role::Data, data), (Role::Log, log)]
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(role, v)| RoleIo { shared, ..RoleIo::of(role, &v, self.seconds) })
+            .collect()
+    }
+
+    /// The roles as recorded, or worked out from the volumes for a record from before they
+    /// were.
+    pub fn roles(&self) -> Vec<RoleIo> {
+        if self.roles.is_empty() { self.by_role() } else { self.roles.clone() }
+    }
+
+    /// Whether a rate of rows means anything for this operation: a checkpoint writes the
+    /// pages the update dirtied and processes no rows of its own.
+    pub fn has_row_rate(&self) -> bool {
+        self.operation != "checkpoint"
+    }
 }
 
 /// A block device's own counts over a span: what reached the volume.
@@ -307,6 +431,57 @@ mod tests {
         assert_eq!(d.clone().flushes_counted_as_writes(Some(false)).data_writes(), 200, "an older kernel's");
         assert_eq!(d.flushes_counted_as_writes(None).bytes_per_write(), Some(4096.0), "not known: all of them");
         assert_eq!((f.writes_name(), f.bytes_name()), ("log writes", "log bytes"));
+    }
+
+    fn volume(device: &str, reads: u64, writes: u64, bytes_written: u64) -> DeviceIo {
+        DeviceIo {
+            device: device.into(),
+            reads,
+            bytes_read: reads * 8192,
+            writes,
+            bytes_written,
+            queue_ms: Some(1000),
+            seconds: Some(4.0),
+            ..DeviceIo::default()
+        }
+    }
+
+    #[test]
+    fn data_and_log_apart_on_their_own_volumes_together_on_one() {
+        let ops = |data: &[&str], log: &[&str], volumes: Vec<DeviceIo>| LargeOpFigures {
+            operation: "update".into(),
+            rows: 100,
+            seconds: 3.9,
+            volumes,
+            data_volumes: data.iter().map(|s| s.to_string()).collect(),
+            log_volumes: log.iter().map(|s| s.to_string()).collect(),
+            ..LargeOpFigures::default()
+        };
+        let apart =
+            ops(&["loop1"], &["loop2"], vec![volume("loop1", 4, 100, 6_451_200), volume("loop2", 0, 10, 9_564_160)]);
+        let roles = apart.by_role();
+        assert_eq!(roles.iter().map(|r| r.role).collect::<Vec<_>>(), [Role::Data, Role::Log]);
+        let (data, log) = (&roles[0], &roles[1]);
+        assert_eq!(
+            (data.devices.as_slice(), data.reads, data.writes, data.bytes_written),
+            (&["loop1".to_string()][..], 4, 100, 6_451_200)
+        );
+        assert_eq!((data.kb_per_read, data.kb_per_write), (Some(8.0), Some(63.0)));
+        assert_eq!((log.kb_per_read, log.kb_per_write, log.queue), (None, Some(934.0), Some(0.25)));
+        assert_eq!(log.write_mb_per_sec, 9.56416 / 4.0, "over the span the volume was counted");
+        assert!(!data.shared && !log.shared);
+        // One volume under both: one row, never two copies of it.
+        let together = ops(&["vda"], &["vda"], vec![volume("vda", 4, 110, 100)]).by_role();
+        assert_eq!((together.len(), together[0].role, together[0].writes), (1, Role::DataAndLog, 110));
+        // A record from before the roles: every volume in one row.
+        let old = ops(&[], &[], vec![volume("vda", 1, 1, 512), volume("vdb", 1, 2, 1024)]);
+        assert_eq!(old.roles()[0].writes, 3);
+        assert_eq!(old.roles()[0].role.name(), "data and log");
+        // The log on the data's volume and one more: both rows say the volume is shared.
+        let shared = ops(&["vda"], &["vda", "loop2"], vec![volume("vda", 1, 1, 512), volume("loop2", 0, 2, 1024)]);
+        assert!(shared.by_role().iter().all(|r| r.shared));
+        assert!(ops(&[], &[], Vec::new()).by_role().is_empty());
+        assert!(!LargeOpFigures { operation: "checkpoint".into(), ..LargeOpFigures::default() }.has_row_rate());
     }
 
     #[test]

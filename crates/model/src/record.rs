@@ -105,9 +105,15 @@ impl<'de> Deserialize<'de> for RunRecord {
 
 impl RunRecord {
     /// Which figures this run recorded: a run imported from a tool that did not record one
-    /// shows it as absent, never as 0.
+    /// shows it as absent, never as 0; a large operation is one statement (or one load), with
+    /// no latencies of its own.
     pub fn recorded(&self) -> crate::Recorded {
-        crate::Recorded::of_origin(self.details.origin())
+        let recorded = crate::Recorded::of_origin(self.details.origin());
+        if self.kind() == crate::RunKind::LargeOps {
+            crate::Recorded { latency: false, percentiles: false, ..recorded }
+        } else {
+            recorded
+        }
     }
 
     /// A record with its identity and kind's details filled in and everything measured left
@@ -145,6 +151,16 @@ impl RunRecord {
     /// What produced the run: `io`, `hammer`, `hammer-load`, `logtest` or `largeops`.
     pub fn kind(&self) -> crate::RunKind {
         self.details.kind()
+    }
+
+    /// The rate of what the run counts (`counts`), or `None` where a rate means nothing: a
+    /// checkpoint of the large operations processes no rows, so it has no rows/sec (and never
+    /// IOs/sec: its I/O is its volumes').
+    pub fn rate(&self) -> Option<f64> {
+        match self.details.large_op() {
+            Some(f) if !f.has_row_rate() => None,
+            _ => Some(self.summary.iops),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_model::group::{GroupKind, Point};
-use spindle_model::units::format_latency_ns;
+use spindle_model::units::format_latency_opt;
 use std::fmt::Write;
 
 /// A group as stored: what it is, and each of its runs.
@@ -31,10 +31,13 @@ pub struct GroupRun {
     pub point: Option<Point>,
     pub repeat: u32,
     pub status: String,
-    pub iops: f64,
+    /// The rate of what the group counts; absent where a rate means nothing (a checkpoint).
+    pub iops: Option<f64>,
     pub mb_per_sec: f64,
     pub latency_mean_ns: f64,
     pub latency_p99_ns: u64,
+    /// Whether the run has latencies of its own (a large operation has none).
+    pub latency: bool,
 }
 
 /// What the whole group says, by kind.
@@ -106,10 +109,11 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
             point: point.cloned(),
             repeat,
             status: r.status.name().to_string(),
-            iops: r.summary.iops,
+            iops: r.rate(),
             mb_per_sec: r.summary.mb_per_sec,
             latency_mean_ns: r.summary.latency_ns.mean,
             latency_p99_ns: r.summary.latency_ns.p99,
+            latency: r.recorded().latency,
         })
         .collect();
     let findings = match g.kind {
@@ -132,6 +136,11 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
 
 /// The swept setting's values, in the order the first repeat ran them.
 fn sweep_findings(g: &GroupInput<'_>) -> Findings {
+    // The large operations are four different operations, not points of one setting: no
+    // curve or knee over them (a checkpoint's rows/sec is no rate); the run table is all.
+    if !g.runs.is_empty() && g.runs.iter().all(|r| r.3.kind() == spindle_model::RunKind::LargeOps) {
+        return Findings::Suite;
+    }
     let (param, curve, knee) = swept_curve(g, None);
     Findings::Sweep { param, curve, knee }
 }
@@ -216,10 +225,10 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
             "  {:>6} {:<24} {:>12}{} {:>10} {:>10}  {}",
             r.id,
             point,
-            crate::figures::rate_text(r.iops),
+            r.iops.map_or("-".to_string(), crate::figures::rate_text),
             mb(crate::figures::rate_text(r.mb_per_sec)),
-            format_latency_ns(r.latency_mean_ns),
-            format_latency_ns(r.latency_p99_ns as f64),
+            format_latency_opt(r.latency.then_some(r.latency_mean_ns)),
+            format_latency_opt(r.latency.then_some(r.latency_p99_ns as f64)),
             r.status
         );
     }
@@ -292,6 +301,35 @@ mod tests {
         assert_eq!(json["findings"]["kind"], "sweep");
         assert_eq!(json["findings"]["knee"], "4");
         assert_eq!((&json["kind"], &json["runs"][0]["point"]), (&"sweep".into(), &"depth=1".into()), "as stored");
+    }
+
+    /// A large operations' group: a run per operation, no curve or knee over them, no rate
+    /// for the checkpoint and no latencies.
+    #[test]
+    fn a_large_operations_group_is_its_run_table() {
+        use spindle_model::KindData;
+        use spindle_model::db::LargeOpFigures;
+        let runs: Vec<(Point, RunRecord)> = ["load", "checkpoint"]
+            .iter()
+            .map(|op| {
+                let figures = LargeOpFigures { operation: op.to_string(), ..LargeOpFigures::default() };
+                let mut r = io_run(&[500.0; 3], 1000, &[]);
+                r.details = KindData::LargeOps { spec: Default::default(), figures };
+                r.counts = Counts::Rows;
+                (Point::sweep("op", *op), r)
+            })
+            .collect();
+        let rows = runs.iter().enumerate().map(|(i, (p, r))| (i as i64 + 1, Some(p), 1, r)).collect();
+        let v = group_view(&input(GroupKind::Sweep, "largeops --rows 1000", rows));
+        assert!(matches!(v.findings, Findings::Suite), "{:?}", v.findings);
+        let text = String::from_utf8(render_group(&v)).unwrap();
+        let row = |op: &str| -> Vec<String> {
+            let line = text.lines().find(|l| l.contains(op)).unwrap();
+            line.split_whitespace().map(str::to_string).collect()
+        };
+        assert_eq!(row("op=load")[2..5], ["500", "-", "-"], "{text}");
+        assert_eq!(row("op=checkpoint")[2..5], ["-", "-", "-"], "{text}");
+        assert!(!text.contains("knee") && !text.contains("IOs/sec"), "{text}");
     }
 
     #[test]

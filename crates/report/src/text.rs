@@ -71,6 +71,9 @@ fn record(out: &mut String, r: &RunRecord) {
         );
     }
     threads(out, r);
+    if let Some(f) = r.details.large_op() {
+        large_op(out, f);
+    }
     let cpu = &r.summary.cpu;
     if r.recorded().cpu {
         let _ = writeln!(
@@ -103,6 +106,48 @@ fn record(out: &mut String, r: &RunRecord) {
     }
 }
 
+/// A large operation's volumes by role: the data's and the log's apart where they are on
+/// different volumes, one "data and log" row where they share one.
+fn large_op(out: &mut String, f: &spindle_model::db::LargeOpFigures) {
+    let cache = match f.cold {
+        Some(true) => ", cold",
+        Some(false) => ", warm",
+        None => "",
+    };
+    let _ = writeln!(out, "\nlarge operation: {}, {} rows in {:.2} s{cache}", f.operation, f.rows, f.seconds);
+    if let Some(why) = &f.cold_why {
+        let _ = writeln!(out, "  cache: {why}");
+    }
+    let roles = f.roles();
+    if roles.is_empty() {
+        let _ = writeln!(out, "  no volume of this machine measured (the engine's files are elsewhere)");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  {:<24} {:>10} {:>10} {:>8} {:>8} {:>9} {:>10} {:>6}",
+        "volumes (/proc/diskstats)", "reads", "writes", "KB/read", "KB/write", "read MB/s", "write MB/s", "queue"
+    );
+    let kb = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    for r in &roles {
+        let _ = writeln!(
+            out,
+            "  {:<24} {:>10} {:>10} {:>8} {:>8} {:>9.2} {:>10.2} {:>6}",
+            format!("{} ({})", r.role.name(), r.devices.join("+")),
+            r.reads,
+            r.writes,
+            kb(r.kb_per_read),
+            kb(r.kb_per_write),
+            r.read_mb_per_sec,
+            r.write_mb_per_sec,
+            r.queue.map_or("-".to_string(), |q| format!("{q:.2}"))
+        );
+    }
+    if roles.iter().any(|r| r.shared) {
+        let _ = writeln!(out, "  a volume holds both data and log files: its I/O is in both rows");
+    }
+}
+
 /// What a run's operations are called: I/Os, or a database workload's calls.
 struct Words {
     per_sec: &'static str,
@@ -118,7 +163,18 @@ fn words(r: &RunRecord) -> Words {
 fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
     let w = words(r);
     let _ = writeln!(out, "{indent}throughput metrics:");
-    let _ = writeln!(out, "{indent}{}: {:>12.2}", w.per_sec, s.iops);
+    match r.rate() {
+        Some(_) => {
+            let _ = writeln!(out, "{indent}{}: {:>12.2}", w.per_sec, s.iops);
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "{indent}{}: {:>12}   (a checkpoint processes no rows: its I/O is below)",
+                w.per_sec, "-"
+            );
+        }
+    }
     if s.bytes > 0 || r.counts == Counts::Ios {
         let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
     }
@@ -149,7 +205,10 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
         let _ = writeln!(out, "{indent}flushes (fdatasync): {}", s.flush.count);
         latency(out, indent, "  ", &s.flush.latency_ns, Recorded::ALL);
     }
-    histogram(out, indent, &s.sqlio_histogram_pct);
+    // A large operation is one statement: it has no histogram of latencies.
+    if r.kind() != spindle_model::RunKind::LargeOps {
+        histogram(out, indent, &s.sqlio_histogram_pct);
+    }
 }
 
 /// The latency a DBA reads first: a commit's when writes were flushed, else every I/O's.
@@ -329,7 +388,7 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
             out,
             "  {:<width$} {:>12} {:>10} {:>10} {:>10}  {}{}",
             name,
-            crate::view::rate_text(s.iops),
+            r.rate().map_or("-".to_string(), crate::view::rate_text),
             crate::view::rate_text(s.mb_per_sec),
             format_latency_opt(recorded.latency.then_some(headline(s).mean)),
             format_latency_opt(recorded.percentiles.then_some(headline(s).p99 as f64)),
@@ -466,5 +525,56 @@ mod tests {
         let text = String::from_utf8(render_text(&[r.clone(), r])).unwrap();
         assert!(text.lines().next().unwrap().contains("INTERRUPTED"), "{text}");
         assert!(text.contains("runs:"), "two records get an overview");
+    }
+
+    /// `runs show` of a large operation: its data's and log's volumes apart, and a checkpoint
+    /// with no rate of rows (never IOs/sec).
+    #[test]
+    fn a_large_operation_shows_data_and_log_apart() {
+        use spindle_model::KindData;
+        use spindle_model::db::{DeviceIo, LargeOpFigures};
+        let vol = |device: &str, writes: u64, kb: u64| DeviceIo {
+            device: device.into(),
+            writes,
+            bytes_written: writes * kb * 1024,
+            queue_ms: Some(500),
+            seconds: Some(1.0),
+            ..DeviceIo::default()
+        };
+        let op = |operation: &str, iops: f64| {
+            let mut figures = LargeOpFigures {
+                operation: operation.into(),
+                rows: 1000,
+                seconds: 1.0,
+                volumes: vec![vol("loop1", 100, 63), vol("loop2", 10, 934)],
+                data_volumes: vec!["loop1".into()],
+                log_volumes: vec!["loop2".into()],
+                ..LargeOpFigures::default()
+            };
+            figures.roles = figures.by_role();
+            let mut r = RunRecord::new(
+                KindData::LargeOps { spec: Default::default(), figures },
+                RunStatus::Complete,
+                std::time::SystemTime::UNIX_EPOCH,
+                1.0,
+            );
+            r.summary.iops = iops;
+            r
+        };
+        let text = String::from_utf8(render_text(&[op("update", 1000.0), op("checkpoint", 0.0)])).unwrap();
+        let row = |start: &str| -> Vec<&str> {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(start))
+                .unwrap_or_else(|| panic!("{start}: {text}"))
+                .split_whitespace()
+                .collect()
+        };
+        assert_eq!(row("data (loop1)"), ["data", "(loop1)", "0", "100", "-", "63.0", "0.00", "6.45", "0.50"], "{text}");
+        assert_eq!(row("log (loop2)"), ["log", "(loop2)", "0", "10", "-", "934.0", "0.00", "9.56", "0.50"], "{text}");
+        assert!(text.contains("large operation: checkpoint") && !text.contains("IOs/sec"), "{text}");
+        assert!(!text.contains("0ns") && !text.contains("histogram"), "no latencies of its own: {text}");
+        assert!(text.contains("rows/sec:            -"), "{text}");
+        let overview = text.lines().skip_while(|l| *l != "runs:").nth(3).unwrap();
+        assert_eq!(overview.split_whitespace().nth(1), Some("-"), "{text}");
     }
 }

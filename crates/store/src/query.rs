@@ -138,6 +138,21 @@ pub struct RunSummary {
     pub errors: u64,
 }
 
+impl RunSummary {
+    /// The run's rate of what it counts, or `None` where a rate means nothing: a large
+    /// operation's checkpoint processes no rows (and is never a rate of I/Os). As
+    /// `RunRecord::rate`, from the summary's kind and point.
+    pub fn rate(&self) -> Option<f64> {
+        let checkpoint = self.kind == spindle_model::RunKind::LargeOps.name()
+            && self
+                .point
+                .as_ref()
+                .and_then(|p| p.as_sweep())
+                .is_some_and(|p| p.param == "op" && p.value == "checkpoint");
+        (!checkpoint).then_some(self.iops)
+    }
+}
+
 /// A group of runs made together, as stored.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StoredGroup {
@@ -182,7 +197,12 @@ impl Store {
         );
         let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
             let absent: Vec<String> = r.opt_text(15)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
-            let recorded = spindle_model::Recorded::from_absent(&absent);
+            let mut recorded = spindle_model::Recorded::from_absent(&absent);
+            // A large operation has no latencies of its own (`RunRecord::recorded`).
+            if r.text(2)? == spindle_model::RunKind::LargeOps.name() {
+                recorded.latency = false;
+                recorded.percentiles = false;
+            }
             Ok(RunSummary {
                 id: r.int(0)?,
                 started_at: r.text(1)?,

@@ -25,6 +25,8 @@ pub fn record(o: &OpOutcome, figures: LargeOpFigures, warnings: Vec<String>, cx:
     let written: u64 = figures.volumes.iter().map(|v| v.bytes_written).sum();
     let empty = Histogram::new();
     let mut stats = IoStats::from_histograms(&empty, &empty, &empty, read, written, secs, CpuUsage::default());
+    // A checkpoint's rows are the table's: its rate is kept for `compare` (the same table in
+    // less time), and the views show none for it (`RunRecord::rate`).
     stats.ios = o.rows;
     stats.iops = if secs > 0.0 { o.rows as f64 / secs } else { 0.0 };
     let series = TimePoint::per_second(&o.per_second, secs);

@@ -130,10 +130,10 @@ fn runs_table(v: &GroupView) -> Table {
             Cell::text(r.point.as_ref().map(Point::to_string).unwrap_or_default()),
             Cell::count(r.repeat as u64),
             Cell::text(r.status.clone()),
-            Cell::rate(r.iops),
+            Cell::opt(r.iops, Cell::rate),
             Cell::rate(r.mb_per_sec),
-            Cell::latency_ns(r.latency_mean_ns),
-            Cell::latency_ns(r.latency_p99_ns as f64),
+            Cell::latency_if(r.latency, r.latency_mean_ns),
+            Cell::latency_if(r.latency, r.latency_p99_ns as f64),
         ]);
     }
     t

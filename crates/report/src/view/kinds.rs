@@ -43,6 +43,8 @@ fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
         section.tables.push(m.table);
     } else if matches!(kind, RunKind::Hammer | RunKind::HammerLoad) {
         section.charts = vec![rate_chart(kind, runs)];
+    } else if kind == RunKind::LargeOps {
+        section.tables.push(large_op_volumes(runs));
     }
     section
 }
@@ -69,7 +71,8 @@ fn common_columns(kind: RunKind) -> Vec<&'static str> {
             "mb_per_sec",
             "duration_s",
         ],
-        RunKind::LargeOps => vec!["operation", "rows", "cold", "read MB/s", "bytes/read", "write MB/s", "bytes/write"],
+        // Each volume's figures are in the section's second table, a row per role.
+        RunKind::LargeOps => vec!["operation", "rows", "cold"],
     });
     columns
 }
@@ -86,7 +89,7 @@ fn common_cells(r: &ReportRun, position: usize) -> Vec<Cell> {
         Cell::text(labels.join(" ")),
         Cell::text(rec.environment.hostname.clone()),
         Cell::seconds(rec.measured_seconds),
-        Cell::rate(rec.summary.iops),
+        Cell::opt(rec.rate(), Cell::rate),
     ]
 }
 
@@ -130,29 +133,33 @@ fn kind_cells(r: &ReportRun) -> Vec<Cell> {
             None => Vec::new(),
         },
         RunKind::LargeOps => match rec.details.large_op() {
-            Some(op) => {
-                let secs = op.seconds.max(1e-9);
-                let read: u64 = op.volumes.iter().map(|v| v.bytes_read).sum();
-                let reads: u64 = op.volumes.iter().map(|v| v.reads).sum();
-                let written: u64 = op.volumes.iter().map(|v| v.bytes_written).sum();
-                let writes: u64 = op.volumes.iter().map(|v| v.writes).sum();
-                vec![
-                    Cell::text(op.operation.clone()),
-                    Cell::count(op.rows),
-                    Cell::text(match op.cold {
-                        Some(true) => "cold",
-                        Some(false) => "warm",
-                        None => "",
-                    }),
-                    Cell::rate(read as f64 / secs / 1e6),
-                    Cell::opt((reads > 0).then(|| read as f64 / reads as f64), Cell::bytes),
-                    Cell::rate(written as f64 / secs / 1e6),
-                    Cell::opt((writes > 0).then(|| written as f64 / writes as f64), Cell::bytes),
-                ]
-            }
+            Some(op) => vec![Cell::text(op.operation.clone()), Cell::count(op.rows), Cell::text(cache(op.cold))],
             None => Vec::new(),
         },
     }
+}
+
+fn cache(cold: Option<bool>) -> &'static str {
+    match cold {
+        Some(true) => "cold",
+        Some(false) => "warm",
+        None => "",
+    }
+}
+
+/// What the data's and the log's volumes did during each operation, a row per role: apart
+/// where they are on different volumes, one "data and log" row where they share one.
+fn large_op_volumes(runs: &[(usize, &ReportRun)]) -> Table {
+    let mut t = Table::new("Data and log volumes, from /proc/diskstats", &super::runs::ROLE_COLUMNS);
+    for &(i, r) in runs {
+        let Some(op) = r.record.details.large_op() else { continue };
+        for role in op.roles() {
+            let mut row = vec![Cell::text(r.name(i)), Cell::text(op.operation.clone())];
+            row.extend(super::runs::role_cells(&role));
+            t.rows.push(row);
+        }
+    }
+    t
 }
 
 fn rate_chart(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Chart {

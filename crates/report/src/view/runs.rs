@@ -53,6 +53,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         s.notes.extend(o.notes.iter().cloned());
     }
     s.tables.push(headline(rec));
+    s.tables.extend(role_table(r, position));
     // The log test's and large operations' latencies are of rows, not worth a chart.
     let charted = rec.summary.ios > 0 && !matches!(rec.kind(), RunKind::LogTest | RunKind::LargeOps);
     let recorded = rec.recorded().percentiles;
@@ -102,7 +103,7 @@ fn headline(rec: &RunRecord) -> Table {
         ("status".into(), Cell::text(rec.status.name())),
         ("seconds measured".into(), Cell::seconds(rec.measured_seconds)),
         (counts.plural().to_string(), Cell::count(st.ios)),
-        (counts.per_sec().to_string(), Cell::rate(st.iops)),
+        (counts.per_sec().to_string(), Cell::opt(rec.rate(), Cell::rate)),
         (format!("{read}/sec"), Cell::rate(st.read.iops)),
         (format!("{write}/sec"), Cell::rate(st.write.iops)),
     ];
@@ -163,6 +164,51 @@ fn headline(rec: &RunRecord) -> Table {
         }
     }
     Table::pairs("Figures", rows)
+}
+
+/// The columns of a large operation's volumes by role, after its run and operation.
+pub(super) const ROLE_COLUMNS: [&str; 12] = [
+    "run",
+    "operation",
+    "role",
+    "volumes",
+    "reads",
+    "writes",
+    "KB/read",
+    "KB/write",
+    "read MB/s",
+    "write MB/s",
+    "queue",
+    "shared",
+];
+
+/// A role's cells from `role` on (`ROLE_COLUMNS` less the first two).
+pub(super) fn role_cells(r: &spindle_model::db::RoleIo) -> Vec<Cell> {
+    let kb = |v: f64| Cell::number(format!("{v:.1}"), v);
+    vec![
+        Cell::text(r.role.name()),
+        Cell::text(r.devices.join(", ")),
+        Cell::count(r.reads),
+        Cell::count(r.writes),
+        Cell::opt(r.kb_per_read, kb),
+        Cell::opt(r.kb_per_write, kb),
+        Cell::rate(r.read_mb_per_sec),
+        Cell::rate(r.write_mb_per_sec),
+        Cell::opt(r.queue, |q| Cell::number(format!("{q:.2}"), q)),
+        Cell::text(if r.shared { "with the other role" } else { "" }),
+    ]
+}
+
+/// A large operation's volumes, a row per role.
+fn role_table(r: &ReportRun, position: usize) -> Option<Table> {
+    let op = r.record.details.large_op()?;
+    let mut t = Table::new("Data and log volumes, from /proc/diskstats", &ROLE_COLUMNS);
+    for role in op.roles() {
+        let mut row = vec![Cell::text(r.name(position)), Cell::text(op.operation.clone())];
+        row.extend(role_cells(&role));
+        t.rows.push(row);
+    }
+    (!t.rows.is_empty()).then_some(t)
 }
 
 fn percentiles(rec: &RunRecord) -> Chart {

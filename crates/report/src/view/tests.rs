@@ -310,3 +310,117 @@ fn the_workbooks_sqlio_matrix_is_numbers_with_a_ranked_chart_per_measure() {
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("xl/charts/chart8.xml"), "four native charts on each sheet");
 }
+
+/// The four large operations with data and log on volumes of their own, the log's writes
+/// large and the data's small (as measured: about 934 KB and 63 KB), and one operation whose
+/// data and log share a volume.
+fn large_ops() -> Document {
+    use spindle_model::db::{DeviceIo, LargeOpFigures};
+    let vol = |device: &str, writes: u64, kb: u64| DeviceIo {
+        device: device.into(),
+        reads: 3,
+        bytes_read: 3 * 8192,
+        writes,
+        bytes_written: writes * kb * 1024,
+        queue_ms: Some(2000),
+        seconds: Some(2.0),
+        ..DeviceIo::default()
+    };
+    let runs = ["load", "scan", "update", "checkpoint"]
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let mut figures = LargeOpFigures {
+                operation: op.to_string(),
+                rows: 1000,
+                seconds: 2.0,
+                volumes: vec![vol("loop1", 100, 63), vol("loop2", 10, 934)],
+                data_volumes: vec!["loop1".into()],
+                log_volumes: vec!["loop2".into()],
+                ..LargeOpFigures::default()
+            };
+            if *op == "scan" {
+                figures.volumes.truncate(1);
+                figures.log_volumes = figures.data_volumes.clone();
+            }
+            figures.roles = figures.by_role();
+            let mut rec = RunRecord::new(
+                KindData::LargeOps { spec: Default::default(), figures },
+                spindle_model::record::RunStatus::Complete,
+                std::time::SystemTime::UNIX_EPOCH,
+                2.0,
+            );
+            rec.summary.ios = if *op == "checkpoint" { 0 } else { 1000 };
+            rec.summary.iops = if *op == "checkpoint" { 0.0 } else { 500.0 };
+            stored(i as i64 + 1, Some(1), Some(Point::sweep("op", *op)), rec)
+        })
+        .collect();
+    Document { runs, ..Document::default() }
+}
+
+#[test]
+fn each_large_operation_shows_its_data_and_log_apart_and_no_rate_for_a_checkpoint() {
+    let doc = large_ops();
+    let v = report_view(&doc);
+    let kind = v.sections.iter().find(|s| s.anchor == "kind-largeops").unwrap();
+    let table = &kind.tables[0];
+    assert!(!table.columns.iter().any(|c| c == "IOPS" || c.contains("IOs")), "{:?}", table.columns);
+    let rate = table.columns.iter().position(|c| c == "rows/s").unwrap();
+    let rates: Vec<&str> = table.rows.iter().map(|r| r[rate].text.as_str()).collect();
+    assert_eq!(rates, ["500", "500", "500", ""], "a checkpoint has no rate of rows");
+    let roles = &kind.tables[1];
+    let col = |name: &str| roles.columns.iter().position(|c| c == name).unwrap();
+    let rows: Vec<Vec<&str>> = roles
+        .rows
+        .iter()
+        .map(|r| {
+            ["operation", "role", "volumes", "writes", "KB/write", "queue"]
+                .iter()
+                .map(|c| r[col(c)].text.as_str())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["load", "data", "loop1", "100", "63.0", "1.00"],
+            ["load", "log", "loop2", "10", "934.0", "1.00"],
+            ["scan", "data and log", "loop1", "100", "63.0", "1.00"],
+            ["update", "data", "loop1", "100", "63.0", "1.00"],
+            ["update", "log", "loop2", "10", "934.0", "1.00"],
+            ["checkpoint", "data", "loop1", "100", "63.0", "1.00"],
+            ["checkpoint", "log", "loop2", "10", "934.0", "1.00"],
+        ]
+    );
+    // The run's own section has the same rows.
+    let run = v.sections.iter().find(|s| s.anchor == "run-3").unwrap();
+    let own = run.tables.iter().find(|t| t.title.starts_with("Data and log volumes")).unwrap();
+    assert_eq!(own.rows.len(), 2);
+    let figures = &run.tables[0];
+    assert!(!figures.rows.iter().any(|r| r[0].text.contains("IOs")), "{:?}", figures.rows);
+    let checkpoint = v.sections.iter().find(|s| s.anchor == "run-4").unwrap();
+    let rate = checkpoint.tables[0].rows.iter().find(|r| r[0].text == "rows/sec").unwrap();
+    assert_eq!(rate[1].text, "", "{rate:?}");
+    // HTML and Markdown draw them; the JSON of the view carries them.
+    let html = String::from_utf8(Format::Html.exporter().export(&doc).unwrap()).unwrap();
+    let md = String::from_utf8(Format::Markdown.exporter().export(&doc).unwrap()).unwrap();
+    for text in [&html, &md] {
+        assert!(text.contains("Data and log volumes") && text.contains("934.0") && !text.contains("IOs/sec"));
+    }
+    let json = serde_json::to_string(&v).unwrap();
+    assert!(json.contains("\"data and log\"") && json.contains("934.0"));
+}
+
+#[test]
+#[cfg(feature = "xlsx")]
+fn the_workbook_has_each_large_operations_data_and_log_rows_as_numbers() {
+    use spindle_testenv::xlsx::XCell;
+    let bytes = Format::Xlsx.exporter().export(&large_ops()).unwrap();
+    let sheets = spindle_testenv::xlsx::read(&bytes).unwrap();
+    let names: Vec<&str> = sheets.iter().map(|s| s.0.as_str()).collect();
+    let sheet = &sheets.iter().find(|s| s.0 == "Large operations").unwrap_or_else(|| panic!("{names:?}")).1;
+    let header = sheet.find_row(&super::runs::ROLE_COLUMNS).expect("the roles' header, exactly");
+    assert_eq!(sheet.get(header + 2, 2), Some(&XCell::Text("log".into())));
+    assert_eq!(sheet.get(header + 2, 5), Some(&XCell::Number(10.0)), "the log's writes");
+    assert_eq!(sheet.get(header + 2, 7), Some(&XCell::Number(934.0)), "KB a log write");
+}

@@ -226,7 +226,7 @@ fn table(out: &mut String, runs: &[RunSummary], kept: &str, sort: &str, ascendin
             esc(&r.hostname),
             esc(&r.status),
             esc(&labels.join(", ")),
-            rate_text(r.iops),
+            r.rate().map_or("-".to_string(), rate_text),
             r.mb_per_sec,
             format_latency_opt(r.latency_mean_ns),
             format_latency_opt(r.latency_p99_ns.map(|p| p as f64)),

@@ -44,6 +44,9 @@ struct Open {
     version: String,
     watched: Vec<PathBuf>,
     volumes: Vec<String>,
+    /// Of `volumes`, those under the engine's data and under its log.
+    data_volumes: Vec<String>,
+    log_volumes: Vec<String>,
     /// What pushing automatic checkpoints out did, said in the first run of each step.
     checkpoint_notes: Vec<String>,
     /// The statements that put the server's checkpoint settings back, run at the end.
@@ -65,6 +68,14 @@ impl Workload for LargeOps {
         let watched: Vec<PathBuf> = files.log.iter().chain(&files.data).cloned().collect();
         let paths: Vec<&std::path::Path> = watched.iter().map(PathBuf::as_path).collect();
         let volumes = volumes_under(&paths);
+        let data_volumes: Vec<String> = files.data.as_deref().map(|p| volumes_under(&[p])).unwrap_or_default();
+        let log_volumes: Vec<String> = files.log.as_deref().map(|p| volumes_under(&[p])).unwrap_or_default();
+        if !data_volumes.is_empty() && data_volumes == log_volumes {
+            cx.observer.note(&format!(
+                "data and log share {}: one \"data and log\" row per operation",
+                data_volumes.join(", ")
+            ));
+        }
         if volumes.is_empty() {
             cx.observer
                 .warn(&format!("{url}: its files are not on a volume of this machine; the I/O sizes are left out"));
@@ -82,7 +93,8 @@ impl Workload for LargeOps {
                 self.plan.rows % self.plan.batch
             ));
         }
-        self.open = Some(Open { url, conn, version, watched, volumes, checkpoint_notes, restore });
+        self.open =
+            Some(Open { url, conn, version, watched, volumes, data_volumes, log_volumes, checkpoint_notes, restore });
         Ok(())
     }
 
@@ -106,12 +118,14 @@ impl Workload for LargeOps {
                 Op::Scan | Op::Update => Some(cache::empty_caches(&mut open.conn, &open.url, self.db.instance_mut())?),
                 Op::Load | Op::Checkpoint => None,
             };
+            let before = open.conn.file_stats().ok();
+            // Said as the measuring starts (after the engine's counters are read, which on a
+            // cold cache reads catalog pages), so the line marks the operation's span.
             cx.observer.note(&format!(
                 "{}{}",
                 op.name(),
                 coldness.as_ref().map(|c| format!(" ({})", c.why)).unwrap_or_default()
             ));
-            let before = open.conn.file_stats().ok();
             let measure = Measure::start(&paths, open.volumes.clone(), cx.sample_interval, Vec::new());
             let done: OpOutcome = match op {
                 Op::Load => {
@@ -128,7 +142,7 @@ impl Workload for LargeOps {
             };
             let measured = measure.finish(Duration::ZERO);
             let after = open.conn.file_stats().ok();
-            let figures = LargeOpFigures {
+            let mut figures = LargeOpFigures {
                 operation: op.name().into(),
                 rows: done.rows,
                 seconds: done.elapsed.as_secs_f64(),
@@ -136,11 +150,15 @@ impl Workload for LargeOps {
                 cold: coldness.as_ref().map(|c| c.cold),
                 cold_why: coldness.as_ref().map(|c| c.why.clone()),
                 volumes: measured.volumes.clone(),
+                data_volumes: open.data_volumes.clone(),
+                log_volumes: open.log_volumes.clone(),
+                roles: Vec::new(),
                 automatic_checkpoints: before.zip(after).and_then(|(b, a)| a.since(&b).checkpoints).map(|n| {
                     // The manual checkpoint is counted too; the automatic ones are the rest.
                     if op == Op::Checkpoint { n.saturating_sub(1) } else { n }
                 }),
             };
+            figures.roles = figures.by_role();
             let context =
                 largeops::Context { url: &open.url, version: &open.version, settings: &settings, rows, batch };
             let mut record = largeops::record(&done, figures, std::mem::take(&mut warnings), &context);
