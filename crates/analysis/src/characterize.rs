@@ -759,21 +759,7 @@ mod whole_table {
                 None => weights.push((class, ios)),
             }
         }
-        let total: f64 = weights.iter().map(|(_, w)| w).sum();
-        if total <= 0.0 {
-            return Vec::new();
-        }
-        weights.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut kept = Vec::new();
-        let mut covered = 0.0;
-        for (class, w) in weights {
-            kept.push((class, w));
-            covered += w;
-            if 100.0 * covered / total >= coverage_pct {
-                break;
-            }
-        }
-        kept.into_iter().map(|(bytes, w)| SizeShare { bytes, pct: 100.0 * w / covered }).collect()
+        super::covering(weights, coverage_pct)
     }
 
     /// `text` read a line at a time and folded as it goes, no table kept.
