@@ -428,3 +428,21 @@ fn the_ssh_launcher_starts_agents_through_sshd_and_names_a_host_it_cannot_reach(
     assert_eq!(second, [["aborted"]]);
     assert_eq!(rows(&db, "SELECT count(*) FROM runs WHERE point LIKE 'agent %'"), [["2"]], "only the first run's");
 }
+
+#[test]
+fn agents_whose_coordinator_is_gone_stop_and_say_so() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents_orphan") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let store = db.url();
+    let (mut coordinator, printed) = emitting_coordinator(&store, dir.path(), "2", &["--ready-timeout", "10m"]);
+    let run = run_of(&printed);
+    let mut first = agent(&store, dir.path(), run, Some("0")).stderr(Stdio::piped()).spawn().unwrap();
+    wait_for(&db, "SELECT state FROM agents WHERE idx = 0", "ready");
+    coordinator.kill().unwrap();
+    let _ = coordinator.wait();
+    assert!(!first.wait().unwrap().success(), "the agent stopped instead of waiting ten minutes");
+    let state = rows(&db, "SELECT state, note FROM agent_runs");
+    assert_eq!(state[0][0], "aborted", "{state:?}");
+    assert!(state[0][1].contains("coordinator"), "{state:?}");
+    assert_eq!(rows(&db, "SELECT count(*) FROM runs")[0][0], "0", "nothing saved as measured");
+}

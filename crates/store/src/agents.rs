@@ -19,6 +19,13 @@
 use crate::backend::Dialect;
 use crate::{Store, StoreError};
 
+/// The coordinator's lease's second key: -1, which no agent's index is; `leases_held` reads
+/// it back as `COORDINATOR`.
+const COORDINATOR_KEY: i64 = -1;
+
+/// The coordinator among the leases `leases_held` lists.
+pub const COORDINATOR: u32 = u32::MAX;
+
 /// Where a run of many agents is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {
@@ -334,7 +341,21 @@ impl Store {
         )
     }
 
+    /// The coordinator's lease on `run` (the spindle that made it, for as long as its
+    /// connection lives): agents that no longer see it stop, as nothing would start, watch or
+    /// merge their run. `false` when another holds it.
+    pub fn coordinator_lease(&self, run: i64) -> Result<bool, StoreError> {
+        self.needs_server()?;
+        let leased = self.conn.query_first(
+            "SELECT pg_try_advisory_lock(CAST(?1 AS bigint)::int, ?2)",
+            &[run.into(), COORDINATOR_KEY.into()],
+            |r| r.int(0),
+        )?;
+        Ok(leased == Some(1))
+    }
+
     /// The indexes of `run`'s agents whose lease is held now: an agent missing here is gone.
+    /// The coordinator's lease, when held, is among them as `COORDINATOR`.
     pub fn leases_held(&self, run: i64) -> Result<Vec<u32>, StoreError> {
         self.needs_server()?;
         self.conn.query(

@@ -15,7 +15,7 @@ use spindle_clock::StartAt;
 use spindle_model::group::Point;
 use spindle_runner::experiment::Place;
 use spindle_runner::saver::Group;
-use spindle_store::agents::{AgentRow, AgentState, RunState};
+use spindle_store::agents::{AgentRow, AgentState, COORDINATOR, RunState};
 use spindle_store::{GroupKind, Location, Store};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, mpsc};
@@ -201,7 +201,20 @@ fn beat(
             state = state.or(Some(AgentState::Running));
         }
         let seen = lease.agent_beat(run, index, state).and_then(|()| lease.agent_run(run));
+        let coordinated = lease.leases_held(run).map(|held| held.contains(&COORDINATOR));
         match seen {
+            Ok(Some(r)) if !r.state.is_over() && coordinated.as_ref().is_ok_and(|c| !c) => {
+                // The spindle that started the run is gone: nothing would start, watch or merge
+                // it. Said in the run, once, by whichever agent sees it first.
+                let note = "the coordinator (the spindle that started the run) is gone";
+                let moved = match r.state {
+                    RunState::Waiting => lease.agent_run_move(run, RunState::Waiting, RunState::Aborted, Some(note)),
+                    _ => lease.agent_run_move(run, RunState::Started, RunState::Partial, Some(note)),
+                };
+                let _ = moved;
+                start.cancel();
+                stop.store(true, Ordering::Relaxed);
+            }
             Ok(Some(r)) => {
                 if let (RunState::Started, Some(at)) = (r.state, r.start_at_ns) {
                     // The server's instant on this host's clock.

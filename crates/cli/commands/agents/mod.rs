@@ -160,6 +160,10 @@ pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outc
     let now = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
     let group = store.new_group(GroupKind::Agents, "agents", &now)?;
     let run = store.agent_run_new(request.agents, &spec, &spec_hash(&spec), group, &now)?;
+    // Held for the whole run, on this connection: agents that lose sight of it stop.
+    if !store.coordinator_lease(run)? {
+        return Err(anyhow::anyhow!("run {run}: another spindle holds its coordinator's lease"));
+    }
     // The group is named by its run once the run has an id.
     store.rename_group(group, &group_name(run))?;
     let mut launched = if request.emit {
