@@ -110,11 +110,8 @@ fn store_text(args: &StoreArgs) -> Option<String> {
 /// The database's password for agents started here, in the variable its engine's clients
 /// read (the work in the store holds none).
 fn password_env(db: Option<&spindle_db::DbUrl>) -> Vec<(&'static str, String)> {
-    let Some(url) = db else { return Vec::new() };
-    let var = match url.engine {
-        spindle_db::Engine::Postgres => "PGPASSWORD",
-        spindle_db::Engine::MySql => "MYSQL_PWD",
-        spindle_db::Engine::Sqlite => return Vec::new(),
+    let Some((url, var)) = db.and_then(|u| Some((u, crate::database::password_var(u.engine)?))) else {
+        return Vec::new();
     };
     url.password.clone().map(|p| vec![(var, p)]).unwrap_or_default()
 }
