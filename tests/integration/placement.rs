@@ -116,3 +116,43 @@ fn placement_bad_input_is_refused_before_anything_starts() {
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing made");
 }
+
+#[test]
+fn placement_of_hammer_says_per_session_count_what_was_waited_on_and_what_to_do() {
+    if std::fs::read_dir("/usr/lib/postgresql").is_err() {
+        spindle_testenv::unavailable("PostgreSQL server binaries", "not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (same, data, log) = (dir.path().join("same"), dir.path().join("data"), dir.path().join("log"));
+    for d in [&same, &data, &log] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let out = spindle()
+        .env("XDG_DATA_HOME", dir.path().join("xdg"))
+        .env("SPINDLE_STORE", dir.path().join("results.db"))
+        .args(["placement", "--engine", "postgres", "--same"])
+        .arg(&same)
+        .args(["--split", &format!("{},{}", data.display(), log.display())])
+        .args(["--rows", "2000", "--sessions", "2,4", "--duration", "1s", "--warmup", "0s", "--rounds", "2"])
+        .output()
+        .unwrap();
+    let (text, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{err}");
+    // Three directories of one file system: said before the first round.
+    let warned = err.find("are on one physical device").expect("the shared device is said");
+    assert!(warned < err.find("loading").expect("the table loaded"), "{err}");
+    // Per session count: the machine and what the engine's sessions waited on.
+    for point in ["load:", "sessions=2:", "sessions=4:"] {
+        assert_eq!(text.matches(&format!("\n    {point}\n")).count(), 2, "{point} once per layout: {text}");
+    }
+    assert!(text.contains("machine: CPU % "), "{text}");
+    assert!(text.contains("Sessions waiting on locks "), "{text}");
+    // A closing sentence per session count, saying how sure it is.
+    let closing = &text[text.find("\nrecommendation:\n").expect("a recommendation")..];
+    for count in ["at sessions=2: ", "at sessions=4: "] {
+        assert!(closing.contains(count), "{closing}");
+    }
+    assert!(closing.contains("2 paired rounds") || closing.contains("Cannot tell from 2 rounds"), "{closing}");
+    assert!(closing.contains("one device"), "the shared device is in the answer: {closing}");
+}

@@ -31,6 +31,11 @@ pub enum RunError {
         "a worker thread failed ({0}); the run's figures would be incomplete, so none are given (a bug: please report it)"
     )]
     WorkerPanicked(String),
+    /// The system would not give the run another thread (a limit on threads or memory).
+    #[error(
+        "could not start worker thread {started} of {threads}: {source}; the run's figures would be incomplete, so none are given (fewer --threads, or raise the process's thread limit)"
+    )]
+    WorkerThread { started: usize, threads: usize, source: std::io::Error },
 }
 
 /// What the progress display is shown once a second.
@@ -76,6 +81,18 @@ pub fn run_job_at(
     start: Option<&StartAt>,
     on_progress: &mut dyn FnMut(Progress),
 ) -> Result<JobOutcome, RunError> {
+    run_job_spawning(spec, stop, start, on_progress, &|_| Ok(()))
+}
+
+/// `run_job_at`, asking `may_spawn(i)` before starting worker `i`'s thread: the seam through
+/// which tests make a thread fail to start, as the system's thread limit would.
+fn run_job_spawning(
+    spec: &JobSpec,
+    stop: &AtomicBool,
+    start: Option<&StartAt>,
+    on_progress: &mut dyn FnMut(Progress),
+    may_spawn: &dyn Fn(usize) -> std::io::Result<()>,
+) -> Result<JobOutcome, RunError> {
     let patterns: Vec<Pattern> =
         spec.targets.iter().enumerate().map(|(i, t)| Pattern::new(&t.workload, t.size, 0x5eed + i as u64)).collect();
     let mut plans = Vec::new();
@@ -118,24 +135,38 @@ pub fn run_job_at(
     let started_at = SystemTime::now();
 
     let (workers, measured_ns, cpu, time_zero) = std::thread::scope(|scope| {
-        let handles: Vec<_> = plans
-            .iter()
-            .zip(&live)
-            .map(|(plan, live)| {
-                let (gate, failure, target) = (&gate, &failure, &spec.targets[plan.target]);
-                let map = verify.and_then(|(id, maps)| Some((id, maps[plan.target].as_ref()?)));
-                std::thread::Builder::new()
-                    .name(format!("spindle-t{}-{}", plan.target, plan.thread))
-                    .spawn_scoped(scope, move || {
+        let mut handles = Vec::with_capacity(plans.len());
+        for (i, (plan, live)) in plans.iter().zip(&live).enumerate() {
+            let (gate, failure, target) = (&gate, &failure, &spec.targets[plan.target]);
+            let map = verify.and_then(|(id, maps)| Some((id, maps[plan.target].as_ref()?)));
+            let spawned = may_spawn(i).and_then(|()| {
+                std::thread::Builder::new().name(format!("spindle-t{}-{}", plan.target, plan.thread)).spawn_scoped(
+                    scope,
+                    move || {
                         let result = drive(spec, target, plan, map, gate, stop, live);
                         result.map_err(|e| {
                             stop.store(true, Ordering::Relaxed);
                             failure.lock().expect("failure lock").get_or_insert(e);
                         })
-                    })
-                    .expect("spawn worker thread")
-            })
-            .collect();
+                    },
+                )
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(source) => {
+                    // The workers started stop as soon as they pass the gate, which no longer
+                    // waits for the threads that never came.
+                    stop.store(true, Ordering::Relaxed);
+                    gate.withdraw(plans.len() - i);
+                    failure.lock().expect("failure lock").get_or_insert(RunError::WorkerThread {
+                        started: i,
+                        threads: plans.len(),
+                        source,
+                    });
+                    break;
+                }
+            }
+        }
 
         let t0 = gate.open_at(start);
         let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
@@ -356,4 +387,49 @@ fn open_target(target: &TargetSpec, engine: EngineKind) -> Result<OwnedFd, RunEr
             RunError::Open { path: path.clone(), source, hint }
         })?;
     Ok(file.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_model::spec::{EngineKind, MixEntry, TargetSpec, Workload};
+
+    fn null_job(threads: u32) -> JobSpec {
+        JobSpec {
+            engine: EngineKind::Null,
+            duration_ns: 200_000_000,
+            warmup_ns: 0,
+            targets: vec![TargetSpec {
+                path: "null-target".into(),
+                size: 1 << 30,
+                workload: Workload {
+                    mix: vec![MixEntry { block: 8192, weight: 1, read_pct: 100, random_pct: 100 }],
+                    threads,
+                    depth: 1,
+                    rate_iops: None,
+                    buffered: false,
+                    write_through: false,
+                    fsync_every: 0,
+                },
+            }],
+            keep_file: false,
+            force: false,
+            allow_destroy: false,
+            verify: false,
+        }
+    }
+
+    #[test]
+    fn a_worker_thread_that_cannot_start_fails_the_run_and_the_started_ones_stop() {
+        let stop = AtomicBool::new(false);
+        let refuse_third =
+            |i: usize| if i == 2 { Err(std::io::Error::from_raw_os_error(libc::EAGAIN)) } else { Ok(()) };
+        let result = run_job_spawning(&null_job(4), &stop, None, &mut |_| {}, &refuse_third);
+        match result {
+            Err(RunError::WorkerThread { started: 2, threads: 4, .. }) => {}
+            Err(other) => panic!("wrong error: {other}"),
+            Ok(_) => panic!("a run missing a worker passed for a whole one"),
+        }
+        assert!(stop.load(Ordering::Relaxed), "the started workers were told to stop");
+    }
 }

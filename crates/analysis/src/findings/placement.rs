@@ -6,6 +6,7 @@
 use super::Level;
 use crate::compare::{Comparison, Metric, MetricComparison, Verdict};
 use serde::Serialize;
+use spindle_model::db::Counts;
 
 /// What to do with the log, and how sure.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -16,11 +17,20 @@ pub struct Recommendation {
 }
 
 /// The recommendation from the comparison of one volume (A) against two (B), with the log on
-/// `log_dir` in B; `shared_device` names the disk both directories sit on, if they do.
-pub fn recommend(c: &Comparison, log_dir: &str, shared_device: Option<&str>) -> Recommendation {
-    // What a database feels: its commits, and its page I/O rate.
-    let deciding: Vec<&MetricComparison> =
-        c.metrics.iter().filter(|m| matches!(m.metric, Metric::CommitLatency | Metric::Iops)).collect();
+/// `log_dir` in B; `shared_device` names the disk both directories sit on, if they do;
+/// `more_rounds` says how to ask for more rounds (`--thorough`, `--rounds 6`).
+pub fn recommend(c: &Comparison, log_dir: &str, shared_device: Option<&str>, more_rounds: &str) -> Recommendation {
+    // What a database feels: its commits (a workload of calls: each call's latency, which
+    // holds its commit), and its rate of page I/Os or calls.
+    let deciding: Vec<&MetricComparison> = c
+        .metrics
+        .iter()
+        .filter(|m| match m.metric {
+            Metric::CommitLatency | Metric::Iops => true,
+            Metric::LatencyMean => c.counts == Counts::Calls,
+            Metric::MbPerSec | Metric::LatencyP99 => false,
+        })
+        .collect();
     let said = |m: &MetricComparison| {
         let p = m.p_adjusted.map(|p| if p < 0.001 { ", p < 0.001".into() } else { format!(", p = {p:.3}") });
         format!("{} {:+.1}%{}", m.metric.label(c.counts), m.change_pct, p.unwrap_or_default())
@@ -49,7 +59,8 @@ pub fn recommend(c: &Comparison, log_dir: &str, shared_device: Option<&str>) -> 
         (true, true) if !deciding.is_empty() && deciding.iter().all(|m| m.verdict == Verdict::Equivalent) => (
             Level::Ok,
             format!(
-                "One volume serves as well as two: commits and page I/O stay within ±{}% with the log on {log_dir} ({sure})",
+                "One volume serves as well as two: {} stay within ±{}% with the log on {log_dir} ({sure})",
+                deciding.iter().map(|m| m.metric.label(c.counts)).collect::<Vec<_>>().join(" and "),
                 c.threshold_pct
             ),
         ),
@@ -57,7 +68,7 @@ pub fn recommend(c: &Comparison, log_dir: &str, shared_device: Option<&str>) -> 
             Level::Note,
             format!(
                 "Cannot tell from {rounds} rounds whether the log belongs on {log_dir}: the differences are within \
-                 what the rounds vary by; more rounds (--thorough) would settle it"
+                 what the rounds vary by; more rounds ({more_rounds}) would settle it"
             ),
         ),
     };
@@ -73,7 +84,6 @@ pub fn recommend(c: &Comparison, log_dir: &str, shared_device: Option<&str>) -> 
 mod tests {
     use super::*;
     use crate::compare::{Basis, Sequence};
-    use spindle_model::db::Counts;
 
     fn metric(metric: Metric, change_pct: f64, verdict: Verdict) -> MetricComparison {
         MetricComparison {
@@ -118,7 +128,7 @@ mod tests {
             metric(Metric::CommitLatency, -38.0, Verdict::Better),
             metric(Metric::LatencyP99, -60.0, Verdict::Better),
         ]);
-        let r = recommend(&c, "/log", None);
+        let r = recommend(&c, "/log", None, "--thorough");
         assert_eq!(r.level, Level::Ok);
         assert_eq!(
             r.text,
@@ -129,24 +139,36 @@ mod tests {
 
     #[test]
     fn worse_equivalent_mixed_and_unclear_each_say_so() {
-        let worse = recommend(&comparison(vec![metric(Metric::Iops, -20.0, Verdict::Worse)]), "/log", None);
+        let worse =
+            recommend(&comparison(vec![metric(Metric::Iops, -20.0, Verdict::Worse)]), "/log", None, "--thorough");
         assert!(worse.text.starts_with("Keep data and log on one volume"), "{}", worse.text);
         let same = comparison(vec![
             metric(Metric::Iops, 1.0, Verdict::Equivalent),
             metric(Metric::CommitLatency, -2.0, Verdict::Equivalent),
         ]);
-        assert!(recommend(&same, "/log", None).text.starts_with("One volume serves as well as two"));
+        assert!(recommend(&same, "/log", None, "--thorough").text.starts_with("One volume serves as well as two"));
         let mixed = comparison(vec![
             metric(Metric::Iops, -20.0, Verdict::Worse),
             metric(Metric::CommitLatency, -30.0, Verdict::Better),
         ]);
-        assert_eq!(recommend(&mixed, "/log", None).level, Level::Note);
+        assert_eq!(recommend(&mixed, "/log", None, "--thorough").level, Level::Note);
         let unclear = comparison(vec![metric(Metric::Iops, 9.0, Verdict::Inconclusive)]);
-        let r = recommend(&unclear, "/log", Some("vda"));
+        let r = recommend(&unclear, "/log", Some("vda"), "--thorough");
         assert_eq!(r.level, Level::Note);
         assert!(r.text.starts_with("Cannot tell from 3 rounds") && r.text.contains("one device (vda)"), "{}", r.text);
+        // A workload of calls decides on each call's latency too: it holds the call's commit.
+        let mut calls = comparison(vec![
+            metric(Metric::Iops, 1.0, Verdict::Equivalent),
+            metric(Metric::LatencyMean, -25.0, Verdict::Better),
+        ]);
+        calls.counts = Counts::Calls;
+        let r = recommend(&calls, "/log", None, "--rounds 6");
+        assert!(r.text.starts_with("Put the log on its own volume (/log): mean latency -25.0%"), "{}", r.text);
+        calls.metrics[1].verdict = Verdict::Inconclusive;
+        let r = recommend(&calls, "/log", None, "--rounds 6");
+        assert!(r.text.ends_with("more rounds (--rounds 6) would settle it"), "{}", r.text);
         // A p99 alone decides nothing: it is not what the database waits on as a whole.
         let p99 = comparison(vec![metric(Metric::LatencyP99, -50.0, Verdict::Better)]);
-        assert_eq!(recommend(&p99, "/log", None).level, Level::Note);
+        assert_eq!(recommend(&p99, "/log", None, "--thorough").level, Level::Note);
     }
 }

@@ -5,7 +5,7 @@
 use super::battery::Budget;
 use crate::usage::UsageError;
 use spindle_analysis::findings::{DirEvidence, LoopBacking};
-use spindle_model::record::DeviceInfo;
+use spindle_model::record::{DeviceInfo, shared_disks};
 use spindle_model::units::format_bytes_approx;
 use std::fs::OpenOptions;
 use std::path::Path;
@@ -72,29 +72,35 @@ pub fn host_facts(dir: &Path) -> DirEvidence {
 }
 
 /// The disk two directories share, if they do.
-pub fn shared_disk<'e>(a: &'e DeviceInfo, b: &DeviceInfo) -> Option<&'e str> {
-    match (&a.device, &b.device) {
-        (Some(x), Some(y)) if x == y => Some(x.as_str()),
-        _ => None,
-    }
+pub fn shared_disk(a: &DeviceInfo, b: &DeviceInfo) -> Option<String> {
+    shared_disks(&[a.clone(), b.clone()]).into_iter().next().map(|s| s.disk)
 }
 
 /// Directories that sit on one physical device, said before the first step: their figures
 /// are not independent, and data and log split between them share the device all the same.
 pub fn sharing_a_device(dirs: &[DirEvidence]) -> Vec<String> {
-    let mut said = Vec::new();
-    for (i, a) in dirs.iter().enumerate() {
-        for b in &dirs[i + 1..] {
-            if let Some(x) = shared_disk(&a.device, &b.device) {
-                said.push(format!(
-                    "{} and {} are on one physical device ({x}): what one does, the other waits for; \
-                     data and log on them are on one volume",
-                    a.dir, b.dir
-                ));
-            }
-        }
+    let devices: Vec<DeviceInfo> = dirs.iter().map(|d| d.device.clone()).collect();
+    shared_disks(&devices)
+        .into_iter()
+        .map(|s| {
+            let names: Vec<&str> = s.targets.iter().map(|&i| dirs[i].dir.as_str()).collect();
+            format!(
+                "{} are on one physical device ({}): what one does, the other waits for; data and log on them are \
+                 on one volume",
+                and_list(&names),
+                s.disk
+            )
+        })
+        .collect()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
-    said
 }
 
 #[cfg(test)]

@@ -69,7 +69,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
                 format_elapsed(l.takes())
             ),
         );
-        let shared_disk = dirs::shared_disk(&evidence.dirs[0].device, &evidence.dirs[1].device).map(String::from);
+        let shared_disk = dirs::shared_disk(&evidence.dirs[0].device, &evidence.dirs[1].device);
         layouts = l.run(&mut runner, shared_disk.as_deref())?;
     }
 

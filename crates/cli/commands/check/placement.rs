@@ -80,7 +80,7 @@ impl Layouts {
         let Some(c) = compared.into_iter().next().filter(|c| !c.comparison.a_runs.is_empty()) else {
             return Ok(None);
         };
-        let recommendation = recommend(&c.comparison, &log, shared_device);
+        let recommendation = recommend(&c.comparison, &log, shared_device, "--thorough");
         Ok(Some(Answer {
             data_dir: data,
             log_dir: log,

@@ -1,6 +1,7 @@
-//! The counters that explain a placement result: for each layout, what each of its volumes
-//! did on average over its runs (queue length, reads and writes a second, their sizes and
-//! service times), and the engine's own waits and log rate, side by side.
+//! The counters that explain a placement result: for each layout and each point of the
+//! experiment (a session count, the load), what each of its volumes did on average over its
+//! runs (queue length, reads and writes a second, their sizes and service times), what the
+//! machine did (CPU, paging), and what the engine waited on, side by side.
 
 use super::layouts::Layout;
 use spindle_model::RunRecord;
@@ -17,9 +18,24 @@ const VOLUME_COUNTERS: [&str; 7] = [
     "Avg. Disk sec/Write",
 ];
 
-/// Engine counters shown, by the end of their path.
-const ENGINE_COUNTERS: [&str; 5] =
-    ["Buffer cache hit ratio", "Lock waits (current)", "Commits/sec", "WAL bytes/sec", "Redo bytes/sec"];
+/// The machine's counters shown, with the name they are shown by.
+const MACHINE_COUNTERS: [(&str, &str); 2] =
+    [("\\Processor(_Total)\\% Processor Time", "CPU %"), ("\\Memory\\Pages/sec", "Pages/sec")];
+
+/// Engine counters shown, by the end of their path: the buffer cache, what sessions waited
+/// on (locks, latches: the article's deciding counters beside the disk queue), and the log.
+const ENGINE_COUNTERS: [&str; 10] = [
+    "Buffer cache hit ratio",
+    "Sessions waiting on locks",
+    "Sessions waiting on latches (LWLock)",
+    "Sessions waiting on I/O",
+    "Lock waits (current)",
+    "Row lock wait ms/sec",
+    "Latch wait ms/sec",
+    "Commits/sec",
+    "WAL bytes/sec",
+    "Redo bytes/sec",
+];
 
 /// What one layout's volumes are: where its data and its log sit.
 pub struct Volumes {
@@ -28,11 +44,18 @@ pub struct Volumes {
     pub log: Option<String>,
 }
 
+/// One layout's runs at one point of the experiment (`sessions=8`, `load`).
+pub struct AtPoint<'r> {
+    pub point: String,
+    pub runs: Vec<&'r RunRecord>,
+}
+
 /// The mean over `runs` of each counter whose path ends as given.
 fn mean(runs: &[&RunRecord], path: &str) -> Option<f64> {
     let values: Vec<f64> = runs
         .iter()
         .filter_map(|r| r.counters.as_ref()?.counters.iter().find(|c| c.path == path).map(|c| c.avg))
+        .filter(|v| v.is_finite())
         .collect();
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
@@ -49,36 +72,47 @@ fn engine_mean(runs: &[&RunRecord], name: &str) -> Option<(String, f64)> {
     Some((path.clone(), mean(runs, &path)?))
 }
 
-pub fn render(layouts: &[(Volumes, Vec<&RunRecord>)]) -> String {
-    let mut out = String::from("\nwhat the volumes and the engine did (mean over each layout's runs):\n");
-    for (v, runs) in layouts {
+pub fn render(layouts: &[(Volumes, Vec<AtPoint<'_>>)]) -> String {
+    let mut out = String::from("\nwhat the volumes, the machine and the engine did (mean over each layout's runs):\n");
+    for (v, points) in layouts {
         let name = |d: &Option<String>| d.clone().unwrap_or_else(|| "?".into());
         let _ = writeln!(out, "  layout={}: data on {}, log on {}", v.layout.label(), name(&v.data), name(&v.log));
         let mut volumes: Vec<&String> = v.data.iter().chain(&v.log).collect();
         volumes.dedup();
-        for dev in volumes {
-            let figures: Vec<String> = VOLUME_COUNTERS
+        for at in points.iter().filter(|p| !p.runs.is_empty()) {
+            let runs = &at.runs;
+            let _ = writeln!(out, "    {}:", at.point);
+            for dev in &volumes {
+                let figures: Vec<String> = VOLUME_COUNTERS
+                    .iter()
+                    .filter_map(|c| {
+                        let m = mean(runs, &format!("\\PhysicalDisk({dev})\\{c}"))?;
+                        Some(if c.contains("sec/") { format!("{c} {:.3} ms", m * 1e3) } else { format!("{c} {m:.1}") })
+                    })
+                    .collect();
+                let role = match (v.data.as_ref() == Some(*dev), v.log.as_ref() == Some(*dev)) {
+                    (true, true) => "data and log",
+                    (true, false) => "data",
+                    _ => "log",
+                };
+                let shown = if figures.is_empty() { "no counters".to_string() } else { figures.join(", ") };
+                let _ = writeln!(out, "      {dev} ({role}): {shown}");
+            }
+            let machine: Vec<String> = MACHINE_COUNTERS
                 .iter()
-                .filter_map(|c| {
-                    let m = mean(runs, &format!("\\PhysicalDisk({dev})\\{c}"))?;
-                    Some(if c.contains("sec/") { format!("{c} {:.3} ms", m * 1e3) } else { format!("{c} {m:.1}") })
-                })
+                .filter_map(|(path, shown)| Some(format!("{shown} {:.1}", mean(runs, path)?)))
                 .collect();
-            let role = match (v.data.as_ref() == Some(dev), v.log.as_ref() == Some(dev)) {
-                (true, true) => "data and log",
-                (true, false) => "data",
-                _ => "log",
-            };
-            let shown = if figures.is_empty() { "no counters".to_string() } else { figures.join(", ") };
-            let _ = writeln!(out, "    {dev} ({role}): {shown}");
-        }
-        let engine: Vec<String> = ENGINE_COUNTERS
-            .iter()
-            .filter_map(|n| engine_mean(runs, n))
-            .map(|(path, m)| format!("{} {m:.1}", path.rsplit('\\').next().unwrap_or(&path)))
-            .collect();
-        if !engine.is_empty() {
-            let _ = writeln!(out, "    engine: {}", engine.join(", "));
+            if !machine.is_empty() {
+                let _ = writeln!(out, "      machine: {}", machine.join(", "));
+            }
+            let engine: Vec<String> = ENGINE_COUNTERS
+                .iter()
+                .filter_map(|n| engine_mean(runs, n))
+                .map(|(path, m)| format!("{} {m:.1}", path.rsplit('\\').next().unwrap_or(&path)))
+                .collect();
+            if !engine.is_empty() {
+                let _ = writeln!(out, "      engine: {}", engine.join(", "));
+            }
         }
     }
     out
@@ -106,13 +140,17 @@ mod tests {
                 series("\\PhysicalDisk(loop1)\\Disk Writes/sec", 300.0),
                 series("\\PhysicalDisk(loop1)\\Avg. Disk sec/Write", 0.0004),
                 series("\\spindle:PostgreSQL\\WAL bytes/sec", 1e6),
+                series("\\spindle:PostgreSQL\\Sessions waiting on locks", 0.5),
+                series("\\Processor(_Total)\\% Processor Time", 42.0),
+                series("\\Memory\\Pages/sec", 7.0),
             ],
         });
         let v = Volumes { layout: Layout::Split, data: Some("loop0".into()), log: Some("loop1".into()) };
-        let text = render(&[(v, vec![&r])]);
-        assert!(text.contains("layout=split: data on loop0, log on loop1"), "{text}");
+        let text = render(&[(v, vec![AtPoint { point: "sessions=8".into(), runs: vec![&r] }])]);
+        assert!(text.contains("layout=split: data on loop0, log on loop1\n    sessions=8:\n"), "{text}");
         assert!(text.contains("loop0 (data): Avg. Disk Queue Length 2.5"), "{text}");
         assert!(text.contains("loop1 (log): Disk Writes/sec 300.0, Avg. Disk sec/Write 0.400 ms"), "{text}");
-        assert!(text.contains("engine: WAL bytes/sec 1000000.0"), "{text}");
+        assert!(text.contains("machine: CPU % 42.0, Pages/sec 7.0"), "{text}");
+        assert!(text.contains("engine: Sessions waiting on locks 0.5, WAL bytes/sec 1000000.0"), "{text}");
     }
 }

@@ -21,11 +21,16 @@ use crate::progress::note;
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use layouts::{Layout, Places};
+use spindle_analysis::compare::Basis;
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
+use spindle_analysis::findings::placement::recommend;
 use spindle_counters::volumes_under;
 use spindle_db::logtest::{LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
-use spindle_runner::experiment::ab::{self, AbPlan};
+use spindle_model::record::shared_disks;
+use spindle_runner::Observer;
+use spindle_runner::experiment::Finished;
+use spindle_runner::experiment::ab::{self, AbPlan, Compared};
 use spindle_runner::experiment::rounds::{self, Side};
 use spindle_runner::workload::database::Database;
 use spindle_runner::workload::largeops::OpsPlan;
@@ -100,6 +105,20 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
             rounds::order_text(&order)
         ),
     );
+    // Said before the first round: a split whose two directories reach one device does not
+    // take the log off the data's device.
+    let split_disk = shared_disks(&[spindle_host::device_info(&split_data), spindle_host::device_info(&split_wal)])
+        .into_iter()
+        .next()
+        .map(|s| s.disk);
+    if let Some(disk) = &split_disk {
+        console.warn(&format!(
+            "{} and {} are on one physical device ({disk}): the split layout's log shares the data's device all \
+             the same, so this compares two ways of using one device, not one volume against two",
+            split_data.display(),
+            split_wal.display()
+        ));
+    }
     let layout_labels = |layout: Layout| BTreeMap::from([("layout".to_string(), layout.label().to_string())]);
     let plan = AbPlan {
         rounds,
@@ -112,7 +131,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     };
     let compared = ab::run(&mut runner, [&mut *a, &mut *b], &plan).map_err(managed_anyhow)?;
 
-    let volumes: Vec<(explain::Volumes, Vec<&RunRecord>)> = [
+    let volumes: Vec<(explain::Volumes, Vec<explain::AtPoint<'_>>)> = [
         (Layout::Same, args.same.as_path(), args.same.as_path()),
         (Layout::Split, split_data.as_path(), split_wal.as_path()),
     ]
@@ -120,11 +139,24 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     .map(|(layout, data, log)| {
         let on = |p: &Path| volumes_under(&[p]).into_iter().next();
         let v = explain::Volumes { layout, data: on(data), log: on(log) };
-        let runs =
-            runner.runs.iter().filter(|f| f.record.labels.get("layout").map(String::as_str) == Some(layout.label()));
-        (v, runs.map(|f| &f.record).collect())
+        let runs: Vec<&Finished> = runner
+            .runs
+            .iter()
+            .filter(|f| f.record.labels.get("layout").map(String::as_str) == Some(layout.label()))
+            .collect();
+        // A point per compared group, in the order they ran: the load (made once per layout as
+        // it was prepared), then each session count's rounds (or each operation's).
+        let at_points = compared
+            .iter()
+            .map(|c| explain::AtPoint {
+                point: point_name(c),
+                runs: runs.iter().filter(|f| f.group == Some(c.group)).map(|f| &f.record).collect(),
+            })
+            .collect();
+        (v, at_points)
     })
     .collect();
+    let recommendations = recommendations(&compared, &split_wal.display().to_string(), split_disk.as_deref(), rounds);
     if args.json {
         output::write_stdout(&comparisons_json(&compared)?)?;
     } else if !quiet {
@@ -135,6 +167,10 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         let mut text = spindle_report::render_overview(&rows);
         text.extend(comparisons_text(&runner, &compared, "layout=same", "layout=split"));
         text.extend(explain::render(&volumes).into_bytes());
+        text.extend(b"\nrecommendation:\n");
+        for line in &recommendations {
+            text.extend(format!("  {line}\n").into_bytes());
+        }
         output::write_text(&text)?;
     }
     note(
@@ -146,6 +182,33 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         ),
     );
     Ok(runner.outcome)
+}
+
+/// What to do with the log, a sentence per point the rounds compared (a session count, or
+/// the workload's one), each saying how sure it is; the loads, one run a side, decide nothing.
+fn recommendations(compared: &[Compared], log_dir: &str, shared_disk: Option<&str>, rounds: u32) -> Vec<String> {
+    let more = format!("--rounds {}", rounds * 2);
+    let paired: Vec<&Compared> = compared.iter().filter(|c| c.comparison.basis == Basis::Paired).collect();
+    if paired.is_empty() {
+        return vec!["None: no point was measured in paired rounds on both layouts".into()];
+    }
+    paired
+        .iter()
+        .map(|c| {
+            let r = recommend(&c.comparison, log_dir, shared_disk, &more);
+            format!("at {}: {}.", point_name(c), r.text)
+        })
+        .collect()
+}
+
+/// What a compared group measured, as the output names it: `sessions=8`, `update`, `load`.
+fn point_name(c: &Compared) -> String {
+    let at: Vec<&str> = [c.point.as_deref(), c.part.as_deref()].into_iter().flatten().collect();
+    match (at.is_empty(), c.comparison.basis) {
+        (false, _) => at.join(" "),
+        (true, Basis::Paired) => "the rounds".into(),
+        (true, _) => "load".into(),
+    }
 }
 
 /// `--split DATA_DIR,WAL_DIR`.
