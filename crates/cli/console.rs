@@ -152,19 +152,27 @@ impl Observer for Console<'_> {
 }
 
 /// A run in a line: its rate, bandwidth (for kinds that move bytes of their own: a Hammer
-/// call's MB/s would always read 0.00) and latency.
+/// call's MB/s would always read 0.00) and the latency every view leads with; a commit's is
+/// named, with each I/O's mean after it, as the suite's table at the end has them.
 fn one_line(r: &RunRecord) -> String {
+    use spindle_model::record::LatencyOf;
+    use spindle_model::units::format_latency_ns;
     let s = &r.summary;
     let bandwidth = if r.kind().moves_bytes() {
         format!(", {} MB/s", spindle_report::view::rate_text(s.mb_per_sec))
     } else {
         String::new()
     };
+    let (of, l) = s.lead_latency();
+    let (named, beside) = match of {
+        LatencyOf::Commit => ("commit ", format!(", I/O mean {}", format_latency_ns(s.latency_ns.mean))),
+        LatencyOf::Io => ("", String::new()),
+    };
     format!(
-        "{} {}{bandwidth}, mean {}, p99 {}",
+        "{} {}{bandwidth}, {named}mean {}, p99 {}{beside}",
         spindle_report::view::rate_text(s.iops),
         r.counts.per_sec(),
-        spindle_model::units::format_latency_ns(s.latency_ns.mean),
-        spindle_model::units::format_latency_ns(s.latency_ns.p99 as f64)
+        format_latency_ns(l.mean),
+        format_latency_ns(l.p99 as f64)
     )
 }
