@@ -382,6 +382,33 @@ mod tests {
         assert_eq!(figures("2 ")[5], "-", "{text}");
     }
 
+    /// A run that commits leads with its commits' latency (ten times its writes' here), says
+    /// so on its second line and shows each I/O's beside; a run that does not is as before.
+    #[test]
+    fn a_run_that_commits_is_listed_with_its_commit_latency_and_its_writes_beside() {
+        let read = plain(summary(1, "io", &[], "8KiB random read"));
+        let unchanged = list_text(std::slice::from_ref(&read), 1);
+        let wal = Listed {
+            latency_of: LatencyOf::Commit,
+            lead_latency_mean_ns: Some(252_000.0),
+            lead_latency_p99_ns: Some(1_200_000),
+            summary: RunSummary { latency_mean_ns: Some(25_200.0), ..summary(2, "io", &[], "8KiB sequential write") },
+        };
+        let text = list_text(&[read, wal], 2);
+        let figures = |id: &str| -> Vec<String> {
+            let line = text.lines().find(|l| l.trim_start().starts_with(id)).unwrap();
+            line.split_whitespace().map(str::to_string).collect()
+        };
+        assert!(text.lines().next().unwrap().ends_with("avg      p99  I/O avg"), "{text}");
+        assert_eq!(figures("2 ")[7..], ["252.00us", "1.20ms", "25.20us"], "{text}");
+        assert_eq!(figures("1 ")[7..], ["271.71us", "21.00ms"], "{text}");
+        assert!(text.contains("avg and p99 of commits; 8KiB sequential write"), "{text}");
+        assert!(!unchanged.contains("I/O avg") && !unchanged.contains("commits"), "{unchanged}");
+        let json = serde_json::to_value(&[plain(summary(3, "io", &[], "x"))]).unwrap();
+        assert_eq!(json[0]["latency_of"], "io");
+        assert_eq!(json[0]["lead_latency_mean_ns"], json[0]["latency_mean_ns"], "added beside, never renamed");
+    }
+
     #[test]
     fn wrapping_breaks_at_spaces_and_cuts_only_words_wider_than_a_line() {
         assert_eq!(wrap("ab cd ef", "  ", 7), "  ab cd\n  ef\n");

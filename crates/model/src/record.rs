@@ -538,6 +538,18 @@ mod tests {
     }
 
     #[test]
+    fn commits_lead_where_there_are_some_else_each_ios_latency() {
+        let (mut w, mut c, none) = (Histogram::new(), Histogram::new(), Histogram::new());
+        w.record(25_000);
+        c.record(250_000);
+        let mut s = IoStats::from_histograms(&none, &w, &none, 0, 8192, 1.0, CpuUsage::default());
+        assert_eq!(s.lead_latency(), (LatencyOf::Io, &s.latency_ns));
+        s.commit = OpStats::of(&c);
+        let (of, lead) = s.lead_latency();
+        assert_eq!((of.name(), lead.mean), ("commit", 250_000.0));
+    }
+
+    #[test]
     fn empty_stats_have_no_nans() {
         let h = Histogram::new();
         let s = IoStats::from_histograms(&h, &h, &h, 0, 0, 0.0, CpuUsage::new(0.0, 0.0, 0));

@@ -47,3 +47,6 @@ pub(crate) fn cells(s: &IoStats, recorded: Recorded, commits: bool) -> Vec<Cell>
     cells.push(beside);
     cells
 }
+
+#[cfg(test)]
+mod tests;
