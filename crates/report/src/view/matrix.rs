@@ -4,6 +4,7 @@
 //! size, the duration, the pattern, the block size, MB/s, IOPS, average and p99 latency, each a
 //! number (its unit in the column's name, none in the cell); and a chart per measure, each
 //! ranking the runs by its own measure (the most MB/s and IOPS first, the least latency first).
+//! A run that commits is ranked by its commits' latency, as every view leads with it.
 //! HTML, Markdown and the workbook draw this one table and these charts.
 
 use super::{Chart, ChartKind, Series, Table, counter_text};
