@@ -288,3 +288,61 @@ fn pager(out: &mut String, kept: &str, sort: &str, ascending: bool, page: usize,
     }
     out.push_str("</p>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(id: i64, latency_of: LatencyOf, lead_ns: f64) -> Listed {
+        Listed {
+            summary: RunSummary {
+                id,
+                started_at: "2026-11-26T20:00:00Z".into(),
+                kind: "io".into(),
+                status: "complete".into(),
+                workload: "8KiB sequential write".into(),
+                labels: Default::default(),
+                group: None,
+                point: None,
+                repeat: 1,
+                hostname: "db01".into(),
+                measured_seconds: 2.0,
+                iops: 600.0,
+                mb_per_sec: 4.9,
+                latency_mean_ns: Some(25_200.0),
+                latency_p99_ns: Some(40_000),
+                errors: 0,
+            },
+            latency_of,
+            lead_latency_mean_ns: Some(lead_ns),
+            lead_latency_p99_ns: Some(1_200_000),
+        }
+    }
+
+    /// The runs page shows a committing run's commit latency under mean and p99, says whose,
+    /// and each I/O's mean beside it; a page of runs that commit nothing keeps its columns.
+    #[test]
+    fn the_runs_page_leads_with_a_runs_commit_latency() {
+        let mut page = String::new();
+        table(
+            &mut page,
+            &[listed(1, LatencyOf::Commit, 252_000.0), listed(2, LatencyOf::Io, 25_200.0)],
+            "",
+            "id",
+            false,
+        );
+        assert!(page.contains("<th>latency of</th><th><a href=\"/?sort=mean"), "{page}");
+        let row = |id: i64| page.lines().find(|l| l.starts_with(&format!("<tr data-id=\"{id}\""))).unwrap();
+        assert!(
+            row(1).contains(
+                "<td>commit</td><td class=\"n\">252.00us</td><td class=\"n\">1.20ms</td><td class=\"n\">25.20us</td>"
+            ),
+            "{}",
+            row(1)
+        );
+        assert!(row(2).contains("<td>I/O</td><td class=\"n\">25.20us</td>"), "{}", row(2));
+        let mut plain = String::new();
+        table(&mut plain, &[listed(2, LatencyOf::Io, 25_200.0)], "", "id", false);
+        assert!(!plain.contains("latency of") && !plain.contains("I/O mean"), "{plain}");
+    }
+}
