@@ -152,19 +152,51 @@ impl Observer for Console<'_> {
 }
 
 /// A run in a line: its rate, bandwidth (for kinds that move bytes of their own: a Hammer
-/// call's MB/s would always read 0.00) and latency.
+/// call's MB/s would always read 0.00) and the latency every view leads with; a commit's is
+/// named, with each I/O's mean after it, as the suite's table at the end has them.
 fn one_line(r: &RunRecord) -> String {
+    use spindle_model::record::LatencyOf;
+    use spindle_model::units::format_latency_ns;
     let s = &r.summary;
     let bandwidth = if r.kind().moves_bytes() {
         format!(", {} MB/s", spindle_report::view::rate_text(s.mb_per_sec))
     } else {
         String::new()
     };
+    let (of, l) = s.lead_latency();
+    let (named, beside) = match of {
+        LatencyOf::Commit => ("commit ", format!(", I/O mean {}", format_latency_ns(s.latency_ns.mean))),
+        LatencyOf::Io => ("", String::new()),
+    };
     format!(
-        "{} {}{bandwidth}, mean {}, p99 {}",
+        "{} {}{bandwidth}, {named}mean {}, p99 {}{beside}",
         spindle_report::view::rate_text(s.iops),
         r.counts.per_sec(),
-        spindle_model::units::format_latency_ns(s.latency_ns.mean),
-        spindle_model::units::format_latency_ns(s.latency_ns.p99 as f64)
+        format_latency_ns(l.mean),
+        format_latency_ns(l.p99 as f64)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_model::Histogram;
+    use spindle_model::record::{CpuUsage, IoStats, OpStats, RunStatus};
+
+    /// The suite's line for a run that commits says the commit latency, as its table at the end
+    /// does, with each I/O's after it; a run that does not is shown as before.
+    #[test]
+    fn a_runs_line_leads_with_its_commit_latency() {
+        let details = spindle_model::KindData::LogTest { spec: Default::default(), figures: Default::default() };
+        let mut r = RunRecord::new(details, RunStatus::Complete, std::time::SystemTime::UNIX_EPOCH, 1.0);
+        let (mut writes, mut commits, none) = (Histogram::new(), Histogram::new(), Histogram::new());
+        writes.record(25_000);
+        commits.record(250_000);
+        r.summary = IoStats::from_histograms(&none, &writes, &none, 0, 8192, 1.0, CpuUsage::default());
+        let before = one_line(&r);
+        assert!(before.ends_with("rows/sec, mean 25.00us, p99 25.00us"), "{before}");
+        r.summary.commit = OpStats::of(&commits);
+        let line = one_line(&r);
+        assert!(line.ends_with("rows/sec, commit mean 250.00us, p99 250.00us, I/O mean 25.00us"), "{line}");
+    }
 }

@@ -315,3 +315,44 @@ fn ten_imports_of_one_file_at_once_save_it_once() {
     let dir = tempfile::tempdir().unwrap();
     ten_imports_of_one_file_save_it_once(dir.path().join("results.db").to_str().unwrap());
 }
+
+/// A run that flushes its writes (`--fsync-every`) is listed, exported and shown with its
+/// commits' latency first, each I/O's beside it under its own name: the figures the record
+/// holds, never one for the other.
+#[test]
+fn a_run_that_commits_leads_with_its_commit_latency_in_every_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let target = dir.path().join("log.dat");
+    let out = spindle_with_store(&store)
+        .args(["io", "--engine", "sync", "--duration", "300ms", "--size", "1M", "--quiet"])
+        .args(["--read", "0", "--random", "0", "--buffered", "--fsync-every", "1", "--target"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let record = json_of(&store, &["runs", "show", "1", "--json"]);
+    let (commit, io) = (&record["summary"]["commit"]["latency_ns"], &record["summary"]["latency_ns"]);
+    assert!(record["summary"]["commit"]["count"].as_u64().unwrap() > 0, "{}", record["summary"]);
+    assert_ne!(commit["mean"], io["mean"]);
+    let listed = &json_of(&store, &["runs", "list", "--json"])[0];
+    assert_eq!(listed["latency_of"], "commit");
+    assert_eq!(listed["lead_latency_mean_ns"], commit["mean"]);
+    assert_eq!(listed["lead_latency_p99_ns"], commit["p99"]);
+    assert_eq!(listed["latency_mean_ns"], io["mean"], "each I/O's, as before");
+    let ns = |v: &serde_json::Value| spindle_model::units::format_latency_ns(v.as_f64().unwrap());
+    let table = spindle_with_store(&store).args(["runs", "list"]).output().unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    let row: Vec<&str> = table.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!(row[7..], [ns(&commit["mean"]), ns(&commit["p99"]), ns(&io["mean"])], "{table}");
+    let csv = dir.path().join("runs.csv");
+    let out = spindle_with_store(&store).args(["report", "-o"]).arg(&csv).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let total: Vec<&str> = csv.lines().find(|l| l.contains(",total,")).unwrap().split(',').collect();
+    let field = |name: &str| total[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(field("latency_of"), "commit");
+    assert_eq!(field("lead_mean_ns"), format!("{:.1}", commit["mean"].as_f64().unwrap()));
+    assert_eq!(field("lat_mean_ns"), format!("{:.1}", io["mean"].as_f64().unwrap()));
+}

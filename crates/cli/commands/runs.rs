@@ -4,8 +4,10 @@ use crate::args::{RunsAction, RunsArgs, RunsListArgs, RunsRmArgs, RunsShowArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
 use anyhow::bail;
+use serde::Serialize;
 use spindle_model::RunKind;
 use spindle_model::db::Counts;
+use spindle_model::record::LatencyOf;
 use spindle_model::units::format_latency_opt;
 use spindle_store::{Filter, RunSummary, StoreError};
 use std::fmt::Write;
@@ -41,7 +43,10 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
         (None, false) => Some(DEFAULT_LIMIT),
     };
     let (runs, total) = match store::open_existing(&args.store)? {
-        Some(s) => (s.list(&filter)?, s.count(&Filter { limit: None, ..filter.clone() })?),
+        Some(s) => {
+            let runs = s.list(&filter)?;
+            (listed(&s, runs)?, s.count(&Filter { limit: None, ..filter.clone() })?)
+        }
         None => (Vec::new(), 0),
     };
     if args.json {
@@ -54,9 +59,40 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+/// A stored run as `runs list` (and `serve`'s runs page) shows it: the store's summary, and
+/// the latency every view leads with (`IoStats::lead_latency`) beside the summary's own, each
+/// I/O's. In JSON the summary's fields keep their names and meaning; the lead's are added.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Listed {
+    #[serde(flatten)]
+    pub summary: RunSummary,
+    pub latency_of: LatencyOf,
+    /// `None` (null in JSON) where the run's tool did not record it, as the summary's.
+    pub lead_latency_mean_ns: Option<f64>,
+    pub lead_latency_p99_ns: Option<u64>,
+}
+
+/// The listed runs with their lead latencies. The store's row keeps each I/O's latency only,
+/// so a commit's is read from the run's record: the runs listed, one at a time.
+pub fn listed(store: &spindle_store::Store, runs: Vec<RunSummary>) -> anyhow::Result<Vec<Listed>> {
+    runs.into_iter()
+        .map(|summary| {
+            let record = store.load(summary.id)?.record;
+            let (latency_of, l) = record.summary.lead_latency();
+            Ok(Listed {
+                latency_of,
+                lead_latency_mean_ns: summary.latency_mean_ns.map(|_| l.mean),
+                lead_latency_p99_ns: summary.latency_p99_ns.map(|_| l.p99),
+                summary,
+            })
+        })
+        .collect()
+}
+
 /// A run in two lines that fit a terminal's 100 columns: its figures, then what it ran, its
-/// group and labels (wrapped, however long they are).
-fn list_text(runs: &[RunSummary], total: u64) -> String {
+/// group and labels (wrapped, however long they are). `avg` and `p99` are the lead latency's;
+/// where a run commits, its second line says so and each I/O's mean has a column of its own.
+fn list_text(runs: &[Listed], total: u64) -> String {
     let mut out = String::new();
     if runs.is_empty() {
         out.push_str("no runs\n");
@@ -64,28 +100,48 @@ fn list_text(runs: &[RunSummary], total: u64) -> String {
     }
     // Rates are named by what the runs count, when they all count the same.
     let counts: Vec<Counts> =
-        runs.iter().map(|r| RunKind::parse(&r.kind).map_or(Counts::Ios, RunKind::counts)).collect();
+        runs.iter().map(|r| RunKind::parse(&r.summary.kind).map_or(Counts::Ios, RunKind::counts)).collect();
     let rate = if counts.iter().all(|c| *c == counts[0]) { counts[0].per_sec() } else { "ops/sec" };
+    let commits = runs.iter().any(|r| r.latency_of == LatencyOf::Commit);
+    // The last column: empty where a run's lead is each I/O's already.
+    let beside = |text: String| if commits && !text.is_empty() { format!(" {text:>8}") } else { String::new() };
     let _ = writeln!(
         out,
-        "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8} {:>8} {:>8}",
-        "id", "started (UTC)", "kind", "status", rate, "MB/s", "avg", "p99"
+        "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8} {:>8} {:>8}{}",
+        "id",
+        "started (UTC)",
+        "kind",
+        "status",
+        rate,
+        "MB/s",
+        "avg",
+        "p99",
+        beside("I/O avg".into())
     );
     let _ = writeln!(out, "{ABOUT_INDENT}what it ran; group; labels");
-    for r in runs {
+    for listed in runs {
+        let r = &listed.summary;
+        let io_mean = match listed.latency_of {
+            LatencyOf::Commit => format_latency_opt(r.latency_mean_ns),
+            LatencyOf::Io => String::new(),
+        };
         let _ = writeln!(
             out,
-            "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8.2} {:>8} {:>8}",
+            "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8.2} {:>8} {:>8}{}",
             r.id,
             r.started_at.replace('T', " ").trim_end_matches('Z'),
             r.kind,
             r.status,
             rate_of(r),
             r.mb_per_sec,
-            format_latency_opt(r.latency_mean_ns),
-            format_latency_opt(r.latency_p99_ns.map(|p| p as f64)),
+            format_latency_opt(listed.lead_latency_mean_ns),
+            format_latency_opt(listed.lead_latency_p99_ns.map(|p| p as f64)),
+            beside(io_mean),
         );
         let mut about = vec![r.workload.clone()];
+        if listed.latency_of == LatencyOf::Commit {
+            about.insert(0, "avg and p99 of commits".to_string());
+        }
         match (&r.group, &r.point) {
             (Some(g), Some(p)) => about.push(format!("group {g} {p}")),
             (Some(g), None) => about.push(format!("group {g} #{}", r.repeat)),
@@ -244,6 +300,16 @@ fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {
 mod tests {
     use super::*;
 
+    /// A run that commits nothing: it leads with each I/O's latency, the summary's.
+    fn plain(summary: RunSummary) -> Listed {
+        Listed {
+            latency_of: LatencyOf::Io,
+            lead_latency_mean_ns: summary.latency_mean_ns,
+            lead_latency_p99_ns: summary.latency_p99_ns,
+            summary,
+        }
+    }
+
     fn summary(id: i64, kind: &str, labels: &[(&str, &str)], workload: &str) -> RunSummary {
         RunSummary {
             id,
@@ -284,6 +350,7 @@ mod tests {
                 "8KiB random read, 64 threads x 8 outstanding",
             ),
         ];
+        let runs = runs.map(plain);
         let text = list_text(&runs, 3);
         for line in text.lines() {
             assert!(line.chars().count() <= LIST_WIDTH, "{} columns: {line}\n{text}", line.chars().count());
@@ -305,7 +372,7 @@ mod tests {
         load.point = Some(spindle_model::group::Point::sweep("op", "load"));
         load.iops = 48_543.0;
         let checkpoint = summary(2, "largeops", &[], "large operations: checkpoint of 1000 TPC-C customer rows");
-        let text = list_text(&[load, checkpoint], 2);
+        let text = list_text(&[plain(load), plain(checkpoint)], 2);
         assert!(text.contains("rows/sec") && !text.contains("IOs/sec"), "{text}");
         let figures = |id: &str| -> Vec<String> {
             let line = text.lines().find(|l| l.trim_start().starts_with(id)).unwrap();
@@ -313,6 +380,33 @@ mod tests {
         };
         assert_eq!(figures("1 ")[5], "48543", "{text}");
         assert_eq!(figures("2 ")[5], "-", "{text}");
+    }
+
+    /// A run that commits leads with its commits' latency (ten times its writes' here), says
+    /// so on its second line and shows each I/O's beside; a run that does not is as before.
+    #[test]
+    fn a_run_that_commits_is_listed_with_its_commit_latency_and_its_writes_beside() {
+        let read = plain(summary(1, "io", &[], "8KiB random read"));
+        let unchanged = list_text(std::slice::from_ref(&read), 1);
+        let wal = Listed {
+            latency_of: LatencyOf::Commit,
+            lead_latency_mean_ns: Some(252_000.0),
+            lead_latency_p99_ns: Some(1_200_000),
+            summary: RunSummary { latency_mean_ns: Some(25_200.0), ..summary(2, "io", &[], "8KiB sequential write") },
+        };
+        let text = list_text(&[read, wal], 2);
+        let figures = |id: &str| -> Vec<String> {
+            let line = text.lines().find(|l| l.trim_start().starts_with(id)).unwrap();
+            line.split_whitespace().map(str::to_string).collect()
+        };
+        assert!(text.lines().next().unwrap().ends_with("avg      p99  I/O avg"), "{text}");
+        assert_eq!(figures("2 ")[7..], ["252.00us", "1.20ms", "25.20us"], "{text}");
+        assert_eq!(figures("1 ")[7..], ["271.71us", "21.00ms"], "{text}");
+        assert!(text.contains("avg and p99 of commits; 8KiB sequential write"), "{text}");
+        assert!(!unchanged.contains("I/O avg") && !unchanged.contains("commits"), "{unchanged}");
+        let json = serde_json::to_value(&[plain(summary(3, "io", &[], "x"))]).unwrap();
+        assert_eq!(json[0]["latency_of"], "io");
+        assert_eq!(json[0]["lead_latency_mean_ns"], json[0]["latency_mean_ns"], "added beside, never renamed");
     }
 
     #[test]

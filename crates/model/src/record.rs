@@ -189,6 +189,39 @@ pub struct IoStats {
     pub cpu: CpuUsage,
 }
 
+/// What a latency is of: a commit (writes and the flush that made them durable, or one
+/// write-through write) or each operation on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LatencyOf {
+    Commit,
+    Io,
+}
+
+impl LatencyOf {
+    /// Its name in a column or a field (`commit`, `io`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LatencyOf::Commit => "commit",
+            LatencyOf::Io => "io",
+        }
+    }
+}
+
+impl IoStats {
+    /// The latency every view leads with, and what it is of: a commit's where writes were
+    /// committed (what a DBA means by log-write latency), else each operation's. Views ask
+    /// this one place, so no two of them lead with different latencies for one run; where it
+    /// is a commit's, they show `latency_ns` (each I/O's: a log's writes) beside it, named.
+    pub fn lead_latency(&self) -> (LatencyOf, &LatencySummary) {
+        if self.commit.count > 0 {
+            (LatencyOf::Commit, &self.commit.latency_ns)
+        } else {
+            (LatencyOf::Io, &self.latency_ns)
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirectionStats {
     pub ios: u64,
@@ -502,6 +535,18 @@ mod tests {
         assert!((s.sqlio_histogram_pct[24] - 25.0).abs() < 1e-9);
         assert!((s.cpu.us_per_io - 1000.0).abs() < 1e-9);
         assert_eq!(s.flush.count, 0);
+    }
+
+    #[test]
+    fn commits_lead_where_there_are_some_else_each_ios_latency() {
+        let (mut w, mut c, none) = (Histogram::new(), Histogram::new(), Histogram::new());
+        w.record(25_000);
+        c.record(250_000);
+        let mut s = IoStats::from_histograms(&none, &w, &none, 0, 8192, 1.0, CpuUsage::default());
+        assert_eq!(s.lead_latency(), (LatencyOf::Io, &s.latency_ns));
+        s.commit = OpStats::of(&c);
+        let (of, lead) = s.lead_latency();
+        assert_eq!((of.name(), lead.mean), ("commit", 250_000.0));
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! One CSV row per scope of each record: the total, each target, each thread. Columns are
 //! plain numbers in base units (ns, bytes, decimal MB) so a spreadsheet can chart them as is.
+//! The latency every view leads with comes first, with `latency_of` saying whose it is
+//! (`commit` or `io`); the `lat_*` columns keep each I/O's, as they always have, for the
+//! tools that read them by name.
 
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
@@ -22,6 +25,9 @@ const HEADER: &[&str] = &[
     "iops",
     "mb_per_sec",
     "mib_per_sec",
+    "latency_of",
+    "lead_mean_ns",
+    "lead_p99_ns",
     "lat_min_ns",
     "lat_mean_ns",
     "lat_max_ns",
@@ -70,6 +76,7 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
         let pct = |v: u64| lat(recorded.percentiles, v.to_string());
         let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
             let t = target.and_then(|t| r.targets.get(t));
+            let (lead, lead_latency) = s.lead_latency();
             let fields = [
                 id.clone(),
                 r.started_at.clone(),
@@ -86,6 +93,9 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
                 format!("{:.3}", s.iops),
                 format!("{:.3}", s.mb_per_sec),
                 format!("{:.3}", s.mib_per_sec),
+                lead.name().to_string(),
+                at(format!("{:.1}", lead_latency.mean)),
+                pct(lead_latency.p99),
                 at(s.latency_ns.min.to_string()),
                 at(format!("{:.1}", s.latency_ns.mean)),
                 at(s.latency_ns.max.to_string()),

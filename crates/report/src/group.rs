@@ -10,6 +10,7 @@ use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_model::group::{GroupKind, Point};
+use spindle_model::record::LatencyOf;
 use spindle_model::units::format_latency_opt;
 use std::fmt::Write;
 
@@ -34,10 +35,16 @@ pub struct GroupRun {
     /// The rate of what the group counts; absent where a rate means nothing (a checkpoint).
     pub iops: Option<f64>,
     pub mb_per_sec: f64,
+    /// Each I/O's mean and p99 latency.
     pub latency_mean_ns: f64,
     pub latency_p99_ns: u64,
     /// Whether the run has latencies of its own (a large operation has none).
     pub latency: bool,
+    /// What the latency the group's tables lead with is of (`commit` where the run committed,
+    /// else `io`: `IoStats::lead_latency`), and its mean and p99.
+    pub latency_of: LatencyOf,
+    pub lead_latency_mean_ns: f64,
+    pub lead_latency_p99_ns: u64,
 }
 
 /// What the whole group says, by kind.
@@ -114,6 +121,9 @@ pub fn group_view(g: &GroupInput<'_>) -> GroupView {
             latency_mean_ns: r.summary.latency_ns.mean,
             latency_p99_ns: r.summary.latency_ns.p99,
             latency: r.recorded().latency,
+            latency_of: r.summary.lead_latency().0,
+            lead_latency_mean_ns: r.summary.lead_latency().1.mean,
+            lead_latency_p99_ns: r.summary.lead_latency().1.p99,
         })
         .collect();
     let findings = match g.kind {
@@ -205,30 +215,43 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
     let mut out = format!("group {}: {} ({}), created {}\n", v.id, v.kind, v.name, v.created_at);
     // Calls and rows move no bytes of their own: their MB/s would be a column of zeros.
     let mb = |text: String| if v.counts == Counts::Ios { format!(" {text:>10}") } else { String::new() };
+    // Where a run commits, its latency is its commits': a column says whose, and each I/O's
+    // mean follows.
+    let commits = v.runs.iter().any(|r| r.latency_of == LatencyOf::Commit);
+    let of = |text: &str| if commits { format!(" {text:<6}") } else { String::new() };
+    let beside = |text: String| if commits { format!(" {text:>10}") } else { String::new() };
     let _ = writeln!(
         out,
-        "\n  {:>6} {:<24} {:>12}{} {:>10} {:>10}  status",
+        "\n  {:>6} {:<24} {:>12}{}{} {:>10} {:>10}{}  status",
         "run",
         "point",
         v.counts.per_sec(),
         mb("MB/s".into()),
+        of("of"),
         "avg",
-        "p99"
+        "p99",
+        beside("I/O avg".into())
     );
     for r in &v.runs {
         let mut point = r.point.as_ref().map(Point::to_string).unwrap_or_default();
         if r.repeat > 1 {
             let _ = write!(point, " #{}", r.repeat);
         }
+        let io_mean = match r.latency_of {
+            LatencyOf::Commit => format_latency_opt(r.latency.then_some(r.latency_mean_ns)),
+            LatencyOf::Io => String::new(),
+        };
         let _ = writeln!(
             out,
-            "  {:>6} {:<24} {:>12}{} {:>10} {:>10}  {}",
+            "  {:>6} {:<24} {:>12}{}{} {:>10} {:>10}{}  {}",
             r.id,
             point,
             r.iops.map_or("-".to_string(), crate::figures::rate_text),
             mb(crate::figures::rate_text(r.mb_per_sec)),
-            format_latency_opt(r.latency.then_some(r.latency_mean_ns)),
-            format_latency_opt(r.latency.then_some(r.latency_p99_ns as f64)),
+            of(crate::lead::of_text(r.latency_of)),
+            format_latency_opt(r.latency.then_some(r.lead_latency_mean_ns)),
+            format_latency_opt(r.latency.then_some(r.lead_latency_p99_ns as f64)),
+            beside(io_mean),
             r.status
         );
     }

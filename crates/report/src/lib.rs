@@ -11,6 +11,7 @@ mod format;
 mod group;
 mod html;
 mod json;
+pub mod lead;
 mod markdown;
 mod page_cache;
 mod sweep;

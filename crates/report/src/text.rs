@@ -5,7 +5,7 @@
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
 use spindle_model::db::Counts;
-use spindle_model::record::{DeviceInfo, IoStats, LatencySummary, RunStatus};
+use spindle_model::record::{DeviceInfo, IoStats, LatencyOf, LatencySummary, RunStatus};
 use spindle_model::units::{NOT_RECORDED, format_latency_opt};
 use spindle_model::units::{format_latency_ns, format_size};
 use spindle_model::{Recorded, RunRecord};
@@ -179,7 +179,7 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
         let _ = writeln!(out, "{indent}MBs/sec: {:>12.2}   (decimal MB; {:.2} MiB/s)", s.mb_per_sec, s.mib_per_sec);
     }
     let _ = writeln!(out, "{indent}latency metrics:");
-    let commits = s.commit.count > 0;
+    let commits = s.lead_latency().0 == LatencyOf::Commit;
     if commits {
         // A DBA reads the headline as the latency of a commit: the write and its flush.
         let what = if s.flush.count > 0 {
@@ -190,7 +190,7 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
         let _ = writeln!(out, "{indent}commits ({what}): {}", s.commit.count);
     }
     let recorded = r.recorded();
-    latency(out, indent, "", headline(s), recorded);
+    latency(out, indent, "", s.lead_latency().1, recorded);
     // Reads and writes each, beside a mix's total or a commit made of writes and flushes.
     if (s.read.ios > 0 && s.write.ios > 0) || (commits && s.flush.count > 0) {
         let share = |n: u64| 100.0 * n as f64 / s.ios.max(1) as f64;
@@ -209,11 +209,6 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
     if r.kind() != spindle_model::RunKind::LargeOps {
         histogram(out, indent, &s.sqlio_histogram_pct);
     }
-}
-
-/// The latency a DBA reads first: a commit's when writes were flushed, else every I/O's.
-fn headline(s: &IoStats) -> &LatencySummary {
-    if s.commit.count > 0 { &s.commit.latency_ns } else { &s.latency_ns }
 }
 
 /// A latency's figures; those the run did not record (a foreign tool's) as absent.
@@ -259,8 +254,11 @@ fn threads(out: &mut String, r: &RunRecord) {
     if r.threads.len() < 2 {
         return;
     }
-    let commits =
-        if r.threads.iter().any(|t| t.stats.commit.count > 0) { " (of commits where writes were flushed)" } else { "" };
+    let commits = if crate::lead::any_commits(r.threads.iter().map(|t| &t.stats)) {
+        " (of commits where writes were flushed)"
+    } else {
+        ""
+    };
     let _ = writeln!(out, "\nper thread{commits}:");
     let (who, rate) = if r.counts == Counts::Calls { ("session", "calls/sec") } else { ("thread", r.counts.per_sec()) };
     let mb = |text: String| if r.kind().moves_bytes() { format!(" {text:>10}") } else { String::new() };
@@ -274,8 +272,8 @@ fn threads(out: &mut String, r: &RunRecord) {
             t.thread,
             crate::view::rate_text(t.stats.iops),
             mb(crate::view::rate_text(t.stats.mb_per_sec)),
-            format_latency_opt(recorded.latency.then_some(headline(&t.stats).mean)),
-            format_latency_opt(recorded.percentiles.then_some(headline(&t.stats).p99 as f64))
+            format_latency_opt(recorded.latency.then_some(t.stats.lead_latency().1.mean)),
+            format_latency_opt(recorded.percentiles.then_some(t.stats.lead_latency().1.p99 as f64))
         );
     }
 }
@@ -390,8 +388,8 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
             name,
             r.rate().map_or("-".to_string(), crate::view::rate_text),
             crate::view::rate_text(s.mb_per_sec),
-            format_latency_opt(recorded.latency.then_some(headline(s).mean)),
-            format_latency_opt(recorded.percentiles.then_some(headline(s).p99 as f64)),
+            format_latency_opt(recorded.latency.then_some(s.lead_latency().1.mean)),
+            format_latency_opt(recorded.percentiles.then_some(s.lead_latency().1.p99 as f64)),
             r.status.name(),
             commit_parts(s)
         );
@@ -401,7 +399,7 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
 
 /// After an overview row whose latency is a commit's: what it is made of, on average.
 fn commit_parts(s: &IoStats) -> String {
-    if s.commit.count == 0 {
+    if s.lead_latency().0 == LatencyOf::Io {
         String::new()
     } else if s.flush.count == 0 {
         "  (commits: each write-through write)".to_string()

@@ -10,6 +10,7 @@ use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
 use spindle_analysis::compare::{Comparison, Metric, words};
 use spindle_analysis::curve::CurvePoint;
 use spindle_model::group::{GroupKind, Point};
+use spindle_model::record::LatencyOf;
 use spindle_model::{RunKind, RunRecord};
 
 pub fn sections(doc: &Document) -> Vec<Section> {
@@ -122,19 +123,36 @@ fn check(section: &mut Section, findings: &[CheckFinding]) {
     section.tables.insert(0, t);
 }
 
+/// The group's runs, each with the latency it leads with; where one commits, what each
+/// run's latency is of and each I/O's mean beside it.
 fn runs_table(v: &GroupView) -> Table {
-    let mut t = Table::new("Runs", &["run", "point", "repeat", "status", v.counts.per_sec(), "MB/s", "mean", "p99"]);
+    let commits = v.runs.iter().any(|r| r.latency_of == LatencyOf::Commit);
+    let mut columns = vec!["run", "point", "repeat", "status", v.counts.per_sec(), "MB/s"];
+    columns.extend(if commits { vec!["latency of", "mean", "p99", "I/O mean"] } else { vec!["mean", "p99"] });
+    let mut t = Table::new("Runs", &columns);
     for r in &v.runs {
-        t.rows.push(vec![
+        let mut row = vec![
             Cell::number(format!("run {}", r.id), r.id as f64),
             Cell::text(r.point.as_ref().map(Point::to_string).unwrap_or_default()),
             Cell::count(r.repeat as u64),
             Cell::text(r.status.clone()),
             Cell::opt(r.iops, Cell::rate),
             Cell::rate(r.mb_per_sec),
-            Cell::latency_if(r.latency, r.latency_mean_ns),
-            Cell::latency_if(r.latency, r.latency_p99_ns as f64),
+        ];
+        if commits {
+            row.push(Cell::text(crate::lead::of_text(r.latency_of)));
+        }
+        row.extend([
+            Cell::latency_if(r.latency, r.lead_latency_mean_ns),
+            Cell::latency_if(r.latency, r.lead_latency_p99_ns as f64),
         ]);
+        if commits {
+            row.push(match r.latency_of {
+                LatencyOf::Commit => Cell::latency_if(r.latency, r.latency_mean_ns),
+                LatencyOf::Io => Cell::empty(),
+            });
+        }
+        t.rows.push(row);
     }
     t
 }

@@ -6,6 +6,7 @@
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportRun};
 use crate::figures::Cell;
+use crate::lead;
 use spindle_model::RunKind;
 use spindle_model::units::format_size;
 
@@ -24,10 +25,13 @@ pub fn sections(doc: &Document) -> Vec<Section> {
 }
 
 fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
-    let mut table = Table::new(format!("{} ({})", kind.title(), runs.len()), &common_columns(kind));
+    // I/O runs that commit lead with the commit latency: the table then says what each run's
+    // latency is of, and shows each I/O's beside it.
+    let commits = kind == RunKind::Io && lead::any_commits(runs.iter().map(|(_, r)| &r.record.summary));
+    let mut table = Table::new(format!("{} ({})", kind.title(), runs.len()), &common_columns(kind, commits));
     for &(i, r) in runs {
         let mut row = common_cells(r, i);
-        row.extend(kind_cells(r));
+        row.extend(kind_cells(r, commits));
         table.rows.push(row);
     }
     let mut section = Section {
@@ -49,8 +53,8 @@ fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
     section
 }
 
-/// Columns every kind shows, then the kind's own.
-fn common_columns(kind: RunKind) -> Vec<&'static str> {
+/// Columns every kind shows, then the kind's own (with `commits`, I/O runs' latency's too).
+fn common_columns(kind: RunKind, commits: bool) -> Vec<&'static str> {
     let rate = match kind.counts() {
         spindle_model::db::Counts::Ios => "IOPS",
         spindle_model::db::Counts::Calls => "calls/s",
@@ -58,7 +62,7 @@ fn common_columns(kind: RunKind) -> Vec<&'static str> {
     };
     let mut columns = vec!["run", "started", "status", "workload", "labels", "host", "seconds", rate];
     columns.extend(match kind {
-        RunKind::Io => vec!["MB/s", "read %", "mean", "p99", "max", "errors", "source"],
+        RunKind::Io => [vec!["MB/s", "read %"], lead::columns(commits), vec!["errors", "source"]].concat(),
         RunKind::Hammer => vec!["GetAccount/s", "UpdateAccount/s", "mean", "p99", "max", "failed calls"],
         RunKind::HammerLoad => vec!["rows"],
         RunKind::LogTest => vec![
@@ -93,23 +97,28 @@ fn common_cells(r: &ReportRun, position: usize) -> Vec<Cell> {
     ]
 }
 
-fn kind_cells(r: &ReportRun) -> Vec<Cell> {
+fn kind_cells(r: &ReportRun, commits: bool) -> Vec<Cell> {
     let rec = &r.record;
     let s = &rec.summary;
     let errors: u64 = rec.errors.values().sum();
     let recorded = rec.recorded();
     match rec.kind() {
-        RunKind::Io => vec![
-            Cell::rate(s.mb_per_sec),
-            Cell::opt((s.ios > 0).then(|| s.read.ios as f64 * 100.0 / s.ios as f64), Cell::pct),
-            Cell::latency_if(recorded.latency, s.latency_ns.mean),
-            Cell::latency_if(recorded.percentiles, s.latency_ns.p99 as f64),
-            Cell::latency_if(recorded.latency, s.latency_ns.max as f64),
-            Cell::count(errors),
-            Cell::text(
-                rec.details.origin().map_or("spindle".to_string(), |o| format!("{} ({})", o.tool, file_name(&o.file))),
-            ),
-        ],
+        RunKind::Io => [
+            vec![
+                Cell::rate(s.mb_per_sec),
+                Cell::opt((s.ios > 0).then(|| s.read.ios as f64 * 100.0 / s.ios as f64), Cell::pct),
+            ],
+            lead::cells(s, recorded, commits),
+            vec![
+                Cell::count(errors),
+                Cell::text(
+                    rec.details
+                        .origin()
+                        .map_or("spindle".to_string(), |o| format!("{} ({})", o.tool, file_name(&o.file))),
+                ),
+            ],
+        ]
+        .concat(),
         RunKind::Hammer => vec![
             Cell::rate(s.read.iops),
             Cell::rate(s.write.iops),

@@ -4,12 +4,15 @@
 //! size, the duration, the pattern, the block size, MB/s, IOPS, average and p99 latency, each a
 //! number (its unit in the column's name, none in the cell); and a chart per measure, each
 //! ranking the runs by its own measure (the most MB/s and IOPS first, the least latency first).
+//! A run that commits is ranked by its commits' latency, as every view leads with it.
 //! HTML, Markdown and the workbook draw this one table and these charts.
 
 use super::{Chart, ChartKind, Series, Table, counter_text};
 use crate::document::ReportRun;
 use crate::figures::{Cell, grouped};
+use crate::lead;
 use spindle_model::RunRecord;
+use spindle_model::record::LatencyOf;
 use spindle_model::units::format_size;
 
 /// The matrix's columns, in order; units are in the names, so every cell is a bare number.
@@ -28,6 +31,18 @@ pub const COLUMNS: [&str; 12] = [
     "p99 latency (ms)",
 ];
 
+/// Where a run of the matrix commits, its latencies are its commits' (`IoStats::lead_latency`):
+/// this column then comes before them to say so, and each I/O's average follows them.
+pub const LATENCY_OF: &str = "latency of";
+pub const IO_AVERAGE: &str = "I/O average latency (ms)";
+
+/// The matrix's columns: `COLUMNS`, and with `commits` (a run of it commits) `LATENCY_OF`
+/// before its latencies and `IO_AVERAGE` after them.
+pub fn columns(commits: bool) -> Vec<&'static str> {
+    let (figures, latencies) = COLUMNS.split_at(COLUMNS.len() - 2);
+    if commits { [figures, &[LATENCY_OF], latencies, &[IO_AVERAGE]].concat() } else { COLUMNS.to_vec() }
+}
+
 /// The matrix's table and its four rankings.
 #[derive(Clone, Debug)]
 pub struct Matrix {
@@ -40,6 +55,8 @@ pub struct Matrix {
 /// did not record is absent, and the run has no bar in that chart rather than one of 0).
 struct Measures {
     name: String,
+    /// Its name in the latency rankings: a commit's latency says so.
+    latency_name: String,
     mb_per_sec: f64,
     iops: f64,
     mean_ms: Option<f64>,
@@ -53,16 +70,19 @@ pub fn matrix(runs: &[(usize, &ReportRun)]) -> Matrix {
         1 => "SQLIO matrix (1 run)".to_string(),
         n => format!("SQLIO matrix ({n} runs)"),
     };
-    let mut table = Table::new(title, &COLUMNS);
+    let commits = lead::any_commits(runs.iter().map(|(_, r)| &r.record.summary));
+    let mut table = Table::new(title, &columns(commits));
     let mut measures = Vec::with_capacity(runs.len());
     for &(position, r) in runs {
         let rec = &r.record;
         let shape = Shape::of(rec);
         let recorded = rec.recorded();
         let s = &rec.summary;
-        let mean_ms = (recorded.latency && s.ios > 0).then(|| s.latency_ns.mean / 1e6);
-        let p99_ms = (recorded.percentiles && s.ios > 0).then(|| s.latency_ns.p99 as f64 / 1e6);
-        table.rows.push(vec![
+        let (of, l) = s.lead_latency();
+        let ms = |ok: bool, ns: f64| (ok && s.ios > 0).then_some(ns / 1e6);
+        let mean_ms = ms(recorded.latency, l.mean);
+        let p99_ms = ms(recorded.percentiles, l.p99 as f64);
+        let mut row = vec![
             r.id.map_or_else(|| Cell::text(r.name(position)), |id| Cell::number(r.name(position), id as f64)),
             shape.threads,
             shape.depth,
@@ -73,11 +93,25 @@ pub fn matrix(runs: &[(usize, &ReportRun)]) -> Matrix {
             shape.block_kib,
             plain(s.mb_per_sec),
             plain(s.iops),
-            mean_ms.map_or_else(Cell::not_recorded, plain),
-            p99_ms.map_or_else(Cell::not_recorded, plain),
-        ]);
+        ];
+        if commits {
+            row.push(Cell::text(lead::of_text(of)));
+        }
+        row.extend([mean_ms.map_or_else(Cell::not_recorded, plain), p99_ms.map_or_else(Cell::not_recorded, plain)]);
+        if commits {
+            row.push(match of {
+                LatencyOf::Commit => ms(recorded.latency, s.latency_ns.mean).map_or_else(Cell::not_recorded, plain),
+                LatencyOf::Io => Cell::empty(),
+            });
+        }
+        table.rows.push(row);
+        let name = bar_name(r, position);
         measures.push(Measures {
-            name: bar_name(r, position),
+            latency_name: match of {
+                LatencyOf::Commit => format!("{name} (commit)"),
+                LatencyOf::Io => name.clone(),
+            },
+            name,
             mb_per_sec: s.mb_per_sec,
             iops: s.iops,
             mean_ms,
@@ -85,25 +119,25 @@ pub fn matrix(runs: &[(usize, &ReportRun)]) -> Matrix {
         });
     }
     let charts = vec![
-        ranking("MB/s, highest first", "MB/s", &measures, |m| Some(m.mb_per_sec), true),
-        ranking("IOPS, highest first", "IOPS", &measures, |m| Some(m.iops), true),
-        ranking("Average latency (ms), lowest first", "ms", &measures, |m| m.mean_ms, false),
-        ranking("p99 latency (ms), lowest first", "ms", &measures, |m| m.p99_ms, false),
+        ranking("MB/s, highest first", "MB/s", &measures, |m| Some((&m.name, m.mb_per_sec)), true),
+        ranking("IOPS, highest first", "IOPS", &measures, |m| Some((&m.name, m.iops)), true),
+        ranking("Average latency (ms), lowest first", "ms", &measures, |m| Some((&m.latency_name, m.mean_ms?)), false),
+        ranking("p99 latency (ms), lowest first", "ms", &measures, |m| Some((&m.latency_name, m.p99_ms?)), false),
     ];
     Matrix { table, charts: charts.into_iter().filter(|c| !c.is_empty()).collect() }
 }
 
-/// A bar per run that has the measure, sorted by it (`highest_first`, else lowest first); runs
-/// that tie keep their order.
-fn ranking(
+/// A bar per run that has the measure (`bar`: its name there and its value), sorted by it
+/// (`highest_first`, else lowest first); runs that tie keep their order.
+fn ranking<'a>(
     title: &str,
     unit: &str,
-    measures: &[Measures],
-    value: impl Fn(&Measures) -> Option<f64>,
+    measures: &'a [Measures],
+    bar: impl Fn(&'a Measures) -> Option<(&'a String, f64)>,
     highest_first: bool,
 ) -> Chart {
     let mut bars: Vec<(&str, f64)> =
-        measures.iter().filter_map(|m| value(m).filter(|v| v.is_finite()).map(|v| (m.name.as_str(), v))).collect();
+        measures.iter().filter_map(|m| bar(m).filter(|b| b.1.is_finite()).map(|(n, v)| (n.as_str(), v))).collect();
     if highest_first {
         bars.sort_by(|a, b| b.1.total_cmp(&a.1));
     } else {

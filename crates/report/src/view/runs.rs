@@ -6,8 +6,9 @@
 use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::ReportRun;
 use crate::figures::Cell;
+use crate::lead;
 use spindle_model::RunKind;
-use spindle_model::record::{IoStats, RunRecord};
+use spindle_model::record::{IoStats, LatencyOf, LatencySummary, RunRecord};
 use spindle_model::units::format_bytes_approx;
 
 /// Long series are thinned to this many points: a chart cannot show more, and 200 runs of an
@@ -111,21 +112,24 @@ fn headline(rec: &RunRecord) -> Table {
         rows.push(("MB/s (decimal)".into(), Cell::rate(st.mb_per_sec)));
         rows.push(("MiB/s".into(), Cell::rate(st.mib_per_sec)));
     }
+    // The commit latency leads where there are commits, and each I/O's follows, named so.
+    let commits = st.lead_latency().0 == LatencyOf::Commit;
+    if commits {
+        rows.push(("commits".into(), Cell::count(st.commit.count)));
+        rows.push(("commit latency mean".into(), Cell::latency_ns(st.commit.latency_ns.mean)));
+        rows.push(("commit latency p99".into(), Cell::latency_ns(st.commit.latency_ns.p99 as f64)));
+    }
     if st.ios > 0 {
         let recorded = rec.recorded();
-        rows.push(("latency min".into(), Cell::latency_if(recorded.latency, st.latency_ns.min as f64)));
-        rows.push(("latency mean".into(), Cell::latency_if(recorded.latency, st.latency_ns.mean)));
-        rows.push(("latency max".into(), Cell::latency_if(recorded.latency, st.latency_ns.max as f64)));
-        rows.push(("latency p99".into(), Cell::latency_if(recorded.percentiles, st.latency_ns.p99 as f64)));
+        let name = |what: &str| if commits { format!("I/O latency {what}") } else { format!("latency {what}") };
+        rows.push((name("min"), Cell::latency_if(recorded.latency, st.latency_ns.min as f64)));
+        rows.push((name("mean"), Cell::latency_if(recorded.latency, st.latency_ns.mean)));
+        rows.push((name("max"), Cell::latency_if(recorded.latency, st.latency_ns.max as f64)));
+        rows.push((name("p99"), Cell::latency_if(recorded.percentiles, st.latency_ns.p99 as f64)));
     }
     if st.flush.count > 0 {
         rows.push(("flushes".into(), Cell::count(st.flush.count)));
         rows.push(("flush mean".into(), Cell::latency_ns(st.flush.latency_ns.mean)));
-    }
-    if st.commit.count > 0 {
-        rows.push(("commits".into(), Cell::count(st.commit.count)));
-        rows.push(("commit mean".into(), Cell::latency_ns(st.commit.latency_ns.mean)));
-        rows.push(("commit p99".into(), Cell::latency_ns(st.commit.latency_ns.p99 as f64)));
     }
     if st.cpu.us_per_io > 0.0 {
         rows.push((
@@ -211,14 +215,19 @@ fn role_table(r: &ReportRun, position: usize) -> Option<Table> {
     (!t.rows.is_empty()).then_some(t)
 }
 
+/// The lead latency's percentiles, and where that is a commit's, each I/O's beside them.
 fn percentiles(rec: &RunRecord) -> Chart {
-    let l = &rec.summary.latency_ns;
-    let points =
-        [("p50", l.p50), ("p90", l.p90), ("p95", l.p95), ("p99", l.p99), ("p99.9", l.p99_9), ("p99.99", l.p99_99)];
-    let (unit, div) = super::latency_scale(points.iter().map(|p| p.1 as f64));
+    let s = &rec.summary;
+    let points = |l: &LatencySummary| [l.p50, l.p90, l.p95, l.p99, l.p99_9, l.p99_99].map(|v| v as f64);
+    let lead = match s.lead_latency() {
+        (LatencyOf::Commit, l) => vec![("commit", points(l)), ("I/O", points(&s.latency_ns))],
+        (LatencyOf::Io, l) => vec![("latency", points(l))],
+    };
+    let (unit, div) = super::latency_scale(lead.iter().flat_map(|p| p.1));
     let mut c = Chart::new("Latency percentiles", ChartKind::Bar, "percentile", unit);
-    c.categories = points.iter().map(|p| p.0.to_string()).collect();
-    c.series = vec![Series { name: "latency".into(), values: points.iter().map(|p| p.1 as f64 / div).collect() }];
+    c.categories = ["p50", "p90", "p95", "p99", "p99.9", "p99.99"].map(String::from).to_vec();
+    c.series =
+        lead.into_iter().map(|(name, v)| Series { name: name.into(), values: v.map(|v| v / div).to_vec() }).collect();
     c
 }
 
@@ -281,28 +290,24 @@ fn counter_table(log: &spindle_model::counters::CounterLog) -> Table {
     t
 }
 
-fn stats_cells(s: &IoStats, rec: &RunRecord) -> Vec<Cell> {
-    let recorded = rec.recorded();
+/// A scope's figures, its lead latency's as `lead::columns(commits)` has them.
+fn stats_cells(s: &IoStats, rec: &RunRecord, commits: bool) -> Vec<Cell> {
     let mut cells = vec![Cell::count(s.ios), Cell::rate(s.iops)];
     if rec.kind().moves_bytes() {
         cells.push(Cell::rate(s.mb_per_sec));
     }
-    cells.extend([
-        Cell::latency_if(recorded.latency, s.latency_ns.mean),
-        Cell::latency_if(recorded.percentiles, s.latency_ns.p99 as f64),
-        Cell::latency_if(recorded.latency, s.latency_ns.max as f64),
-    ]);
+    cells.extend(lead::cells(s, rec.recorded(), commits));
     cells
 }
 
-fn stats_columns<'a>(rec: &RunRecord, first: &[&'a str]) -> Vec<&'a str> {
+fn stats_columns<'a>(rec: &RunRecord, first: &[&'a str], commits: bool) -> Vec<&'a str> {
     let counts = rec.kind().counts();
     let mut columns = first.to_vec();
     columns.extend([counts.plural(), counts.per_sec()]);
     if rec.kind().moves_bytes() {
         columns.push("MB/s");
     }
-    columns.extend(["mean", "p99", "max"]);
+    columns.extend(lead::columns(commits));
     columns
 }
 
@@ -310,20 +315,22 @@ fn stats_columns<'a>(rec: &RunRecord, first: &[&'a str]) -> Vec<&'a str> {
 fn threads(rec: &RunRecord) -> Table {
     let who = if rec.kind() == RunKind::Hammer { "session" } else { "thread" };
     let title = if rec.kind() == RunKind::Hammer { "Sessions" } else { "Threads" };
-    let mut t = Table::new(title, &stats_columns(rec, &["target", who]));
+    let commits = lead::any_commits(rec.threads.iter().map(|th| &th.stats));
+    let mut t = Table::new(title, &stats_columns(rec, &["target", who], commits));
     for th in &rec.threads {
         let mut row = vec![Cell::count(th.target as u64 + 1), Cell::count(th.thread as u64)];
-        row.extend(stats_cells(&th.stats, rec));
+        row.extend(stats_cells(&th.stats, rec, commits));
         t.rows.push(row);
     }
     t
 }
 
 fn targets(rec: &RunRecord) -> Table {
-    let mut t = Table::new("Targets", &stats_columns(rec, &["target", "path", "workload"]));
+    let commits = lead::any_commits(rec.targets.iter().map(|tg| &tg.stats));
+    let mut t = Table::new("Targets", &stats_columns(rec, &["target", "path", "workload"], commits));
     for (i, tg) in rec.targets.iter().enumerate() {
         let mut row = vec![Cell::count(i as u64 + 1), Cell::text(tg.path.clone()), Cell::text(tg.workload.clone())];
-        row.extend(stats_cells(&tg.stats, rec));
+        row.extend(stats_cells(&tg.stats, rec, commits));
         t.rows.push(row);
     }
     t

@@ -5,8 +5,10 @@
 use super::super::http::{Request, encode};
 use super::{Page, PageError, frame};
 use crate::args::SelectArgs;
+use crate::commands::runs::Listed;
 use crate::selection;
 use spindle_model::RunKind;
+use spindle_model::record::LatencyOf;
 use spindle_model::units::format_latency_opt;
 use spindle_report::esc;
 use spindle_report::view::{ReportView, rate_text};
@@ -68,6 +70,7 @@ pub fn page(store: &Store, req: &Request) -> Page {
             (page_no - 1) * PER_PAGE + shown.len()
         ),
     });
+    let shown = crate::commands::runs::listed(store, shown)?;
     let kept = kept_query(req);
     let mut out = super::live::running(store)?;
     out.push_str(&filter_form(req));
@@ -137,7 +140,10 @@ fn order(a: &RunSummary, b: &RunSummary, sort: &str) -> Ordering {
         "status" => a.status.cmp(&b.status),
         "rate" => num(a.iops, b.iops),
         "mbps" => num(a.mb_per_sec, b.mb_per_sec),
-        // A latency not recorded sorts before every recorded one (None < Some).
+        // A latency not recorded sorts before every recorded one (None < Some). The order is
+        // the store's each-I/O latency: a run that commits shows its commits' (read from its
+        // record, for the page's runs only), and reading every record to sort would cost the
+        // page its speed.
         "mean" => a.latency_mean_ns.partial_cmp(&b.latency_mean_ns).unwrap_or(Ordering::Equal),
         "p99" => a.latency_p99_ns.cmp(&b.latency_p99_ns),
         _ => Ordering::Equal,
@@ -197,17 +203,35 @@ fn selection_form(out: &mut String) {
     );
 }
 
-fn table(out: &mut String, runs: &[RunSummary], kept: &str, sort: &str, ascending: bool) {
+/// The runs, each with the latency it leads with (`mean`, `p99`); where one on the page
+/// commits, what each run's latency is of and each I/O's mean beside it.
+fn table(out: &mut String, runs: &[Listed], kept: &str, sort: &str, ascending: bool) {
+    let commits = runs.iter().any(|r| r.latency_of == LatencyOf::Commit);
     out.push_str("<table class=\"runs\" id=\"runs\"><tr><th>A</th><th>B</th>");
     for (key, title) in SORTS.iter().take(6) {
         header(out, kept, key, title, sort, ascending);
     }
     out.push_str("<th>labels</th>");
     for (key, title) in SORTS.iter().skip(6) {
+        if commits && *key == "mean" {
+            out.push_str("<th>latency of</th>");
+        }
         header(out, kept, key, title, sort, ascending);
     }
+    if commits {
+        out.push_str("<th>I/O mean</th>");
+    }
     out.push_str("<th>group</th></tr>\n");
-    for r in runs {
+    for listed in runs {
+        let r = &listed.summary;
+        let (of, beside) = match (commits, listed.latency_of) {
+            (false, _) => (String::new(), String::new()),
+            (true, LatencyOf::Io) => ("<td>I/O</td>".to_string(), "<td class=\"n\"></td>".to_string()),
+            (true, LatencyOf::Commit) => (
+                "<td>commit</td>".to_string(),
+                format!("<td class=\"n\">{}</td>", format_latency_opt(r.latency_mean_ns)),
+            ),
+        };
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let group = match (r.group, &r.point) {
             (Some(g), Some(p)) => format!("<a href=\"/group/{g}\">{g}</a> {}", esc(&p.to_string())),
@@ -219,7 +243,7 @@ fn table(out: &mut String, runs: &[RunSummary], kept: &str, sort: &str, ascendin
             "<tr data-id=\"{id}\"><td class=\"pick\"><input type=\"checkbox\" form=\"pick\" name=\"a\" value=\"{id}\" aria-label=\"run {id} in A\"></td>\
              <td class=\"pick\"><input type=\"checkbox\" form=\"pick\" name=\"b\" value=\"{id}\" aria-label=\"run {id} in B\"></td>\
              <td class=\"n\"><a href=\"/run/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{group}</td></tr>",
+             <td class=\"n\">{}</td><td class=\"n\">{:.2}</td>{of}<td class=\"n\">{}</td><td class=\"n\">{}</td>{beside}<td>{group}</td></tr>",
             esc(&r.started_at.replace('T', " ").replace('Z', "")),
             esc(&r.kind),
             esc(&r.workload),
@@ -228,8 +252,8 @@ fn table(out: &mut String, runs: &[RunSummary], kept: &str, sort: &str, ascendin
             esc(&labels.join(", ")),
             r.rate().map_or("-".to_string(), rate_text),
             r.mb_per_sec,
-            format_latency_opt(r.latency_mean_ns),
-            format_latency_opt(r.latency_p99_ns.map(|p| p as f64)),
+            format_latency_opt(listed.lead_latency_mean_ns),
+            format_latency_opt(listed.lead_latency_p99_ns.map(|p| p as f64)),
             id = r.id,
         );
     }
@@ -263,4 +287,62 @@ fn pager(out: &mut String, kept: &str, sort: &str, ascending: bool, page: usize,
         out.push_str(&link(pages, "last"));
     }
     out.push_str("</p>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(id: i64, latency_of: LatencyOf, lead_ns: f64) -> Listed {
+        Listed {
+            summary: RunSummary {
+                id,
+                started_at: "2026-11-26T20:00:00Z".into(),
+                kind: "io".into(),
+                status: "complete".into(),
+                workload: "8KiB sequential write".into(),
+                labels: Default::default(),
+                group: None,
+                point: None,
+                repeat: 1,
+                hostname: "db01".into(),
+                measured_seconds: 2.0,
+                iops: 600.0,
+                mb_per_sec: 4.9,
+                latency_mean_ns: Some(25_200.0),
+                latency_p99_ns: Some(40_000),
+                errors: 0,
+            },
+            latency_of,
+            lead_latency_mean_ns: Some(lead_ns),
+            lead_latency_p99_ns: Some(1_200_000),
+        }
+    }
+
+    /// The runs page shows a committing run's commit latency under mean and p99, says whose,
+    /// and each I/O's mean beside it; a page of runs that commit nothing keeps its columns.
+    #[test]
+    fn the_runs_page_leads_with_a_runs_commit_latency() {
+        let mut page = String::new();
+        table(
+            &mut page,
+            &[listed(1, LatencyOf::Commit, 252_000.0), listed(2, LatencyOf::Io, 25_200.0)],
+            "",
+            "id",
+            false,
+        );
+        assert!(page.contains("<th>latency of</th><th><a href=\"/?sort=mean"), "{page}");
+        let row = |id: i64| page.lines().find(|l| l.starts_with(&format!("<tr data-id=\"{id}\""))).unwrap();
+        assert!(
+            row(1).contains(
+                "<td>commit</td><td class=\"n\">252.00us</td><td class=\"n\">1.20ms</td><td class=\"n\">25.20us</td>"
+            ),
+            "{}",
+            row(1)
+        );
+        assert!(row(2).contains("<td>I/O</td><td class=\"n\">25.20us</td>"), "{}", row(2));
+        let mut plain = String::new();
+        table(&mut plain, &[listed(2, LatencyOf::Io, 25_200.0)], "", "id", false);
+        assert!(!plain.contains("latency of") && !plain.contains("I/O mean"), "{plain}");
+    }
 }
