@@ -45,7 +45,7 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
     let (runs, total) = match store::open_existing(&args.store)? {
         Some(s) => {
             let runs = s.list(&filter)?;
-            (listed(&s, runs)?, s.count(&Filter { limit: None, ..filter.clone() })?)
+            (listed(runs), s.count(&Filter { limit: None, ..filter.clone() })?)
         }
         None => (Vec::new(), 0),
     };
@@ -72,19 +72,13 @@ pub struct Listed {
     pub lead_latency_p99_ns: Option<u64>,
 }
 
-/// The listed runs with their lead latencies. The store's row keeps each I/O's latency only,
-/// so a commit's is read from the run's record: the runs listed, one at a time.
-pub fn listed(store: &spindle_store::Store, runs: Vec<RunSummary>) -> anyhow::Result<Vec<Listed>> {
+/// The listed runs with their lead latencies, from the store's summary rows (which keep each
+/// run's commits beside its I/Os' latency): no record is read.
+pub fn listed(runs: Vec<RunSummary>) -> Vec<Listed> {
     runs.into_iter()
         .map(|summary| {
-            let record = store.load(summary.id)?.record;
-            let (latency_of, l) = record.summary.lead_latency();
-            Ok(Listed {
-                latency_of,
-                lead_latency_mean_ns: summary.latency_mean_ns.map(|_| l.mean),
-                lead_latency_p99_ns: summary.latency_p99_ns.map(|_| l.p99),
-                summary,
-            })
+            let (latency_of, lead_latency_mean_ns, lead_latency_p99_ns) = summary.lead_latency();
+            Listed { latency_of, lead_latency_mean_ns, lead_latency_p99_ns, summary }
         })
         .collect()
 }
@@ -302,12 +296,7 @@ mod tests {
 
     /// A run that commits nothing: it leads with each I/O's latency, the summary's.
     fn plain(summary: RunSummary) -> Listed {
-        Listed {
-            latency_of: LatencyOf::Io,
-            lead_latency_mean_ns: summary.latency_mean_ns,
-            lead_latency_p99_ns: summary.latency_p99_ns,
-            summary,
-        }
+        listed(vec![summary]).remove(0)
     }
 
     fn summary(id: i64, kind: &str, labels: &[(&str, &str)], workload: &str) -> RunSummary {
@@ -328,6 +317,7 @@ mod tests {
             latency_mean_ns: Some(271_710.0),
             latency_p99_ns: Some(21_000_000),
             errors: 0,
+            commit_latency_ns: None,
         }
     }
 
@@ -388,12 +378,13 @@ mod tests {
     fn a_run_that_commits_is_listed_with_its_commit_latency_and_its_writes_beside() {
         let read = plain(summary(1, "io", &[], "8KiB random read"));
         let unchanged = list_text(std::slice::from_ref(&read), 1);
-        let wal = Listed {
-            latency_of: LatencyOf::Commit,
-            lead_latency_mean_ns: Some(252_000.0),
-            lead_latency_p99_ns: Some(1_200_000),
-            summary: RunSummary { latency_mean_ns: Some(25_200.0), ..summary(2, "io", &[], "8KiB sequential write") },
-        };
+        let wal = listed(vec![RunSummary {
+            latency_mean_ns: Some(25_200.0),
+            commit_latency_ns: Some((252_000.0, 1_200_000)),
+            ..summary(2, "io", &[], "8KiB sequential write")
+        }])
+        .remove(0);
+        assert_eq!(wal.latency_of, LatencyOf::Commit);
         let text = list_text(&[read, wal], 2);
         let figures = |id: &str| -> Vec<String> {
             let line = text.lines().find(|l| l.trim_start().starts_with(id)).unwrap();

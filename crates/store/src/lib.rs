@@ -7,6 +7,7 @@
 
 pub mod agents;
 mod backend;
+mod commit_columns;
 mod error;
 mod location;
 pub mod private;

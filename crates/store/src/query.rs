@@ -136,9 +136,23 @@ pub struct RunSummary {
     pub latency_mean_ns: Option<f64>,
     pub latency_p99_ns: Option<u64>,
     pub errors: u64,
+    /// The run's commits' mean and p99, where it committed (not in `runs list --json`'s
+    /// summary fields: the listing adds the lead latency, `lead_latency`, beside them).
+    #[serde(skip)]
+    pub commit_latency_ns: Option<(f64, u64)>,
 }
 
 impl RunSummary {
+    /// The latency every view leads with, as `IoStats::lead_latency` decides it for the
+    /// record: the commits' mean and p99 where the run committed, else each I/O's.
+    pub fn lead_latency(&self) -> (spindle_model::record::LatencyOf, Option<f64>, Option<u64>) {
+        use spindle_model::record::LatencyOf;
+        match self.commit_latency_ns {
+            Some((mean, p99)) => (LatencyOf::Commit, Some(mean), Some(p99)),
+            None => (LatencyOf::Io, self.latency_mean_ns, self.latency_p99_ns),
+        }
+    }
+
     /// The run's rate of what it counts, or `None` where a rate means nothing: a large
     /// operation's checkpoint processes no rows (and is never a rate of I/Os). As
     /// `RunRecord::rate`, from the summary's kind and point.
@@ -174,7 +188,8 @@ pub struct StoredRun {
 }
 
 const SUMMARY_COLUMNS: &str = "id, started_at, kind, status, workload, group_id, point, repeat, hostname, \
-     measured_seconds, iops, bytes_per_sec, latency_mean_ns, latency_p99_ns, errors";
+     measured_seconds, iops, bytes_per_sec, latency_mean_ns, latency_p99_ns, errors, commit_count, commit_mean_ns, \
+     commit_p99_ns";
 
 impl Store {
     /// Summaries of the matching runs, oldest first (the newest `limit` when limited).
@@ -196,7 +211,7 @@ impl Store {
              FROM runs {clause} ORDER BY id DESC {limit}"
         );
         let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
-            let absent: Vec<String> = r.opt_text(15)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
+            let absent: Vec<String> = r.opt_text(18)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
             let mut recorded = spindle_model::Recorded::from_absent(&absent);
             // A large operation has no latencies of its own (`RunRecord::recorded`).
             if r.text(2)? == spindle_model::RunKind::LargeOps.name() {
@@ -220,6 +235,7 @@ impl Store {
                 latency_mean_ns: Some(r.real(12)?).filter(|_| recorded.latency),
                 latency_p99_ns: Some(r.int(13)?.max(0) as u64).filter(|_| recorded.percentiles),
                 errors: r.int(14)?.max(0) as u64,
+                commit_latency_ns: (r.int(15)? > 0).then(|| Ok((r.real(16)?, r.int(17)?.max(0) as u64))).transpose()?,
             })
         })?;
         runs.reverse();

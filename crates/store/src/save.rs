@@ -105,8 +105,10 @@ fn insert(conn: &Conn, record: &RunRecord, place: &Placement) -> Result<i64, Sto
     let ids = conn.query(
         "INSERT INTO runs (kind, status, started_at, measured_seconds, hostname, spindle_version, workload,
             group_id, point, repeat, ios, iops, bytes_per_sec, latency_mean_ns, latency_p50_ns,
-            latency_p99_ns, latency_p99_9_ns, latency_max_ns, cpu_us_per_io, errors)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+            latency_p99_ns, latency_p99_9_ns, latency_max_ns, cpu_us_per_io, errors, commit_count,
+            commit_mean_ns, commit_p99_ns)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+            ?22, ?23)
          RETURNING id",
         &[
             record.kind().name().into(),
@@ -129,6 +131,9 @@ fn insert(conn: &Conn, record: &RunRecord, place: &Placement) -> Result<i64, Sto
             (lat.max as i64).into(),
             s.cpu.us_per_io.into(),
             (record.errors.values().sum::<u64>() as i64).into(),
+            (s.commit.count as i64).into(),
+            s.commit.latency_ns.mean.into(),
+            (s.commit.latency_ns.p99 as i64).into(),
         ],
         |r| r.int(0),
     )?;

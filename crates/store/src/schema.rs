@@ -112,6 +112,16 @@ const MIGRATIONS: &[Step] = &[
         PRIMARY KEY (run_id, idx)
     ){without_rowid};",
     ),
+    // 5: each run's commits in its summary row (their count, mean and p99), so a listing
+    // leads with a committing run's commit latency, as every view does, without reading its
+    // record.
+    Step::Sql(
+        "ALTER TABLE runs ADD COLUMN commit_count {int} NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN commit_mean_ns {real} NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN commit_p99_ns {int} NOT NULL DEFAULT 0;",
+    ),
+    // 6: the commit columns of the runs saved before 5, from their records.
+    Step::Rewrite(crate::commit_columns::backfill),
 ];
 
 /// The schema version this spindle writes.

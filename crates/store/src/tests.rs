@@ -179,3 +179,35 @@ fn previous_group_in(store: Store) {
     assert!(store.previous_group(GroupKind::Check, "check /data", first).unwrap().is_none());
     assert!(store.previous_group(GroupKind::Sweep, "check /data", now).unwrap().is_none());
 }
+
+#[test]
+fn a_committing_run_is_listed_with_its_commits_also_when_saved_before_the_commit_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = Location::File(dir.path().join("results.db"));
+    let mut committing = io_run(&[100.0], 20_000, &[]);
+    committing.summary.commit.count = 100;
+    committing.summary.commit.latency_ns.mean = 250_000.0;
+    committing.summary.commit.latency_ns.p99 = 900_000;
+    let (plain, wal) = {
+        let mut store = Store::open(&at).unwrap();
+        let plain = store.save(&io_run(&[100.0], 20_000, &[]), &Placement::default()).unwrap();
+        (plain, store.save(&committing, &Placement::default()).unwrap())
+    };
+    let listed = |store: &Store| -> Vec<Option<(f64, u64)>> {
+        store.list(&Filter::default()).unwrap().iter().map(|r| r.commit_latency_ns).collect()
+    };
+    assert_eq!(listed(&Store::open(&at).unwrap()), [None, Some((250_000.0, 900_000))]);
+    // The same store as schema 4 left it: no commit columns. Opening it migrates, and the
+    // columns are filled in from the records.
+    rusqlite::Connection::open(dir.path().join("results.db"))
+        .unwrap()
+        .execute_batch(
+            "ALTER TABLE runs DROP COLUMN commit_count; ALTER TABLE runs DROP COLUMN commit_mean_ns; \
+             ALTER TABLE runs DROP COLUMN commit_p99_ns; PRAGMA user_version = 4;",
+        )
+        .unwrap();
+    let store = Store::open(&at).unwrap();
+    assert_eq!(listed(&store), [None, Some((250_000.0, 900_000))], "runs {plain} and {wal}");
+    let lead = store.list(&Filter::default()).unwrap()[1].lead_latency();
+    assert_eq!(lead, (spindle_model::record::LatencyOf::Commit, Some(250_000.0), Some(900_000)));
+}

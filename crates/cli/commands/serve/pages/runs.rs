@@ -70,7 +70,7 @@ pub fn page(store: &Store, req: &Request) -> Page {
             (page_no - 1) * PER_PAGE + shown.len()
         ),
     });
-    let shown = crate::commands::runs::listed(store, shown)?;
+    let shown = crate::commands::runs::listed(shown);
     let kept = kept_query(req);
     let mut out = super::live::running(store)?;
     out.push_str(&filter_form(req));
@@ -312,6 +312,7 @@ mod tests {
                 latency_mean_ns: Some(25_200.0),
                 latency_p99_ns: Some(40_000),
                 errors: 0,
+                commit_latency_ns: None,
             },
             latency_of,
             lead_latency_mean_ns: Some(lead_ns),
