@@ -1,5 +1,5 @@
-//! The log test on a managed PostgreSQL whose WAL has a volume of its own: the leading
-//! columns are that volume's, and agree with its own /proc/diskstats.
+//! The log test on a managed PostgreSQL or MariaDB whose log has a volume of its own: the
+//! leading columns are that volume's, and agree with its own /proc/diskstats.
 
 use crate::common::installed;
 use crate::common::{Ext4, Loop, spindle, spindle_with_store};
@@ -29,15 +29,26 @@ impl Drop for Instance {
     }
 }
 
-/// A managed PostgreSQL whose WAL has an ext4 loop device of its own: the log test leads with
-/// what that volume did, and its writes and bytes are the device's own counts over the run
-/// (less the settling between sizes), a write per commit at one row a transaction (the
-/// flushes the kernel also counts as writes set apart), with the engine's counters beside.
 #[test]
 fn logtest_leads_with_the_wal_volumes_own_io() {
-    if !installed("postgres") {
-        return;
+    if installed("postgres") {
+        leads_with_the_logs_own_volume("postgres", "write() calls");
     }
+}
+
+#[test]
+fn logtest_leads_with_the_redo_logs_volumes_own_io() {
+    if installed("mariadb") {
+        leads_with_the_logs_own_volume("mariadb", "redo writes");
+    }
+}
+
+/// A managed instance of `engine` whose log has an ext4 loop device of its own: the log test
+/// leads with what that volume did, and its writes and bytes are the device's own counts over
+/// the run (less the settling between sizes), a write per commit at one row a transaction (the
+/// flushes the kernel also counts as writes set apart), with the engine's counters beside,
+/// named `writes_are`.
+fn leads_with_the_logs_own_volume(engine: &str, writes_are: &str) {
     let scratch = tempfile::tempdir().unwrap();
     let Some(device) = Loop::over(scratch.path().join("wal.img"), 1 << 30, &[]) else { return };
     let name = device.0.trim_start_matches("/dev/").to_string();
@@ -45,7 +56,7 @@ fn logtest_leads_with_the_wal_volumes_own_io() {
     let instance = Instance { xdg: scratch.path().join("xdg"), data: scratch.path().join("data") };
     let up = spindle()
         .env("XDG_DATA_HOME", &instance.xdg)
-        .args(["db", "up", "--engine", "postgres", "--data"])
+        .args(["db", "up", "--engine", engine, "--data"])
         .arg(&instance.data)
         .arg("--wal")
         .arg(fs.mount.join("wal"))
@@ -66,7 +77,7 @@ fn logtest_leads_with_the_wal_volumes_own_io() {
     for r in &rows {
         assert_eq!(r["lead"]["volume"], name.as_str(), "{r}");
         assert_eq!((r["own_volume"].as_bool(), r["engine_leads"].is_null()), (Some(true), true), "{r}");
-        assert_eq!(r["log_writes_are"], "write() calls", "the engine's counts beside, named: {r}");
+        assert_eq!(r["log_writes_are"], writes_are, "the engine's counts beside, named: {r}");
     }
     // Everything the volume counted: the leading (data-carrying) writes and the flushes the
     // kernel counted among them; what the settling between sizes wrote is all that is left.
