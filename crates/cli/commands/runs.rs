@@ -121,13 +121,17 @@ fn list_text(runs: &[Listed], total: u64) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8.2} {:>8} {:>8}{}",
+            "{:>5}  {:<19}  {:<11} {:<11} {:>9} {:>8} {:>8} {:>8}{}",
             r.id,
             r.started_at.replace('T', " ").trim_end_matches('Z'),
             r.kind,
             r.status,
             rate_of(r),
-            r.mb_per_sec,
+            // MB/s only where the run moves bytes of its own (not Hammer's calls, a load's rows).
+            match RunKind::parse(&r.kind) {
+                Some(k) if !k.moves_bytes() => "-".to_string(),
+                _ => format!("{:.2}", r.mb_per_sec),
+            },
             format_latency_opt(listed.lead_latency_mean_ns),
             format_latency_opt(listed.lead_latency_p99_ns.map(|p| p as f64)),
             beside(io_mean),

@@ -64,6 +64,12 @@ impl RunKind {
         }
     }
 
+    /// Whether its runs time each operation (a latency per I/O, call or commit): a load and a
+    /// large operation time only the whole, so a latency of theirs is absent, never 0.
+    pub fn times_operations(self) -> bool {
+        !matches!(self, RunKind::HammerLoad | RunKind::LargeOps)
+    }
+
     /// What its two kinds of operation are called, as `summary.read` and `summary.write`
     /// count them: reads and writes, Hammer's two procedures, or rows written.
     pub fn directions(self) -> [&'static str; 2] {

@@ -109,7 +109,7 @@ impl RunRecord {
     /// no latencies of its own.
     pub fn recorded(&self) -> crate::Recorded {
         let recorded = crate::Recorded::of_origin(self.details.origin());
-        if self.kind() == crate::RunKind::LargeOps {
+        if !self.kind().times_operations() {
             crate::Recorded { latency: false, percentiles: false, ..recorded }
         } else {
             recorded

@@ -387,7 +387,7 @@ pub fn render_overview(rows: &[(String, &RunRecord)]) -> Vec<u8> {
             "  {:<width$} {:>12} {:>10} {:>10} {:>10}  {}{}",
             name,
             r.rate().map_or("-".to_string(), crate::view::rate_text),
-            crate::view::rate_text(s.mb_per_sec),
+            if r.kind().moves_bytes() { crate::view::rate_text(s.mb_per_sec) } else { "-".to_string() },
             format_latency_opt(recorded.latency.then_some(s.lead_latency().1.mean)),
             format_latency_opt(recorded.percentiles.then_some(s.lead_latency().1.p99 as f64)),
             r.status.name(),

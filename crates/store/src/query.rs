@@ -213,8 +213,8 @@ impl Store {
         let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
             let absent: Vec<String> = r.opt_text(18)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
             let mut recorded = spindle_model::Recorded::from_absent(&absent);
-            // A large operation has no latencies of its own (`RunRecord::recorded`).
-            if r.text(2)? == spindle_model::RunKind::LargeOps.name() {
+            // A load or a large operation has no latencies of its own (`RunRecord::recorded`).
+            if spindle_model::RunKind::parse(&r.text(2)?).is_some_and(|k| !k.times_operations()) {
                 recorded.latency = false;
                 recorded.percentiles = false;
             }
