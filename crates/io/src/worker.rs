@@ -124,6 +124,8 @@ struct State<'a> {
     /// The start of the first write the next flush will cover, once one has completed.
     commit_start_ns: Option<u64>,
     measure_start_ns: u64,
+    /// The end of the worker's timing window.
+    end_ns: u64,
     writes_since_flush: u32,
     measuring: bool,
     cpu_start: (f64, f64),
@@ -179,6 +181,7 @@ pub fn run<E: Engine, P: Payload>(
         device_busy_until_ns: 0,
         commit_start_ns: None,
         measure_start_ns: timing.measure_start_ns,
+        end_ns: timing.end_ns,
         writes_since_flush: 0,
         measuring: false,
         cpu_start: (0.0, 0.0),
@@ -197,9 +200,26 @@ pub fn run<E: Engine, P: Payload>(
     let mut now = pacer.now();
     // Where the window closed for this worker: its end, or the moment a stop was seen.
     let mut window_end = timing.end_ns;
+    let mut late_at_end: Option<bool> = None;
 
     loop {
-        let stopping = now >= timing.end_ns || stop.load(Ordering::Relaxed);
+        // A rate-limited worker that wakes after its window's end, late because the host did
+        // not run it (the device was not holding it), still owes the starts intended inside the
+        // window: it issues them, as it catches up anywhere else in the run, before stopping.
+        // Otherwise the window's edge alone loses them, and one run of a paced workload comes
+        // out short of its rate where its repeat does not.
+        // Whether it was late is decided when it first sees the window closed: the burst that
+        // catches up then fills its slots, which is not the device holding it.
+        let ended = now >= timing.end_ns;
+        if ended && late_at_end.is_none() {
+            late_at_end = Some(
+                plan.interval_ns.is_some()
+                    && s.next_intended_ns < timing.end_ns
+                    && s.device_busy_until_ns <= s.next_intended_ns,
+            );
+        }
+        let owes = late_at_end == Some(true) && s.next_intended_ns < timing.end_ns;
+        let stopping = (ended && !owes) || stop.load(Ordering::Relaxed);
         if stopping {
             window_end = window_end.min(now);
             if outstanding == 0 {
@@ -352,11 +372,13 @@ fn fill_batch<P: Payload>(
     now: u64,
 ) {
     let pattern = s.plan.pattern;
+    // Rate-limited starts due by now, and never one intended after the window's end.
+    let due_by = now.min(s.end_ns.saturating_sub(1));
     let pattern_len = pattern.len();
     // Whether places were drawn: only then have the next places moved since the last look-ahead.
     let mut drew = false;
     while let Some(slot) = free.pop() {
-        if s.plan.interval_ns.is_some() && s.next_intended_ns > now {
+        if s.plan.interval_ns.is_some() && s.next_intended_ns > due_by {
             free.push(slot);
             break;
         }
@@ -659,6 +681,46 @@ mod tests {
         assert!(payload.claims.len() >= CLAIMS, "{} claims", payload.claims.len());
         assert_eq!(missed.next(), None, "a place claimed but not anticipated");
         assert!(payload.claims.iter().any(|&(offset, _)| offset == 0), "the sequential stream wrapped");
+    }
+
+    #[test]
+    fn a_paced_worker_waking_after_its_window_issues_the_starts_it_owes_from_inside_it() {
+        let workload = Workload {
+            mix: vec![MixEntry { block: 4096, weight: 1, read_pct: 100, random_pct: 100 }],
+            threads: 1,
+            depth: 4,
+            rate_iops: Some(500),
+            buffered: false,
+            write_through: false,
+            fsync_every: 0,
+        };
+        let size = 64 << 20;
+        let pattern = Pattern::new(&workload, size, 3);
+        let plan = WorkerPlan {
+            target: 0,
+            thread: 0,
+            target_size: size,
+            pattern: &pattern,
+            depth: 4,
+            fsync_every: 0,
+            write_through: false,
+            interval_ns: Some(2_000_000),
+            first_start_ns: 0,
+            sequential_start: 0,
+            seed: 11,
+        };
+        // The host ran the worker only after its 400 ms window had closed: 200 starts, one
+        // every 2 ms, were intended inside it, and the device was never busy.
+        let window = 400_000_000;
+        let timing = Timing {
+            t0: Instant::now() - std::time::Duration::from_nanos(2 * window),
+            measure_start_ns: 0,
+            end_ns: window,
+        };
+        let (buffers, stop) = (BufferPool::new(4, 4096), AtomicBool::new(false));
+        let live = LiveCounters::default();
+        let r = run(&mut NullEngine::new(4), &buffers, &plan, &mut crate::payload::Plain, timing, &stop, &live);
+        assert_eq!((r.read.count(), r.behind_schedule), (200, 0), "every start owed, none after the window");
     }
 
     #[test]
