@@ -612,6 +612,29 @@ mod tests {
     }
 
     const CLAIMS: usize = 5000;
+    const SIZE: u64 = 64 << 20;
+
+    /// One thread's workload of `mix` at `depth`, paced at `rate_iops` if given.
+    fn workload(mix: Vec<MixEntry>, depth: u32, rate_iops: Option<u64>) -> Workload {
+        Workload { mix, threads: 1, depth, rate_iops, buffered: false, write_through: false, fsync_every: 0 }
+    }
+
+    /// The only thread's plan over a `SIZE`-byte target.
+    fn plan_of(pattern: &Pattern, depth: u32, interval_ns: Option<u64>) -> WorkerPlan<'_> {
+        WorkerPlan {
+            target: 0,
+            thread: 0,
+            target_size: SIZE,
+            pattern,
+            depth,
+            fsync_every: 0,
+            write_through: false,
+            interval_ns,
+            first_start_ns: 0,
+            sequential_start: 0,
+            seed: 11,
+        }
+    }
 
     impl Payload for Recorder<'_> {
         const ANTICIPATES: bool = true;
@@ -641,30 +664,8 @@ mod tests {
     fn the_places_anticipated_are_the_places_then_claimed() {
         // Random and sequential I/O of two sizes, so the hints must follow the pattern.
         let mix = |block, random_pct| MixEntry { block, weight: 1, read_pct: 50, random_pct };
-        let workload = Workload {
-            mix: vec![mix(4096, 100), mix(8192, 0), mix(4096, 50)],
-            threads: 1,
-            depth: 8,
-            rate_iops: None,
-            buffered: false,
-            write_through: false,
-            fsync_every: 0,
-        };
-        let size = 64 << 20;
-        let pattern = Pattern::new(&workload, size, 3);
-        let plan = WorkerPlan {
-            target: 0,
-            thread: 0,
-            target_size: size,
-            pattern: &pattern,
-            depth: 8,
-            fsync_every: 0,
-            write_through: false,
-            interval_ns: None,
-            first_start_ns: 0,
-            sequential_start: size - 8192 * 3,
-            seed: 11,
-        };
+        let pattern = Pattern::new(&workload(vec![mix(4096, 100), mix(8192, 0), mix(4096, 50)], 8, None), SIZE, 3);
+        let plan = WorkerPlan { sequential_start: SIZE - 8192 * 3, ..plan_of(&pattern, 8, None) };
         let buffers = BufferPool::new(8, 8192);
         let stop = AtomicBool::new(false);
         let mut payload = Recorder { hints: RefCell::default(), claims: Vec::new(), stop: &stop };
@@ -685,30 +686,9 @@ mod tests {
 
     #[test]
     fn a_paced_worker_waking_after_its_window_issues_the_starts_it_owes_from_inside_it() {
-        let workload = Workload {
-            mix: vec![MixEntry { block: 4096, weight: 1, read_pct: 100, random_pct: 100 }],
-            threads: 1,
-            depth: 4,
-            rate_iops: Some(500),
-            buffered: false,
-            write_through: false,
-            fsync_every: 0,
-        };
-        let size = 64 << 20;
-        let pattern = Pattern::new(&workload, size, 3);
-        let plan = WorkerPlan {
-            target: 0,
-            thread: 0,
-            target_size: size,
-            pattern: &pattern,
-            depth: 4,
-            fsync_every: 0,
-            write_through: false,
-            interval_ns: Some(2_000_000),
-            first_start_ns: 0,
-            sequential_start: 0,
-            seed: 11,
-        };
+        let read = MixEntry { block: 4096, weight: 1, read_pct: 100, random_pct: 100 };
+        let pattern = Pattern::new(&workload(vec![read], 4, Some(500)), SIZE, 3);
+        let plan = plan_of(&pattern, 4, Some(2_000_000));
         // The host ran the worker only after its 400 ms window had closed: 200 starts, one
         // every 2 ms, were intended inside it, and the device was never busy.
         let window = 400_000_000;
