@@ -49,12 +49,17 @@ impl Workload for IoJob {
         crate::workload::started(cx)?;
         observer.finish_line();
         let outcome = result?;
+        let mut warnings = self.warnings.clone();
+        for w in &outcome.warnings {
+            observer.warn(w);
+            warnings.push(w.clone());
+        }
         let context = RunContext {
             labels: Default::default(),
             command_line: Vec::new(),
             environment: measured.environment,
             counters: Some(measured.counters),
-            warnings: self.warnings.clone(),
+            warnings,
         };
         let mut record = build_record(job, &outcome, context);
         if let Some(finding) = spindle_report::page_cache_finding(&record) {
