@@ -62,30 +62,74 @@ fn verify_json(target: &Path) -> (Option<i32>, serde_json::Value) {
     (out.status.code(), json)
 }
 
-/// A verified run of random reads and writes over 4 MiB, its target read twice while it
-/// runs (a copy of older writes) and its state saved twice after that; then it ends by
-/// itself, or is killed with SIGKILL. Every kind of fault is put into blocks the state knows
-/// of, and `spindle verify` must name exactly those.
+/// How large a check: a small file at a capped rate by default; with
+/// SPINDLE_VERIFY_FIGURE=1, the figure of the docs: 768 MiB at full speed, 50 faults of each
+/// kind (over 1M sectors judged even after a kill, whose last writes are newer than the state).
+struct Scale {
+    size: &'static str,
+    /// `spindle io` flags setting the pace and mix.
+    pace: &'static [&'static str],
+    /// Saves to wait for before copying older writes.
+    saves: usize,
+    /// How long the run that is not killed runs: beyond those saves and one more.
+    duration: &'static str,
+    /// How long the killed run writes after its last save: writes newer than its state.
+    after_save: Duration,
+    per_kind: usize,
+}
+
+fn scale() -> Scale {
+    if std::env::var_os("SPINDLE_VERIFY_FIGURE").is_some_and(|v| v == "1") {
+        Scale {
+            size: "768M",
+            pace: &["--read", "0"],
+            saves: 12,
+            duration: "20s",
+            after_save: Duration::ZERO,
+            per_kind: 50,
+        }
+    } else {
+        Scale {
+            size: "4M",
+            pace: &["--read", "50", "--rate", "400"],
+            saves: 1,
+            duration: "4s",
+            after_save: Duration::from_millis(300),
+            per_kind: 2,
+        }
+    }
+}
+
+/// A verified run of random writes (and reads), its target read twice while it runs (a copy
+/// of older writes) and its state saved again after that; then it ends by itself, or is
+/// killed with SIGKILL. Every kind of fault is put into blocks the state knows of, and
+/// `spindle verify` must name exactly those, by offset.
 fn faults_named_by_offset(kill: bool) {
+    let scale = scale();
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("s.dat");
     let state = state_of(&target);
     let stderr = std::fs::File::create(dir.path().join("stderr")).unwrap();
     let mut child = spindle_process()
-        .args(["io", "--engine", "sync", "--buffered", "--size", "4M", "--block", "4K", "--random", "100"])
-        .args(["--read", "50", "--rate", "400", "--verify", "--keep-file", "--target"])
+        .args(["io", "--engine", "sync", "--buffered", "--block", "4K", "--random", "100", "--size", scale.size])
+        .args(scale.pace)
+        .args(["--verify", "--keep-file", "--target"])
         .arg(&target)
-        .args(["--duration", if kill { "120s" } else { "5s" }])
+        .args(["--duration", if kill { "600s" } else { scale.duration }])
         .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
         .unwrap();
-    let first = next_save(&state, None);
-    let writing = next_save(&state, Some(first));
+    let mut seen = next_save(&state, None);
+    for _ in 0..scale.saves {
+        seen = next_save(&state, Some(seen));
+    }
     // Older writes of the run: blocks the same in two reads (none was half-copied then).
     let (older, again) = (std::fs::read(&target).unwrap(), std::fs::read(&target).unwrap());
-    next_save(&state, Some(writing));
+    next_save(&state, Some(seen));
     if kill {
+        // Some writes after the last save, newer than the state (how many does not matter).
+        std::thread::sleep(scale.after_save);
         child.kill().unwrap();
     }
     let status = child.wait().unwrap();
@@ -104,50 +148,84 @@ fn faults_named_by_offset(kill: bool) {
     let mut bytes = std::fs::read(&target).unwrap();
     let blocks = bytes.len() / BLOCK;
     let current: Vec<Option<u64>> = (0..blocks).map(|b| block_write(&bytes, b, run).filter(|&g| g < known)).collect();
-    let overwritten: Vec<usize> = (0..blocks)
-        .filter(|&b| older[b * BLOCK..][..BLOCK] == again[b * BLOCK..][..BLOCK])
-        .filter(|&b| matches!((block_write(&older, b, run), current[b]), (Some(o), Some(c)) if o < c))
-        .collect();
-    assert!(overwritten.len() >= 2, "blocks written again after the copy: {overwritten:?}");
-    let (stale, torn) = (overwritten[0], overwritten[1]);
-    let others: Vec<usize> = (0..blocks).filter(|&b| current[b].is_some() && b != stale && b != torn).collect();
-    assert!(others.len() >= 4, "blocks the state knows: {others:?}");
-    let (lost, corrupt, misdirected, from) = (others[0], others[1], others[2], others[3]);
+    // Blocks apart from one another, so that no two faults join into one finding.
+    let mut taken = vec![false; blocks + 1];
+    let mut pick = |wanted: &dyn Fn(usize) -> bool, n: usize| -> Vec<usize> {
+        let mut picked = Vec::new();
+        for b in 1..blocks {
+            if picked.len() == n {
+                break;
+            }
+            if !taken[b - 1] && !taken[b] && !taken[b + 1] && wanted(b) {
+                taken[b] = true;
+                picked.push(b);
+            }
+        }
+        assert_eq!(picked.len(), n, "not enough blocks to put faults in");
+        picked
+    };
+    let overwritten = |b: usize| {
+        older[b * BLOCK..][..BLOCK] == again[b * BLOCK..][..BLOCK]
+            && matches!((block_write(&older, b, run), current[b]), (Some(o), Some(c)) if o < c)
+    };
+    let n = scale.per_kind;
+    let (stale, torn) = (pick(&overwritten, n), pick(&overwritten, n));
+    let known_here = |b: usize| current[b].is_some();
+    let (lost, corrupt, misdirected) = (pick(&known_here, n), pick(&known_here, n), pick(&known_here, n));
+    // Blocks the run wrote (a block never written copied elsewhere reads as a lost write).
+    let sources = pick(&|b| block_write(&bytes, b, run).is_some(), n);
 
-    let block = |b: usize| b * BLOCK..(b + 1) * BLOCK;
-    bytes[block(stale)].copy_from_slice(&older[block(stale)]);
-    bytes[torn * BLOCK + 2048..(torn + 1) * BLOCK].copy_from_slice(&older[torn * BLOCK + 2048..(torn + 1) * BLOCK]);
-    bytes[block(lost)].fill(0);
-    bytes[corrupt * BLOCK + 700] ^= 0x40;
-    let copied = bytes[block(from)].to_vec();
-    bytes[block(misdirected)].copy_from_slice(&copied);
+    let at = |b: usize| b * BLOCK;
+    let mut expected = BTreeSet::new();
+    for (&to, &from) in misdirected.iter().zip(&sources) {
+        let copied = bytes[at(from)..][..BLOCK].to_vec();
+        bytes[at(to)..][..BLOCK].copy_from_slice(&copied);
+        expected.insert(("misdirected".to_string(), at(to), BLOCK, None, Some(at(from))));
+    }
+    for &b in &stale {
+        bytes[at(b)..][..BLOCK].copy_from_slice(&older[at(b)..][..BLOCK]);
+        expected.insert(("stale".to_string(), at(b), BLOCK, current[b], None));
+    }
+    for &b in &torn {
+        bytes[at(b) + 2048..][..2048].copy_from_slice(&older[at(b) + 2048..][..2048]);
+        expected.insert(("torn".to_string(), at(b) + 2048, 2048, current[b], None));
+    }
+    for &b in &lost {
+        bytes[at(b)..][..BLOCK].fill(0);
+        expected.insert(("lost".to_string(), at(b), BLOCK, current[b], None));
+    }
+    for &b in &corrupt {
+        bytes[at(b) + 700] ^= 0x40;
+        expected.insert(("corrupt".to_string(), at(b) + 512, 512, None, None));
+    }
     std::fs::write(&target, &bytes).unwrap();
 
     let (code, found) = verify_json(&target);
     assert_eq!(code, Some(1), "{found}");
-    let named: BTreeSet<(String, u64, u64)> = found["verify"]["findings"]
-        .as_array()
-        .unwrap()
+    let findings = found["verify"]["findings"].as_array().unwrap();
+    let named: BTreeSet<_> = findings
         .iter()
-        .map(|f| (f["kind"].as_str().unwrap().to_string(), f["offset"].as_u64().unwrap(), f["bytes"].as_u64().unwrap()))
+        .map(|f| {
+            let kind = f["kind"].as_str().unwrap().to_string();
+            let offset = f["offset"].as_u64().unwrap() as usize;
+            let bytes = f["bytes"].as_u64().unwrap() as usize;
+            (kind, offset, bytes, f["expected_generation"].as_u64(), f["meant_for_offset"].as_u64().map(|m| m as usize))
+        })
         .collect();
-    let at = |b: usize| (b * BLOCK) as u64;
-    let expected: BTreeSet<(String, u64, u64)> = [
-        ("stale", at(stale), 4096),
-        ("torn", at(torn) + 2048, 2048),
-        ("lost", at(lost), 4096),
-        ("corrupt", at(corrupt) + 512, 512),
-        ("misdirected", at(misdirected), 4096),
-    ]
-    .into_iter()
-    .map(|(k, o, n)| (k.to_string(), o, n))
-    .collect();
-    assert_eq!(named, expected, "every fault named by offset, and nothing else: {found}");
-    let f = |kind: &str| found["verify"]["findings"].as_array().unwrap().iter().find(|f| f["kind"] == kind).unwrap();
-    assert_eq!(f("stale")["expected_generation"], current[stale].unwrap(), "{found}");
-    assert_eq!(f("stale")["found_generation"], block_write(&older, stale, run).unwrap(), "{found}");
-    assert_eq!(f("lost")["expected_generation"], current[lost].unwrap(), "{found}");
-    assert_eq!(f("misdirected")["meant_for_offset"], at(from), "{found}");
+    assert_eq!(named, expected, "every fault named by offset (and the write meant), nothing else");
+    let faulty: u64 = expected.iter().map(|f| f.2 as u64 / 512).sum();
+    assert_eq!(
+        found["verify"]["faults"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+        faulty
+    );
+    let judged = clean["run_sectors"].as_u64().unwrap() - s["newer_than_state_sectors"].as_u64().unwrap();
+    println!(
+        "after {}: {} faults put in ({n} of each kind), {} named by offset; {judged} sectors of the run judged clean before, 0 false alarms; {} sectors newer than the state",
+        if kill { "SIGKILL" } else { "a clean end" },
+        expected.len(),
+        named.len(),
+        s["newer_than_state_sectors"]
+    );
 
     let text = spindle().args(["verify", "--target"]).arg(&target).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);

@@ -11,7 +11,7 @@ use super::stamp::{self, SECTOR, Sector, Stamp};
 use super::state::State;
 use crate::engine::BufferPool;
 use crate::target::marker;
-use spindle_model::verify::{Finding, FindingKind, VerifySummary};
+use spindle_model::verify::{Finding, FindingKind, KEPT_FINDINGS_WHOLE, VerifySummary};
 use std::collections::VecDeque;
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -341,7 +341,7 @@ impl<'a> Checker<'a> {
 
     fn flush(&mut self) {
         if let Some(f) = self.pending.take() {
-            self.report.summary.add(f);
+            self.report.summary.add_keeping(f, KEPT_FINDINGS_WHOLE);
         }
     }
 
@@ -434,6 +434,33 @@ mod tests {
         assert_eq!(kinds(&r), [(FindingKind::Corrupt, 512, 512), (FindingKind::Misdirected, 20480, 4096)]);
         assert_eq!(r.summary.findings[1].meant_for_offset, Some(0));
         assert_eq!(r.summary.faults.get(&FindingKind::Lost), Some(&16), "writes the mark counts that are nowhere");
+    }
+
+    #[test]
+    fn with_the_state_every_missing_write_is_named_even_past_the_end() {
+        // The state knows a fourth write, over the last 8 KiB, that the file no longer holds
+        // (it was cut short), and that write 3 (4096..12288) completed.
+        let mut cells = vec![1, 3, 3, 2, 0, 0, 0, 0];
+        cells.extend([9, 9]);
+        let state = State {
+            run: RUN,
+            size: 40960,
+            granule: 4096,
+            next: 10,
+            complete: true,
+            saved_at: std::time::SystemTime::UNIX_EPOCH,
+            cells,
+        };
+        let mut bytes = image(32768, &WRITES);
+        bytes[8192..12288].fill(0);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, &bytes).unwrap();
+        let r = scan(&path, marker::VerifyMark { id: RUN, written: None }, Some(&state)).unwrap();
+        assert_eq!(kinds(&r), [(FindingKind::Torn, 8192, 4096), (FindingKind::Lost, 32768, 8192)]);
+        assert_eq!(r.summary.findings[1].expected_generation, Some(9));
+        assert!(r.judged_by_state);
+        assert_eq!((r.summary.sectors_unchecked, r.summary.faulty_sectors()), (32, 24));
     }
 
     #[test]

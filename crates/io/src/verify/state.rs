@@ -32,7 +32,7 @@ const COMPLETE: u32 = 1;
 #[derive(Debug, Error)]
 pub enum StateError {
     #[error(
-        "{0} is in the way of the run's verification state and is not spindle's: it is left alone; move it, or run from another directory"
+        "{0} is where the run's verification state goes, and is not spindle's: it is left alone; move it (for a block device's state, or run from another directory)"
     )]
     NotOurs(PathBuf),
     #[error("{0}: a verification state that is damaged ({1}); move it away to check the target from its stamps alone")]
