@@ -1,8 +1,9 @@
 //! `spindle verify` against the write state a verified run keeps beside its target: every
 //! lost, stale, torn, misdirected and corrupt block put into the file is named by its offset,
-//! after a run that ended cleanly and after one killed with SIGKILL, with no false alarm;
-//! without the state it says what it cannot judge; what is not storage, and anything not
-//! spindle's where the state would go, is refused with exit 2.
+//! after a run that ended cleanly and after one killed with SIGKILL, with no false alarm; a
+//! zeroed device is judged from the state kept where its run started; without the state it
+//! says what it cannot judge; what is not storage, and anything not spindle's where the state
+//! would go, is refused with exit 2.
 
 use crate::common::{spindle, spindle_process};
 use std::collections::BTreeSet;
@@ -291,4 +292,43 @@ fn what_cannot_be_judged_is_said_and_what_is_not_storage_refused() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains(&theirs.display().to_string()) && stderr.contains("not spindle's"), "{stderr}");
     assert_eq!(std::fs::read(&theirs).unwrap(), b"my notes");
+}
+
+#[test]
+fn a_device_zeroed_after_a_verified_run_is_judged_from_its_state_or_said_unjudged() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(device) = crate::common::Loop::over(dir.path().join("disk.img"), 16 << 20, &[]) else { return };
+    // A device's state is kept in the directory the run is started from.
+    let here = dir.path().join("here");
+    std::fs::create_dir(&here).unwrap();
+    let out = spindle()
+        .current_dir(&here)
+        .args(["io", "--engine", "sync", "--block", "4K", "--random", "100", "--read", "0", "--duration", "1s"])
+        .args(["--verify", "--allow-destroy", "--json", "--target", &device.0])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = record["details"]["verify"]["id"].as_str().unwrap().to_string();
+    let name = device.0.trim_start_matches("/dev/");
+    assert!(here.join(format!("{name}.spindle-verify-state")).is_file());
+
+    let zeros = std::fs::OpenOptions::new().write(true).open(&device.0).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&zeros, &vec![0u8; 16 << 20], 0).unwrap();
+    zeros.sync_all().unwrap();
+
+    // From the state: the run is known without --id, and every write it made is lost.
+    let out = spindle().current_dir(&here).args(["verify", "--json", "--target", &device.0]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{json}");
+    assert_eq!(json["verify"]["id"], id.as_str());
+    let v = &json["verify"];
+    assert!(v["faults"]["lost"].as_u64().unwrap() > 0 && v["faults"].as_object().unwrap().len() == 1, "{v}");
+    assert!(v["findings"].as_array().unwrap().iter().all(|f| f["kind"] == "lost"), "{v}");
+
+    // Elsewhere, with no state: never "no faults".
+    let out = spindle().current_dir(dir.path()).args(["verify", "--id", &id, "--target", &device.0]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("no faults") && stdout.contains("none of run"), "{stdout}");
 }
