@@ -228,7 +228,7 @@ fn forget_verification(spec: &JobSpec) {
 
 /// Marks each written file target as written under `--verify` (before the first write, so
 /// a run cut off by a crash can still be checked; with the bytes written once it ends).
-/// Devices take no mark: `spindle verify --id` names the run instead.
+/// Devices take no mark: their write state names the run (or `spindle verify --id`).
 fn mark_verified(spec: &JobSpec, id: u64, maps: Option<&[Option<GenerationMap>]>) {
     if spec.engine == EngineKind::Null {
         return;
