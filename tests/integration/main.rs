@@ -30,6 +30,7 @@ mod io_real;
 mod io_safety;
 mod io_timing;
 mod io_verify;
+mod io_verify_state;
 mod largeops;
 mod logtest;
 #[cfg(all(feature = "postgres", feature = "mysql"))]

@@ -10,6 +10,8 @@ use crate::pattern::Pattern;
 use crate::payload::{Plain, Verifying};
 use crate::target::marker::{self, VerifyMark};
 use crate::verify::map::GenerationMap;
+use crate::verify::saver::{self, Saving};
+use crate::verify::state::{self, StateError};
 use crate::worker::{self, Timing, WorkerPlan, WorkerResult};
 use spindle_clock::{StartAt, StartGate};
 use spindle_model::spec::{EngineKind, JobSpec, TargetSpec};
@@ -36,6 +38,12 @@ pub enum RunError {
         "could not start worker thread {started} of {threads}: {source}; the run's figures would be incomplete, so none are given (fewer --threads, or raise the process's thread limit)"
     )]
     WorkerThread { started: usize, threads: usize, source: std::io::Error },
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error(
+        "could not start the thread that keeps the verified run's write state ({0}); nothing was measured (raise the process's thread limit)"
+    )]
+    StateSaverThread(std::io::Error),
 }
 
 /// What the progress display is shown once a second.
@@ -62,6 +70,8 @@ pub struct JobOutcome {
     pub verify_id: Option<u64>,
     /// When the workers began together (after any wait for a start shared with other agents).
     pub time_zero: Instant,
+    /// What the run found worth saying about itself (a verification state it could not save).
+    pub warnings: Vec<String>,
 }
 
 /// Runs `spec` until its duration ends or `stop` is raised (Ctrl-C, out of space).
@@ -125,6 +135,13 @@ fn run_job_spawning(
         .iter()
         .map(|t| spec.verify.then(|| GenerationMap::new(t.size, t.workload.block_granule())))
         .collect();
+    let mut savings = match verify_id {
+        Some(id) => start_states(spec, id, &maps)?,
+        None => {
+            forget_verification(spec);
+            Vec::new()
+        }
+    };
     if let Some(id) = verify_id {
         mark_verified(spec, id, None);
     }
@@ -168,8 +185,22 @@ fn run_job_spawning(
             }
         }
 
+        let (saved, saving) = std::sync::mpsc::channel::<()>();
+        let savings = &mut savings;
+        if !savings.is_empty() {
+            let spawned = std::thread::Builder::new()
+                .name("spindle-state".into())
+                .spawn_scoped(scope, move || saver::keep_saving(savings, &saving));
+            if let Err(source) = spawned {
+                // A verified run that cannot keep its state could not be judged after a crash.
+                stop.store(true, Ordering::Relaxed);
+                failure.lock().expect("failure lock").get_or_insert(RunError::StateSaverThread(source));
+            }
+        }
         let t0 = gate.open_at(start);
         let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
+        // Every worker has ended: the saver stops, and the last save (below) is complete.
+        drop(saved);
         let workers: Vec<WorkerResult> = handles
             .into_iter()
             .filter_map(|h| match h.join() {
@@ -187,6 +218,7 @@ fn run_job_spawning(
             .collect();
         (workers, measured_ns, cpu, t0)
     });
+    let warnings: Vec<String> = savings.into_iter().filter_map(Saving::finish).collect();
     if let Some(e) = failure.into_inner().expect("failure lock") {
         return Err(e);
     }
@@ -194,7 +226,7 @@ fn run_job_spawning(
     if let Some(id) = verify_id {
         mark_verified(spec, id, Some(&maps));
     }
-    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu, verify_id, time_zero })
+    Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu, verify_id, time_zero, warnings })
 }
 
 /// An id no other run shares, stamped into every sector a verified run writes.
@@ -203,9 +235,39 @@ pub fn new_verify_id() -> u64 {
     crate::rng::Rng::new(nanos ^ u64::from(std::process::id()) << 32).next_u64()
 }
 
+/// Saves an empty write state for each target the run writes (the null engine writes
+/// nothing), before the first write; refused when something not spindle's is in its way.
+fn start_states<'m>(spec: &JobSpec, id: u64, maps: &'m [Option<GenerationMap>]) -> Result<Vec<Saving<'m>>, RunError> {
+    if spec.engine == EngineKind::Null {
+        return Ok(Vec::new());
+    }
+    let mut savings = Vec::new();
+    for (target, map) in spec.targets.iter().zip(maps) {
+        if let Some(map) = map.as_ref().filter(|_| target.workload.writes()) {
+            savings.push(Saving::start(map, id, target.size, &state::path_for(&target.path))?);
+        }
+    }
+    Ok(savings)
+}
+
+/// Takes the verification mark and state off each target this run (without `--verify`)
+/// writes: its writes replace the stamps they describe, and `spindle verify` would call them
+/// lost. Nothing there, or something not spindle's, is left as it is.
+fn forget_verification(spec: &JobSpec) {
+    if spec.engine == EngineKind::Null {
+        return;
+    }
+    for target in spec.targets.iter().filter(|t| t.workload.writes()) {
+        let _ = state::remove_for(&target.path);
+        if std::fs::metadata(&target.path).is_ok_and(|m| m.is_file()) {
+            let _ = marker::clear_verified(&target.path);
+        }
+    }
+}
+
 /// Marks each written file target as written under `--verify` (before the first write, so
 /// a run cut off by a crash can still be checked; with the bytes written once it ends).
-/// Devices take no mark: `spindle verify --id` names the run instead.
+/// Devices take no mark: their write state names the run (or `spindle verify --id`).
 fn mark_verified(spec: &JobSpec, id: u64, maps: Option<&[Option<GenerationMap>]>) {
     if spec.engine == EngineKind::Null {
         return;

@@ -8,6 +8,9 @@ use std::path::PathBuf;
 
 /// Findings kept with their offsets in a record; beyond them only the counts by kind grow.
 pub const KEPT_FINDINGS: usize = 100;
+/// Findings a whole-file check (`spindle verify`) keeps: it is asked where every fault is, so
+/// it names each, up to a bound on its memory (a device failing everywhere).
+pub const KEPT_FINDINGS_WHOLE: usize = 100_000;
 
 /// What went wrong with a stretch of a verified block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -76,7 +79,8 @@ pub struct VerifySummary {
     pub sectors_unchecked: u64,
     /// Affected sectors by kind (`corrupt`, `torn`, `stale`, `lost`, `misdirected`).
     pub faults: BTreeMap<FindingKind, u64>,
-    /// The first findings, by target and offset (at most [`KEPT_FINDINGS`]).
+    /// The first findings, by target and offset (at most [`KEPT_FINDINGS`] in a run,
+    /// [`KEPT_FINDINGS_WHOLE`] in a whole-file check).
     pub findings: Vec<Finding>,
 }
 
@@ -100,8 +104,13 @@ impl VerifySummary {
 
     /// Counts `finding` and keeps it while there is room.
     pub fn add(&mut self, finding: Finding) {
+        self.add_keeping(finding, KEPT_FINDINGS);
+    }
+
+    /// Counts `finding` and keeps it while fewer than `keep` are kept.
+    pub fn add_keeping(&mut self, finding: Finding, keep: usize) {
         *self.faults.entry(finding.kind).or_insert(0) += finding.bytes / 512;
-        if self.findings.len() < KEPT_FINDINGS {
+        if self.findings.len() < keep {
             self.findings.push(finding);
         }
     }

@@ -32,7 +32,7 @@ pub use json::render_json;
 pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};
-pub use verify::render_verification;
+pub use verify::{render_verification, render_verification_judging};
 
 #[cfg(test)]
 mod schema_tests;

@@ -6,7 +6,8 @@
 //! The verification mark says a run under `--verify` wrote the file: its id, set before the
 //! first write, and the bytes it wrote, added when it ends; `spindle verify` reads it. Its
 //! version is the stamps' (`verify::stamp`): a file stamped by an earlier format is known as
-//! such rather than checked against the wrong one.
+//! such rather than checked against the wrong one. A run without `--verify` that writes the
+//! file takes the mark off: the stamps it spoke for are overwritten.
 
 use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
@@ -88,6 +89,20 @@ pub fn set_verified(path: &Path, mark: VerifyMark) -> std::io::Result<()> {
         None => format!("v2 id={:016x}", mark.id),
     };
     set_attr(path, VERIFIED, &value)
+}
+
+/// Takes the verification mark off `path`: a run without `--verify` wrote over the stamps it
+/// speaks for. No mark there (or no xattrs) is not an error.
+pub fn clear_verified(path: &Path) -> std::io::Result<()> {
+    let c = c_path(path)?;
+    // SAFETY: valid NUL-terminated strings.
+    if unsafe { libc::removexattr(c.as_ptr(), VERIFIED.as_ptr()) } == 0 {
+        return Ok(());
+    }
+    match std::io::Error::last_os_error() {
+        e if matches!(e.raw_os_error(), Some(libc::ENODATA | libc::ENOTSUP)) => Ok(()),
+        e => Err(e),
+    }
 }
 
 /// What a file's verification mark says.

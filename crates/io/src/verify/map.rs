@@ -27,6 +27,18 @@ pub enum Expected {
 }
 
 impl Expected {
+    /// What a cell's raw value (as `GenerationMap::snapshot` copies it) says: the expectation,
+    /// and whether an I/O held the granule at that moment.
+    #[inline(always)]
+    pub fn of_cell(raw: u32) -> (Expected, bool) {
+        let expected = match raw & !BUSY {
+            0 => Expected::Never,
+            UNKNOWN => Expected::Unknown,
+            g => Expected::Written(g),
+        };
+        (expected, raw & BUSY != 0)
+    }
+
     /// Whether a stamp's generation is the one expected.
     pub fn is(self, generation: u64) -> bool {
         self == Expected::Written((generation & GENERATION_MASK) as u32)
@@ -129,17 +141,33 @@ impl GenerationMap {
 
     /// What the granule holding `offset` should hold (its claim is ours).
     pub fn expected(&self, offset: u64) -> Expected {
-        match self.cells.get(self.index(offset)).map(|c| c.load(Ordering::Acquire) & !BUSY) {
-            None | Some(0) => Expected::Never,
-            Some(UNKNOWN) => Expected::Unknown,
-            Some(g) => Expected::Written(g),
-        }
+        self.cells.get(self.index(offset)).map_or(Expected::Never, |c| Expected::of_cell(c.load(Ordering::Acquire)).0)
+    }
+
+    /// The granule size the map was made with.
+    pub fn granule(&self) -> u64 {
+        self.granule
+    }
+
+    /// Copies every cell's raw value into `into` (see `Expected::of_cell`), while I/O goes on,
+    /// and returns the generation counter as it was before the copy began: a write numbered
+    /// below it had claimed its granules by then, so the copy shows it done or in flight;
+    /// writes numbered from it on may be missing from the copy.
+    pub fn snapshot(&self, into: &mut Vec<u32>) -> u64 {
+        // Acquire pairs with next_generation's Release: the claims made before the numbers
+        // read here are seen by the loads below.
+        let next = self.next.load(Ordering::Acquire);
+        into.clear();
+        into.extend(self.cells.iter().map(|c| c.load(Ordering::Relaxed)));
+        next
     }
 
     /// The next write's generation: never one the map would read as `Never` or `Unknown`.
     pub fn next_generation(&self) -> u64 {
         loop {
-            let g = self.next.fetch_add(1, Ordering::Relaxed);
+            // Release (the same instruction as Relaxed on x86-64): the claim made before
+            // numbering the write is seen by a snapshot that sees the number taken.
+            let g = self.next.fetch_add(1, Ordering::Release);
             if !matches!((g & GENERATION_MASK) as u32, 0 | UNKNOWN) {
                 return g;
             }

@@ -1,15 +1,20 @@
-//! `spindle verify`: a whole file written under `--verify`, checked from its stamps alone.
-//! Every sector must be intact and in its place; every write a sector names must be there in
-//! full, or overwritten by a later one (otherwise it was torn); and the run's writes must all
-//! be found (the mark on the file says how many bytes it wrote).
+//! `spindle verify`: a whole file or device written under `--verify`, checked sector by
+//! sector. Every sector must be intact and in its place. With the write state the run saved
+//! (`state`), every write it completed must be there, or a later one (`against`): lost, stale
+//! and torn writes are named by offset. Without it, only the stamps speak: every write a
+//! sector names must be there in full or overwritten by a later one (otherwise it was torn),
+//! and the run's writes must all be found (the mark on a file says how many bytes it wrote),
+//! but where a lost or stale write was cannot be known.
 
+use super::against::{Against, Held};
 use super::stamp::{self, SECTOR, Sector, Stamp};
+use super::state::State;
 use crate::engine::BufferPool;
 use crate::target::marker;
-use spindle_model::verify::{Finding, FindingKind, VerifySummary};
+use spindle_model::verify::{Finding, FindingKind, KEPT_FINDINGS_WHOLE, VerifySummary};
 use std::collections::VecDeque;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -28,6 +33,8 @@ pub enum ScanError {
         "{0}: written under --verify by an earlier spindle, whose stamps this version no longer reads; write it again with `spindle io --verify --keep-file`"
     )]
     EarlierFormat(PathBuf),
+    #[error("{0}: {1}; give the file or block device the run wrote")]
+    NotATarget(PathBuf, &'static str),
     #[error("{0}: {1}")]
     Io(PathBuf, std::io::Error),
 }
@@ -45,6 +52,11 @@ pub struct ScanReport {
     pub unstamped_sectors: u64,
     /// Bytes the run's writes covered, as its mark says.
     pub written: Option<u64>,
+    /// Whether the run's saved write state judged the sectors (lost, stale and torn writes
+    /// named by offset).
+    pub judged_by_state: bool,
+    /// Sectors holding writes newer than the state (saved before a crash): not judged.
+    pub newer_than_state: u64,
 }
 
 /// The id and written bytes of the run that wrote `path`: `id` when given, else its mark.
@@ -62,9 +74,47 @@ pub fn run_of(path: &Path, id: Option<u64>) -> Result<marker::VerifyMark, ScanEr
     }
 }
 
-/// Reads all of `path` (directly from the device where the file system allows) and checks
-/// every sector as written by run `run`.
-pub fn scan(path: &Path, run: marker::VerifyMark) -> Result<ScanReport, ScanError> {
+/// The run a check of `path` is for, and the saved state when it is that run's: `id` when
+/// given, else the run the file's mark names, else the state's run (a device keeps no mark).
+/// A state of another run is not used: its run's id comes back third, to be said.
+pub fn run_and_state(
+    path: &Path,
+    id: Option<u64>,
+    saved: Option<State>,
+) -> Result<(marker::VerifyMark, Option<State>, Option<u64>), ScanError> {
+    match (run_of(path, id), saved) {
+        (Ok(mark), Some(s)) if s.run == mark.id => Ok((mark, Some(s), None)),
+        (Ok(mark), other) => Ok((mark, None, other.map(|s| s.run))),
+        (Err(ScanError::NotVerified(_)), Some(s)) => {
+            Ok((marker::VerifyMark { id: s.run, written: None }, Some(s), None))
+        }
+        (Err(e), _) => Err(e),
+    }
+}
+
+/// The bytes `path` holds, when it is a file or a block device: anything else (a character
+/// device, a pipe, a socket, a directory) may never end, or holds nothing a run wrote.
+pub fn size_of(path: &Path) -> Result<u64, ScanError> {
+    let meta = std::fs::metadata(path).map_err(|e| ScanError::Io(path.to_path_buf(), e))?;
+    let kind = meta.file_type();
+    let not = |what| Err(ScanError::NotATarget(path.to_path_buf(), what));
+    if kind.is_dir() {
+        return not("a directory");
+    }
+    if kind.is_char_device() {
+        return not("a character device, not storage a run writes");
+    }
+    if kind.is_fifo() || kind.is_socket() {
+        return not("a pipe or socket, not storage a run writes");
+    }
+    crate::target::size_of(path).map_err(|e| ScanError::Io(path.to_path_buf(), std::io::Error::other(e.to_string())))
+}
+
+/// Reads all of `path` (directly from the device where the file system allows), no more than
+/// it holds, and checks every sector as written by run `run`, against `state` when the run's
+/// saved state is there.
+pub fn scan(path: &Path, run: marker::VerifyMark, state: Option<&State>) -> Result<ScanReport, ScanError> {
+    let size = size_of(path)?;
     let io_error = |e| ScanError::Io(path.to_path_buf(), e);
     let open = |flags| std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path);
     let mut file = match open(libc::O_DIRECT) {
@@ -75,15 +125,18 @@ pub fn scan(path: &Path, run: marker::VerifyMark) -> Result<ScanReport, ScanErro
     let pool = BufferPool::new(1, CHUNK);
     // SAFETY: the one slot is ours alone; nothing else reads or writes it.
     let buf = unsafe { pool.slot_mut(0) };
-    let mut checker = Checker::new(path, run.id);
-    loop {
-        let n = read_full(&mut file, buf).map_err(io_error)?;
+    let mut checker = Checker::new(path, run.id, state);
+    let mut left = size;
+    while left > 0 {
+        let want = (left.next_multiple_of(SECTOR as u64)).min(CHUNK as u64) as usize;
+        let n = read_full(&mut file, &mut buf[..want]).map_err(io_error)?;
         for sector in buf[..n - n % SECTOR].chunks_exact(SECTOR) {
             checker.sector(sector);
         }
-        if n < CHUNK {
+        if n < want {
             break;
         }
+        left = left.saturating_sub(n as u64);
     }
     Ok(checker.finish(run.written))
 }
@@ -116,6 +169,12 @@ struct Checker<'a> {
     run: u64,
     at: u64,
     report: ScanReport,
+    /// Judging against the run's saved state, when it is there (it replaces the torn-write
+    /// walk below: it knows every write, not only those whose sectors remain).
+    against: Option<Against<'a>>,
+    /// Sectors with no stamp where the state expects none either: nothing to check them
+    /// against (without the state, every unstamped sector is such).
+    unexpected_unstamped: u64,
     /// The last sectors, for writes whose first sectors came before the one that names them.
     recent: VecDeque<Seen>,
     /// Writes still being walked: (end, generation); each sector before the end must hold
@@ -128,9 +187,10 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(target: &'a Path, run: u64) -> Checker<'a> {
+    fn new(target: &'a Path, run: u64, state: Option<&'a State>) -> Checker<'a> {
         let report = ScanReport {
             summary: VerifySummary { id: format!("{run:016x}"), ..VerifySummary::default() },
+            judged_by_state: state.is_some(),
             ..ScanReport::default()
         };
         Checker {
@@ -138,6 +198,8 @@ impl<'a> Checker<'a> {
             run,
             at: 0,
             report,
+            against: state.map(Against::new),
+            unexpected_unstamped: 0,
             recent: VecDeque::new(),
             open: Vec::new(),
             last_write: None,
@@ -148,22 +210,41 @@ impl<'a> Checker<'a> {
     fn sector(&mut self, bytes: &[u8]) {
         let at = self.at;
         let mut seen = Seen { generation: None, reported: false };
-        match stamp::read(bytes, self.run) {
+        let found = stamp::read(bytes, self.run);
+        let held = match found {
             Sector::Damaged { .. } => {
                 self.note(at, FindingKind::Corrupt, None, None, None);
                 seen.reported = true;
+                Held::Found
             }
             Sector::Stamped(s) if s.offset != at => {
                 self.note(at, FindingKind::Misdirected, None, Some(s.generation), Some(s.offset));
                 seen.reported = true;
+                Held::Found
             }
-            Sector::Unstamped => self.report.unstamped_sectors += 1,
-            Sector::Stamped(s) if s.run != self.run => self.report.other_run_sectors += 1,
+            Sector::Unstamped => {
+                self.report.unstamped_sectors += 1;
+                Held::Nothing
+            }
+            Sector::Stamped(s) if s.run != self.run => {
+                self.report.other_run_sectors += 1;
+                Held::Nothing
+            }
             Sector::Stamped(s) => {
                 self.report.run_sectors += 1;
                 seen.generation = Some(s.generation);
-                self.walk_write(s);
+                if self.against.is_none() {
+                    self.walk_write(s);
+                }
+                Held::Run(s.generation)
             }
+        };
+        if let Some(against) = &mut self.against {
+            let expected = against.sector(at, held);
+            self.unexpected_unstamped += u64::from(!expected && found == Sector::Unstamped);
+            self.take_missing();
+            self.at += SECTOR as u64;
+            return;
         }
         // Inside a write seen earlier, the sector must hold that write or a later one.
         self.open.retain(|&(end, _)| end > at);
@@ -201,10 +282,35 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Reports what judging against the state found missing.
+    fn take_missing(&mut self) {
+        let Some(mut missing) = self.against.as_mut().map(|a| std::mem::take(&mut a.missing)) else { return };
+        for m in missing.drain(..) {
+            self.note_bytes(m.offset, m.bytes, m.kind, Some(m.expected), m.found, None);
+        }
+        // The emptied buffer goes back, so judging allocates nothing per sector.
+        if let Some(against) = &mut self.against {
+            against.missing = missing;
+        }
+    }
+
     /// Reports one faulty sector, joined to the finding before it when it continues it.
     fn note(
         &mut self,
         offset: u64,
+        kind: FindingKind,
+        expected: Option<u64>,
+        found: Option<u64>,
+        meant_for: Option<u64>,
+    ) {
+        self.note_bytes(offset, SECTOR as u64, kind, expected, found, meant_for);
+    }
+
+    /// [`Self::note`] for a stretch of `bytes`.
+    fn note_bytes(
+        &mut self,
+        offset: u64,
+        bytes: u64,
         kind: FindingKind,
         expected: Option<u64>,
         found: Option<u64>,
@@ -217,7 +323,7 @@ impl<'a> Checker<'a> {
                 && p.found_generation == found
                 && p.meant_for_offset.map(|m| m + p.bytes) == meant_for;
             if continues {
-                p.bytes += SECTOR as u64;
+                p.bytes += bytes;
                 return;
             }
         }
@@ -225,7 +331,7 @@ impl<'a> Checker<'a> {
         self.pending = Some(Finding {
             target: self.target.to_path_buf(),
             offset,
-            bytes: SECTOR as u64,
+            bytes,
             kind,
             expected_generation: expected,
             found_generation: found,
@@ -235,21 +341,27 @@ impl<'a> Checker<'a> {
 
     fn flush(&mut self) {
         if let Some(f) = self.pending.take() {
-            self.report.summary.add(f);
+            self.report.summary.add_keeping(f, KEPT_FINDINGS_WHOLE);
         }
     }
 
     fn finish(mut self, written: Option<u64>) -> ScanReport {
+        if let Some(against) = &mut self.against {
+            against.beyond(self.at);
+            self.report.newer_than_state = against.newer;
+        }
+        self.take_missing();
         self.flush();
         let report = &mut self.report;
         report.bytes = self.at;
         report.written = written;
-        report.summary.sectors_unchecked = report.unstamped_sectors;
-        report.summary.sectors_checked = self.at / SECTOR as u64 - report.unstamped_sectors;
+        let unchecked = if report.judged_by_state { self.unexpected_unstamped } else { report.unstamped_sectors };
+        report.summary.sectors_unchecked = unchecked;
+        report.summary.sectors_checked = self.at / SECTOR as u64 - unchecked;
         report.summary.findings.sort_by_key(|f| f.offset);
-        // Writes the run completed whose sectors are nowhere (not even damaged): lost, where
-        // is not known.
-        if let Some(w) = written {
+        // Without the state, writes the run completed whose sectors are nowhere (not even
+        // damaged) are counted lost, where is not known; the state names each.
+        if let Some(w) = written.filter(|_| !report.judged_by_state) {
             let damaged = report.summary.faults.get(&FindingKind::Corrupt).copied().unwrap_or(0);
             let missing = (w / SECTOR as u64).saturating_sub(report.run_sectors + damaged);
             if missing > 0 {
@@ -285,7 +397,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         std::fs::write(&path, bytes).unwrap();
-        scan(&path, marker::VerifyMark { id: RUN, written }).unwrap()
+        scan(&path, marker::VerifyMark { id: RUN, written }, None).unwrap()
     }
 
     fn kinds(r: &ScanReport) -> Vec<(FindingKind, u64, u64)> {
@@ -322,6 +434,33 @@ mod tests {
         assert_eq!(kinds(&r), [(FindingKind::Corrupt, 512, 512), (FindingKind::Misdirected, 20480, 4096)]);
         assert_eq!(r.summary.findings[1].meant_for_offset, Some(0));
         assert_eq!(r.summary.faults.get(&FindingKind::Lost), Some(&16), "writes the mark counts that are nowhere");
+    }
+
+    #[test]
+    fn with_the_state_every_missing_write_is_named_even_past_the_end() {
+        // The state knows a fourth write, over the last 8 KiB, that the file no longer holds
+        // (it was cut short), and that write 3 (4096..12288) completed.
+        let mut cells = vec![1, 3, 3, 2, 0, 0, 0, 0];
+        cells.extend([9, 9]);
+        let state = State {
+            run: RUN,
+            size: 40960,
+            granule: 4096,
+            next: 10,
+            complete: true,
+            saved_at: std::time::SystemTime::UNIX_EPOCH,
+            cells,
+        };
+        let mut bytes = image(32768, &WRITES);
+        bytes[8192..12288].fill(0);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, &bytes).unwrap();
+        let r = scan(&path, marker::VerifyMark { id: RUN, written: None }, Some(&state)).unwrap();
+        assert_eq!(kinds(&r), [(FindingKind::Torn, 8192, 4096), (FindingKind::Lost, 32768, 8192)]);
+        assert_eq!(r.summary.findings[1].expected_generation, Some(9));
+        assert!(r.judged_by_state);
+        assert_eq!((r.summary.sectors_unchecked, r.summary.faulty_sectors()), (32, 24));
     }
 
     #[test]

@@ -108,7 +108,12 @@ impl Files {
     pub fn finish(&mut self) -> anyhow::Result<()> {
         for p in self.prepared.drain(..) {
             let path = p.path.clone();
+            let removed = !self.keep && matches!(p.kind, TargetKind::CreatedTestFile | TargetKind::ReusedTestFile);
             p.finish(self.keep).with_context(|| format!("cannot remove test file {}", path.display()))?;
+            if removed {
+                // A verified run's write state goes with the file it describes.
+                spindle_io::verify::state::remove_for(&path)?;
+            }
         }
         Ok(())
     }

@@ -10,7 +10,8 @@ use crate::RunEnd;
 use crate::harness::Measure;
 use spindle_io::collect::{RunContext, build_record};
 use spindle_io::run::run_job_at;
-use spindle_model::spec::JobSpec;
+use spindle_model::spec::{EngineKind, JobSpec};
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -23,6 +24,26 @@ pub struct IoJob {
 impl IoJob {
     pub fn new(job: JobSpec, warnings: Vec<String>) -> IoJob {
         IoJob { job, warnings }
+    }
+}
+
+/// A block device's verification state is kept in the current directory (a file's is beside
+/// it): said, so that `spindle verify` is run from there.
+fn say_where_device_states_go(job: &JobSpec, observer: &dyn crate::observer::Observer) {
+    if !job.verify || job.engine == EngineKind::Null {
+        return;
+    }
+    for t in job.targets.iter().filter(|t| t.workload.writes()) {
+        if std::fs::metadata(&t.path).is_ok_and(|m| m.file_type().is_block_device()) {
+            let state = spindle_io::verify::state::path_for(&t.path);
+            let here = std::env::current_dir().map(|d| d.join(&state)).unwrap_or(state);
+            observer.note(&format!(
+                "the write state of {} is kept in {}: run `spindle verify -t {}` from this directory",
+                t.path.display(),
+                here.display(),
+                t.path.display()
+            ));
+        }
     }
 }
 
@@ -39,6 +60,7 @@ impl Workload for IoJob {
         let measure = Measure::start(&paths, Vec::new(), cx.sample_interval, Vec::new());
         let sampling_from = std::time::Instant::now();
         let observer = cx.observer;
+        say_where_device_states_go(job, observer);
         let result = run_job_at(job, cx.stop, cx.start.as_deref(), &mut |p| observer.tick(&p));
         // Counters cover the measured window: not the warm-up, nor an agent's wait for the
         // run's start.
@@ -49,12 +71,17 @@ impl Workload for IoJob {
         crate::workload::started(cx)?;
         observer.finish_line();
         let outcome = result?;
+        let mut warnings = self.warnings.clone();
+        for w in &outcome.warnings {
+            observer.warn(w);
+            warnings.push(w.clone());
+        }
         let context = RunContext {
             labels: Default::default(),
             command_line: Vec::new(),
             environment: measured.environment,
             counters: Some(measured.counters),
-            warnings: self.warnings.clone(),
+            warnings,
         };
         let mut record = build_record(job, &outcome, context);
         if let Some(finding) = spindle_report::page_cache_finding(&record) {
