@@ -1,4 +1,5 @@
-//! The PostgreSQL driver (tokio-postgres). Hammer's procedures are SQL functions,
+//! The PostgreSQL driver: tokio-postgres, and for Hammer's sessions a lean connection of
+//! their own (`lean`, see there why). Hammer's procedures are SQL functions,
 //! `getaccount` and `updateaccount`; the load is binary COPY over parallel connections with
 //! the primary key built afterwards, as `pgbench -i -I dtgp` does.
 
