@@ -28,6 +28,13 @@ pub fn print(records: &[RunRecord], output: &OutputArgs) -> anyhow::Result<()> {
 /// Runs with their places in the store (ids, group, point), as saved.
 pub fn print_document(doc: &Document, output: &OutputArgs) -> anyhow::Result<()> {
     let Some(format) = output.format() else { return Ok(()) };
+    if format == spindle_report::Format::Json {
+        // Streamed, never held whole: a thousand Hammer sessions' record is 8 MB of text.
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        return spindle_report::write_json(doc, &mut stdout)
+            .and_then(|()| stdout.flush())
+            .context("cannot write results to stdout");
+    }
     let bytes = format.exporter().export(doc)?;
     if format == spindle_report::Format::Text { write_report(&bytes) } else { write_stdout(&bytes) }
 }

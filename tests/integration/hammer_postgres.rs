@@ -150,3 +150,40 @@ fn postgres_sessions_speak_tls_when_the_url_asks_and_check_the_certificate() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("another host name"), "{err}");
 }
+
+/// Hammer's sessions (their own lean connections) authenticate with SCRAM-SHA-256, a managed
+/// instance's only method, in plaintext and over TLS checked against the instance's own
+/// certificate, and make their calls without a failure.
+#[test]
+fn postgres_sessions_authenticate_with_scram_in_plaintext_and_over_tls() {
+    if !crate::common::installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, store) = (dir.path().join("xdg"), dir.path().join("results.db"));
+    let spindle = || {
+        let mut cmd = crate::common::spindle();
+        cmd.env("XDG_DATA_HOME", &xdg).env("SPINDLE_STORE", &store);
+        cmd
+    };
+    let up =
+        spindle().args(["db", "up", "--engine", "postgres", "--data"]).arg(dir.path().join("pg")).output().unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    let url = String::from_utf8(up.stdout).unwrap().trim().to_string();
+    let stderr = String::from_utf8_lossy(&up.stderr);
+    let suffix = stderr.split("add ").nth(1).and_then(|s| s.split(" to the URL").next()).unwrap();
+    let load = spindle().args(["hammer", "load", "--db", &url, "--rows", "5K"]).output().unwrap();
+    assert!(load.status.success(), "{}", String::from_utf8_lossy(&load.stderr));
+    for db in [url.clone(), format!("{url}{suffix}")] {
+        let out = spindle()
+            .args(["hammer", "run", "--db", &db, "--sessions", "3", "--duration", "1s", "--warmup", "0s", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{db}: {}", String::from_utf8_lossy(&out.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(r["errors"].as_object().map(|e| e.len()), Some(0), "{db}: {}", r["errors"]);
+        assert!(r["summary"]["ios"].as_u64().unwrap() > 0, "{db}: {}", r["summary"]);
+    }
+    let down = spindle().args(["db", "down", "--all", "--remove"]).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+}

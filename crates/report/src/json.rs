@@ -9,11 +9,21 @@ pub struct JsonExporter;
 
 impl Exporter for JsonExporter {
     fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
-        Ok(match doc.runs.as_slice() {
-            [one] => render_json(&one.record),
-            many => finish(serde_json::to_vec_pretty(&many.iter().map(|r| &r.record).collect::<Vec<_>>())),
-        })
+        let mut bytes = Vec::new();
+        write_json(doc, &mut bytes).map_err(|e| ExportError(e.to_string()))?;
+        Ok(bytes)
     }
+}
+
+/// The export's bytes, written to `out` as they are made: a thousand Hammer sessions' record
+/// is 8 MB of text, which a whole `Vec` (grown by doubling) held at the run's end as its
+/// client's peak memory.
+pub fn write_json(doc: &Document, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    match doc.runs.as_slice() {
+        [one] => serde_json::to_writer_pretty(&mut *out, &one.record)?,
+        many => serde_json::to_writer_pretty(&mut *out, &many.iter().map(|r| &r.record).collect::<Vec<_>>())?,
+    }
+    out.write_all(b"\n")
 }
 
 pub fn render_json(record: &RunRecord) -> Vec<u8> {

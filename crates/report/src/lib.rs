@@ -28,7 +28,7 @@ pub use format::{ExportError, Exporter, Format};
 pub use group::{CheckFinding, CheckSource, Findings, GroupInput, GroupRun, GroupView, group_view, render_group};
 pub use html::escape::esc;
 pub use html::{Frame, render_framed};
-pub use json::render_json;
+pub use json::{render_json, write_json};
 pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};

@@ -97,7 +97,9 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
     let mut hammer = Hammer::new(Database::at(url, None), None, plans, rate);
     let result = series::run(&mut runner, &mut [&mut hammer as &mut dyn Workload], &steps, group);
-    let records: Vec<RunRecord> = runner.runs.iter().map(|f| f.record.clone()).collect();
+    // Moved out, not copied: a thousand sessions' record is megabytes, and the document for
+    // --json copies it once more.
+    let records: Vec<RunRecord> = std::mem::take(&mut runner.runs).into_iter().map(|f| f.record).collect();
     let mut outcome = runner.outcome;
     if let Err(e) = result {
         // The runs before it are measured and saved: say what failed, show them, and end as a
@@ -118,9 +120,13 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     let points: Vec<(String, Vec<&RunRecord>)> =
         sessions.iter().zip(&records).map(|(n, r)| (n.to_string(), vec![r])).collect();
     let (curve, _) = runner::sweep_curve(&runner, "sessions", &points)?;
+    let many = records.len() > 1;
     if args.output.json || args.output.csv {
-        output::print_document(&runner.saver.document(&records), &args.output)?;
-    } else if !quiet && records.len() > 1 {
+        let document = runner.saver.document(&records);
+        // Written from the document's copy alone.
+        drop(records);
+        output::print_document(&document, &args.output)?;
+    } else if !quiet && many {
         output::write_text(&spindle_report::render_sweep("sessions", &curve, Counts::Calls))?;
     }
     Ok(outcome)

@@ -27,7 +27,7 @@ pub fn run_record(
     let (mut reads, mut writes) = (Histogram::new(), Histogram::new());
     let mut errors: BTreeMap<String, u64> = BTreeMap::new();
     let mut seconds: Vec<Second> = Vec::new();
-    let mut threads = Vec::new();
+    let mut threads = Vec::with_capacity(out.sessions.len());
     for s in &out.sessions {
         let (r, w) = (Histogram::from(&s.reads), Histogram::from(&s.writes));
         reads.merge(&r);

@@ -1,8 +1,10 @@
-//! The PostgreSQL driver (tokio-postgres). Hammer's procedures are SQL functions,
+//! The PostgreSQL driver: tokio-postgres, and for Hammer's sessions a lean connection of
+//! their own (`lean`, see there why). Hammer's procedures are SQL functions,
 //! `getaccount` and `updateaccount`; the load is binary COPY over parallel connections with
 //! the primary key built afterwards, as `pgbench -i -I dtgp` does.
 
 mod conn;
+mod lean;
 mod load;
 mod session;
 
@@ -97,17 +99,19 @@ fn connect_error(url: &DbUrl, e: tokio_postgres::Error) -> DbError {
             text
         }
     };
-    let hint = match e.code() {
-        Some(c) if *c == tokio_postgres::error::SqlState::INVALID_PASSWORD => "check the user and password in --db",
-        Some(c) if *c == tokio_postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
-            "check the user in --db and the server's pg_hba.conf"
-        }
-        Some(c) if *c == tokio_postgres::error::SqlState::INVALID_CATALOG_NAME => {
-            "create the database, or name another in --db"
-        }
-        Some(c) if *c == tokio_postgres::error::SqlState::TOO_MANY_CONNECTIONS => {
-            "the server's max_connections is reached: use fewer --sessions, or raise it"
-        }
+    refused(url, cause, e.code().map(tokio_postgres::error::SqlState::code))
+}
+
+/// A refused or failed connection of either path (tokio-postgres, or Hammer's lean sessions),
+/// with the hint its SQLSTATE (`code`, when the server sent one) or its cause calls for.
+pub(crate) fn refused(url: &DbUrl, cause: String, code: Option<&str>) -> DbError {
+    // invalid_password, invalid_authorization_specification, invalid_catalog_name,
+    // too_many_connections.
+    let hint = match code {
+        Some("28P01") => "check the user and password in --db",
+        Some("28000") => "check the user in --db and the server's pg_hba.conf",
+        Some("3D000") => "create the database, or name another in --db",
+        Some("53300") => "the server's max_connections is reached: use fewer --sessions, or raise it",
         _ if cause.contains("does not support TLS") => {
             "the server does not offer TLS: turn ssl on in its postgresql.conf, or use sslmode=prefer or disable"
         }

@@ -114,6 +114,11 @@ impl Workload for Hammer {
         } else {
             RunEnd::Complete { failed_operations: !record.errors.is_empty() }
         };
+        // The sessions' results are in the record now: freed, with the full histograms the
+        // record was built through, before the store takes its copies of the record (its JSON
+        // and SQLite's), the run's peak once the sessions' connections are lean.
+        drop(out);
+        release_freed_memory();
         sink(Measured::new(record, end.clone()))?;
         Ok(end)
     }
