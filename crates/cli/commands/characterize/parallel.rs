@@ -20,8 +20,9 @@ const PARSERS: usize = 2;
 /// memory, whatever the log's length.
 const IN_FLIGHT: usize = 4;
 
-/// Reads the log through `reader`'s formats into `feed` until it ends or `feed` stops; the
-/// reader is given back to be finished. A parser thread that fails is an error naming the file.
+/// Reads the log into `feed` (a line at a time until its lines can be parsed apart, then on
+/// the parser threads) until it ends or `feed` stops; the reader is given back to be
+/// finished. A parser thread that fails is an error naming the file.
 pub(super) fn read(input: TextStream, shown: &str, feed: &mut Feed) -> anyhow::Result<LogReader> {
     let mut reader = LogReader::new();
     std::thread::scope(|scope| {
