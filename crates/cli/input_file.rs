@@ -5,7 +5,7 @@
 //! an image, a database) is refused from those bytes, before the rest is read.
 //!
 //! A counter log has no size of its kind (a month of one-second samples is gigabytes), so it is
-//! read as a stream instead (`TextStream`): a line at a time, in bounded memory, from a file
+//! read as a stream instead (`TextStream`): a run of lines at a time, in bounded memory, from a file
 //! or a pipe of any length. A line has a bound of its own (`MAX_LINE`), so a stream of bytes
 //! without newlines is refused rather than gathered; a device is read to `STREAM_LIMIT`.
 
@@ -67,8 +67,10 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Usag
 /// The longest line a streamed file may have: a perfmon header of ten thousand counters is a
 /// megabyte.
 pub const MAX_LINE: usize = 16 << 20;
-/// How much is read at a time from a streamed file.
-const CHUNK: usize = 1 << 20;
+/// How much is read at a time from a streamed file, and handed on as a run of lines: large
+/// enough that handing runs to other threads costs little, small enough that a few in flight
+/// keep memory bounded.
+const CHUNK: usize = 4 << 20;
 
 /// A text file opened to be read a line at a time: its first bytes are read and looked at
 /// (no NUL) when it is opened.
@@ -132,41 +134,17 @@ impl TextStream {
         UsageError::file(&self.path, format_args!("cannot read the {}: {e}", self.what))
     }
 
-    /// Each line in turn (with its `\n`, if it has one; bytes that are not UTF-8 replaced),
-    /// until `each` returns `Ok(false)` or the text ends.
-    pub fn lines(mut self, mut each: impl FnMut(&str) -> anyhow::Result<bool>) -> anyhow::Result<()> {
+    /// The text in runs of whole lines of about `CHUNK` bytes (the last run may end without
+    /// a `\n`), each handed on whole so its lines can be read by another thread, until `each`
+    /// returns `Ok(None)` or the text ends. `each` gives back a buffer to read the next run
+    /// into: a run handed back once read reuses its memory (a fresh buffer's pages are
+    /// cleared by the kernel as they are first touched). Bytes that are not UTF-8 are the
+    /// reader's to replace: a run ends at a `\n`, never inside a character.
+    pub fn chunks(mut self, mut each: impl FnMut(Vec<u8>) -> anyhow::Result<Option<Vec<u8>>>) -> anyhow::Result<()> {
         let mut buf = std::mem::take(&mut self.head);
         let mut total = buf.len() as u64;
         loop {
-            let mut start = 0;
-            while let Some(end) = buf[start..].iter().position(|&b| b == b'\n') {
-                let line = &buf[start..start + end + 1];
-                start += end + 1;
-                if !each(&String::from_utf8_lossy(line))? {
-                    return Ok(());
-                }
-            }
-            buf.drain(..start);
-            if buf.len() > MAX_LINE {
-                return Err(UsageError::file(
-                    &self.path,
-                    format_args!(
-                        "a line longer than {} MiB, more than any {} has: is it the right file?",
-                        MAX_LINE >> 20,
-                        self.what
-                    ),
-                )
-                .into());
-            }
-            let had = buf.len();
-            buf.resize(had + CHUNK, 0);
-            let got = loop {
-                match self.source.read(&mut buf[had..]) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    other => break other.map_err(|e| self.cannot(e))?,
-                }
-            };
-            buf.truncate(had + got);
+            let got = (&mut self.source).take(CHUNK as u64).read_to_end(&mut buf).map_err(|e| self.cannot(e))?;
             total += got as u64;
             if self.device && total > STREAM_LIMIT {
                 return Err(UsageError::file(
@@ -181,9 +159,35 @@ impl TextStream {
             }
             if got == 0 {
                 if !buf.is_empty() {
-                    each(&String::from_utf8_lossy(&buf))?;
+                    each(buf)?;
                 }
                 return Ok(());
+            }
+            if buf.len() < CHUNK {
+                continue;
+            }
+            match buf.iter().rposition(|&b| b == b'\n') {
+                Some(end) => {
+                    let rest = buf.split_off(end + 1);
+                    let Some(mut next) = each(std::mem::take(&mut buf))? else { return Ok(()) };
+                    next.clear();
+                    // Room for the next run, so reading it does not grow the buffer step by step.
+                    next.reserve(2 * CHUNK);
+                    next.extend_from_slice(&rest);
+                    buf = next;
+                }
+                None if buf.len() > MAX_LINE => {
+                    return Err(UsageError::file(
+                        &self.path,
+                        format_args!(
+                            "a line longer than {} MiB, more than any {} has: is it the right file?",
+                            MAX_LINE >> 20,
+                            self.what
+                        ),
+                    )
+                    .into());
+                }
+                None => {}
             }
         }
     }
@@ -239,32 +243,33 @@ mod tests {
         assert!(read.len() == (17 << 20) + 3 && read.iter().all(|b| *b == 7), "both halves read");
     }
 
-    fn lines_of(path: &Path) -> anyhow::Result<Vec<String>> {
-        let mut lines = Vec::new();
-        TextStream::open(path, "counter log")?.lines(|l| {
-            lines.push(l.to_string());
-            Ok(true)
+    fn chunks_of(path: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
+        let mut chunks = Vec::new();
+        TextStream::open(path, "counter log")?.chunks(|c| {
+            chunks.push(c);
+            Ok(Some(Vec::new()))
         })?;
-        Ok(lines)
+        Ok(chunks)
     }
 
     #[test]
-    fn a_stream_is_read_a_line_at_a_time_in_bounded_memory() {
+    fn a_stream_is_read_in_runs_of_whole_lines_in_bounded_memory() {
         let dir = tempfile::tempdir().unwrap();
         // Lines across the first bytes and the chunks after, and a last line without a newline.
-        let text: String = (0..200_000).map(|i| format!("line {i}\r\n")).collect::<String>() + "last";
+        let text: String = (0..2_000_000).map(|i| format!("line {i}\r\n")).collect::<String>() + "last";
         let file = dir.path().join("log.csv");
         std::fs::write(&file, &text).unwrap();
-        let lines = lines_of(&file).unwrap();
-        assert_eq!(lines.concat(), text);
-        assert_eq!((lines[1].as_str(), lines.len()), ("line 1\r\n", 200_001));
+        let chunks = chunks_of(&file).unwrap();
+        assert_eq!(chunks.concat(), text.as_bytes());
+        assert!(chunks.len() > 3 && chunks.iter().all(|c| c.len() <= 2 * CHUNK + SNIFF), "{}", chunks.len());
+        assert!(chunks[..chunks.len() - 1].iter().all(|c| c.ends_with(b"\r\n")), "whole lines");
         // Stopping early.
         let mut n = 0;
         TextStream::open(&file, "counter log")
             .unwrap()
-            .lines(|_| {
+            .chunks(|c| {
                 n += 1;
-                Ok(n < 3)
+                Ok((n < 3).then_some(c))
             })
             .unwrap();
         assert_eq!(n, 3);
@@ -273,12 +278,12 @@ mod tests {
         assert!(e.contains("NUL byte at offset 0"), "{e}");
         let long = dir.path().join("long.csv");
         std::fs::write(&long, vec![b'x'; MAX_LINE + CHUNK + 5]).unwrap();
-        let e = lines_of(&long).unwrap_err().to_string();
+        let e = chunks_of(&long).unwrap_err().to_string();
         assert!(e.contains("a line longer than 16 MiB"), "{e}");
         // A file that is not a stream is read whole within its bound.
         let head = TextStream::open(&file, "IOMeter file").unwrap();
         assert!(head.head().starts_with(b"line 0"));
         assert!(head.read_whole(1 << 20).unwrap_err().to_string().contains("larger than 1 MiB"));
-        assert_eq!(TextStream::open(&file, "x").unwrap().read_whole(16 << 20).unwrap(), text.as_bytes());
+        assert_eq!(TextStream::open(&file, "x").unwrap().read_whole(64 << 20).unwrap(), text.as_bytes());
     }
 }

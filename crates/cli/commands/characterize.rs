@@ -9,9 +9,11 @@ use spindle_analysis::characterize::{AccessProfile, Characterizer, CounterNames,
 use spindle_formats::ParseError;
 use spindle_formats::icf::{self, AccessLine, AccessSpec};
 use spindle_formats::perfmon::TimeRange;
-use spindle_formats::stream::{LogReader, RowSink};
+use spindle_formats::stream::RowSink;
 use spindle_model::units::format_size;
 use std::fmt::Write;
+
+mod parallel;
 
 /// io_uring's largest queue: the most outstanding I/Os one thread can keep.
 const MAX_DEPTH: f64 = 32768.0;
@@ -119,6 +121,10 @@ impl RowSink for Feed {
     }
 
     fn skipped(&mut self, line: usize) {
+        // Past a stop, as for rows: the rest of a run parsed ahead is not the log read.
+        if self.stop.is_some() {
+            return;
+        }
         self.skipped += 1;
         if self.first_skipped.len() < 5 {
             self.first_skipped.push(line);
@@ -156,8 +162,8 @@ fn from_counter_log(
         min_queue: number("--min-queue", &args.min_queue, 2.0, 1e9)?,
         coverage_pct: number("--coverage", &args.coverage, 80.0, 100.0)?,
     };
-    // The log is read once, a line at a time; each sample is folded into the method's sums
-    // and forgotten.
+    // The log is read once, in runs of lines parsed on other threads; each sample is folded
+    // into the method's sums, in the log's order, and forgotten.
     let mut feed = Feed {
         method: Characterizer::new(opts.clone()),
         range: TimeRange::new(args.from.as_deref(), args.to.as_deref()),
@@ -166,11 +172,7 @@ fn from_counter_log(
         first_skipped: Vec::new(),
         stop: None,
     };
-    let mut reader = LogReader::new();
-    input.lines(|line| {
-        reader.line(line, &mut feed).map_err(|e| UsageError::file(shown, e))?;
-        Ok(feed.stop.is_none())
-    })?;
+    let reader = parallel::read(input, shown, &mut feed)?;
     let out_of_range = |e: ParseError| {
         let flag = if args.from.is_some() { "--from/--to" } else { "--to" };
         UsageError::at(crate::origin::Origin::Flag(flag), format_args!("{shown}: {e}"))

@@ -106,6 +106,20 @@ impl LogReader {
         }
     }
 
+    /// How the lines after those given so far can be read apart, when they can: a perfmon
+    /// log's once its header is read. `None` before, and for the formats whose rows span lines.
+    pub fn body(&self) -> Option<Body> {
+        match &self.state {
+            State::Perfmon(Perfmon { body: Some(body), .. }) => Some(body.clone()),
+            _ => None,
+        }
+    }
+
+    /// The lines given so far.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
     /// The end of the log: what is held is handed on; `Err` when the log had no samples its
     /// format needs (or no text at all). On success, the log's format (perfmon's first header
     /// cell, `iostat -x`, ...).
@@ -154,36 +168,127 @@ fn feed(state: &mut State, no: usize, line: &str, sink: &mut impl RowSink) -> Re
     }
 }
 
-/// A perfmon CSV/TSV after its header: a row a line.
+/// A perfmon CSV/TSV: its header, then a row a line.
 #[derive(Default)]
 struct Perfmon {
-    /// The separator and the number of counters, once the header is read.
-    header: Option<(char, usize)>,
     format: String,
-    values: Vec<Option<f64>>,
+    /// Its lines after the header, once the header is read.
+    body: Option<Body>,
 }
 
 impl Perfmon {
     fn line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
         // perfmon::parse drops one byte-order mark from the start of the text.
         let line = if no == 1 { line.strip_prefix('\u{feff}').unwrap_or(line) } else { line };
+        if let Some(body) = &mut self.body {
+            match body.read(line) {
+                Some(Some(time)) => sink.row(&time, &body.values),
+                Some(None) => sink.skipped(no),
+                None => {}
+            }
+            return Ok(());
+        }
         if line.trim().is_empty() {
             return Ok(());
         }
+        let (format, columns, sep) = perfmon::header(line.trim_end_matches(['\n', '\r']))?;
+        self.body = Some(Body { sep, width: columns.len(), values: Vec::new() });
+        self.format = format;
+        sink.columns(&columns);
+        Ok(())
+    }
+}
+
+/// A perfmon log's lines after its header (`LogReader::body`): each is a sample of its own,
+/// read without the lines before it, so runs of lines can be read apart (by other threads)
+/// and their rows handed on in order after.
+#[derive(Clone)]
+pub struct Body {
+    sep: char,
+    /// The number of counters.
+    width: usize,
+    /// The last sample's values, a buffer reused line after line.
+    values: Vec<Option<f64>>,
+}
+
+impl Body {
+    /// One line (with or without its `\n`): `Some(Some(time))` for a sample (its values in
+    /// `self.values`), `Some(None)` for a line that is not one, `None` for a blank line.
+    fn read<'a>(&mut self, line: &'a str) -> Option<Option<std::borrow::Cow<'a, str>>> {
+        if line.trim().is_empty() {
+            return None;
+        }
         let line = line.trim_end_matches(['\n', '\r']);
-        match self.header {
-            Some((sep, width)) => match perfmon::row_into(line, sep, width, &mut self.values) {
-                Some(time) => sink.row(&time, &self.values),
-                None => sink.skipped(no),
-            },
-            None => {
-                let (format, columns, sep) = perfmon::header(line)?;
-                self.header = Some((sep, columns.len()));
-                self.format = format;
-                sink.columns(&columns);
+        Some(perfmon::row_into(line, self.sep, self.width, &mut self.values))
+    }
+
+    /// A run of whole lines (the last may lack its `\n`), into `batch` (cleared first), the
+    /// first numbered 1.
+    pub fn lines(&mut self, text: &str, batch: &mut Batch) {
+        batch.clear(self.width);
+        for line in text.split_inclusive('\n') {
+            batch.lines += 1;
+            match self.read(line) {
+                Some(Some(time)) => {
+                    batch.times.push_str(&time);
+                    batch.time_ends.push(batch.times.len());
+                    batch.values.extend_from_slice(&self.values);
+                }
+                Some(None) => batch.skipped.push((batch.time_ends.len(), batch.lines)),
+                None => {}
             }
         }
-        Ok(())
+    }
+}
+
+/// The rows and skipped lines of a run of a body's lines, kept to be handed on after the
+/// runs before it: times end to end in one string and values in one vector, so a run of
+/// thousands of rows is a few allocations, reused run after run.
+#[derive(Default)]
+pub struct Batch {
+    /// Values a row.
+    width: usize,
+    /// The run's lines.
+    lines: usize,
+    times: String,
+    /// Where each row's time ends in `times`.
+    time_ends: Vec<usize>,
+    values: Vec<Option<f64>>,
+    /// Lines that are not samples: (rows before it, its line number in the run).
+    skipped: Vec<(usize, usize)>,
+}
+
+impl Batch {
+    fn clear(&mut self, width: usize) {
+        self.width = width;
+        self.lines = 0;
+        self.times.clear();
+        self.time_ends.clear();
+        self.values.clear();
+        self.skipped.clear();
+    }
+
+    /// The lines of the run.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// Hands the run's rows and skipped lines to `sink` in the order of their lines, as the
+    /// `LogReader` would have; `lines_before` is the number of the log's lines before the run.
+    pub fn replay(&self, lines_before: usize, sink: &mut impl RowSink) {
+        let mut skipped = self.skipped.iter().peekable();
+        let mut start = 0;
+        for (i, &end) in self.time_ends.iter().enumerate() {
+            while let Some((_, line)) = skipped.next_if(|(rows, _)| *rows == i) {
+                sink.skipped(lines_before + line);
+            }
+            let values = self.values.get(i * self.width..(i + 1) * self.width).unwrap_or_default();
+            sink.row(self.times.get(start..end).unwrap_or_default(), values);
+            start = end;
+        }
+        for (_, line) in skipped {
+            sink.skipped(lines_before + line);
+        }
     }
 }
 
@@ -271,7 +376,37 @@ db01;60;2026-11-23 06:02:00 UTC;sda;100.00;400.00;400.00;0.00;8.00;0.90;9.00;30.
         for text in &texts {
             let whole = crate::read_counter_log(text);
             assert_eq!(read_lines(text), whole, "{text:?}");
+            for run in [1, 2, 7] {
+                assert_eq!(read_in_runs(text, run), whole, "{text:?} in runs of {run} lines");
+            }
         }
+    }
+
+    /// `text` read as `spindle characterize` reads a large log: a line at a time until the
+    /// body can be read apart, then in runs of `run` lines, each into a batch of its own,
+    /// replayed in order.
+    fn read_in_runs(text: &str, run: usize) -> Result<CounterTable, ParseError> {
+        let mut reader = LogReader::new();
+        let mut sink = TableSink::default();
+        let mut lines = text.split_inclusive('\n').peekable();
+        let mut body = None;
+        while body.is_none() {
+            let Some(line) = lines.next() else { break };
+            reader.line(line, &mut sink)?;
+            body = reader.body();
+        }
+        let mut before = reader.lines();
+        if let Some(mut body) = body {
+            let mut batch = Batch::default();
+            let rest: Vec<&str> = lines.collect();
+            for part in rest.chunks(run) {
+                body.lines(&part.concat(), &mut batch);
+                batch.replay(before, &mut sink);
+                before += batch.lines();
+            }
+        }
+        let format = reader.finish(&mut sink)?;
+        Ok(sink.into_table(format))
     }
 
     #[test]
