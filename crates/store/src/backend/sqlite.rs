@@ -41,8 +41,10 @@ impl SqliteConn {
         conn.pragma_update(None, "foreign_keys", "ON").map_err(error)?;
         // A page cache of 512 KiB, not SQLite's 2 MiB: a run's record of a thousand sessions
         // is megabytes, and its pages passing through the cache as it is saved sat on the
-        // run's memory peak; spindle reads a store once per command, from the OS's cache.
-        conn.pragma_update(None, "cache_size", -512).map_err(error)?;
+        // run's memory peak; spindle reads a store once per command, from the OS's cache. A
+        // file that is not a database refuses the setting: what it is gets said when the store
+        // identifies it.
+        let _ = conn.pragma_update(None, "cache_size", -512);
         Ok(Some(SqliteConn { conn, shown: path.display().to_string() }))
     }
 
