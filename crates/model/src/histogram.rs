@@ -303,6 +303,12 @@ impl TryFrom<&SparseHistogram> for Histogram {
     type Error = String;
 
     fn try_from(s: &SparseHistogram) -> Result<Self, String> {
+        if s.count > 0 && s.buckets.is_empty() {
+            return Err(format!(
+                "a histogram of {} values without their buckets (a session's row keeps only its summary)",
+                s.count
+            ));
+        }
         let mut h = Histogram::new();
         for &(bucket, n) in &s.buckets {
             let slot = h.slot(bucket as usize).ok_or_else(|| format!("histogram bucket {bucket} out of range"))?;
@@ -522,6 +528,8 @@ mod tests {
         assert_eq!(sparse.buckets.len(), 4);
         let back = Histogram::try_from(&sparse).unwrap();
         assert_eq!(back, h);
+        let summary_only = SparseHistogram { buckets: Vec::new(), ..sparse.clone() };
+        assert!(Histogram::try_from(&summary_only).is_err(), "a count without buckets is no histogram");
         let bad = SparseHistogram { buckets: vec![(BUCKETS as u32, 1)], ..sparse };
         assert!(Histogram::try_from(&bad).is_err());
     }

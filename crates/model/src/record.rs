@@ -339,6 +339,21 @@ impl IoStats {
     }
 }
 
+impl IoStats {
+    /// The same figures with each histogram's buckets dropped and its count, extremes and sums
+    /// kept: for one row among a thousand sessions, whose run and target keep the whole
+    /// distribution. A thousand bucket lists, one per session, were the bulk of such a record
+    /// and of spindle's memory while saving it.
+    pub fn without_buckets(mut self) -> Self {
+        for h in
+            [&mut self.read.histogram, &mut self.write.histogram, &mut self.flush.histogram, &mut self.commit.histogram]
+        {
+            h.buckets = Vec::new();
+        }
+        self
+    }
+}
+
 /// SQLIO's 0..24+ millisecond histogram, in percent of I/Os.
 pub fn sqlio_histogram(h: &Histogram) -> Vec<f64> {
     let mut below_prev = 0.0;

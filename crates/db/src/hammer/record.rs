@@ -44,7 +44,8 @@ pub fn run_record(
             all.latency_sum_ns += one.latency_sum_ns;
             all.latency_max_ns = all.latency_max_ns.max(one.latency_max_ns);
         }
-        threads.push(ThreadResult { target: 0, thread: s.session, stats: stats(&r, &w, CpuUsage::default()) });
+        let stats = stats(&r, &w, CpuUsage::default()).without_buckets();
+        threads.push(ThreadResult { target: 0, thread: s.session, stats });
     }
     let summary = stats(&reads, &writes, CpuUsage::default());
     let series: Vec<TimePoint> = seconds
@@ -106,5 +107,51 @@ pub fn run_record(
         timeseries: series,
         errors,
         ..RunRecord::new(KindData::Hammer { spec }, status, out.started_at, secs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spindle_model::histogram::CompactHistogram;
+    use std::time::{Duration, Instant, SystemTime};
+
+    fn session(session: u32, latencies: &[u64]) -> super::super::SessionResult {
+        let (mut reads, mut writes) = (CompactHistogram::new(), CompactHistogram::new());
+        for (i, &ns) in latencies.iter().enumerate() {
+            if i % 2 == 0 { reads.record(ns) } else { writes.record(ns) }
+        }
+        super::super::SessionResult { session, reads, writes, ..Default::default() }
+    }
+
+    #[test]
+    fn session_rows_keep_their_summary_and_the_run_its_whole_histogram() {
+        let url = crate::parse_url("sqlite:///nowhere/hammer.db").unwrap();
+        let plan = RunPlan {
+            sessions: 2,
+            read_pct: 50,
+            rows: 1000,
+            warmup: Duration::ZERO,
+            duration: Duration::from_secs(1),
+            think: Duration::ZERO,
+            rate_per_session: None,
+            start: None,
+        };
+        let out = RunOutcome {
+            sessions: vec![session(0, &[1_000, 2_000, 3_000, 4_000]), session(1, &[50_000, 60_000])],
+            ramp_up: Duration::ZERO,
+            time_zero: Instant::now(),
+            started_at: SystemTime::now(),
+            measured: Duration::from_secs(1),
+            interrupted: false,
+        };
+        let r = run_record(&url, &plan, &out, "each commit waits for fsync", &[]);
+        let one = &r.threads[1].stats;
+        assert_eq!((one.read.ios, one.write.ios, one.read.latency_ns.max), (1, 1, 50_000));
+        assert_eq!((one.read.histogram.count, one.write.histogram.max), (1, 60_000), "the summary stays");
+        assert!(r.threads.iter().all(|t| t.stats.read.histogram.buckets.is_empty()), "no session keeps buckets");
+        let whole = Histogram::try_from(&r.summary.read.histogram).unwrap();
+        assert_eq!((whole.count(), whole.max()), (3, 50_000), "the run's histogram is whole");
+        assert_eq!(r.summary.read.histogram.buckets.len(), 3);
     }
 }
