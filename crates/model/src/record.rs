@@ -337,9 +337,7 @@ impl IoStats {
             cpu,
         }
     }
-}
 
-impl IoStats {
     /// The same figures with each histogram's buckets dropped and its count, extremes and sums
     /// kept: for one row among a thousand sessions, whose run and target keep the whole
     /// distribution. A thousand bucket lists, one per session, were the bulk of such a record

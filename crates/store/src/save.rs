@@ -117,8 +117,7 @@ fn record_json(record: &RunRecord) -> String {
     let _ = serde_json::to_writer(&mut length, record);
     let mut json = Vec::with_capacity(length.0);
     serde_json::to_writer(&mut json, record).expect("a run record always serializes");
-    // serde_json writes UTF-8 only.
-    String::from_utf8(json).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(json).expect("serde_json writes UTF-8 only")
 }
 
 fn insert(conn: &Conn, record: &RunRecord, place: &Placement) -> Result<i64, StoreError> {

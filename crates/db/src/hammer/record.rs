@@ -113,15 +113,16 @@ pub fn run_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hammer::SessionResult;
     use spindle_model::histogram::CompactHistogram;
     use std::time::{Duration, Instant, SystemTime};
 
-    fn session(session: u32, latencies: &[u64]) -> super::super::SessionResult {
+    fn session(session: u32, latencies: &[u64]) -> SessionResult {
         let (mut reads, mut writes) = (CompactHistogram::new(), CompactHistogram::new());
         for (i, &ns) in latencies.iter().enumerate() {
             if i % 2 == 0 { reads.record(ns) } else { writes.record(ns) }
         }
-        super::super::SessionResult { session, reads, writes, ..Default::default() }
+        SessionResult { session, reads, writes, ..Default::default() }
     }
 
     #[test]
