@@ -6,7 +6,7 @@
 use crate::args::StoreArgs;
 use crate::console::Console;
 use crate::{interrupt, output, store};
-use spindle_analysis::curve::{CurvePoint, Shape, curve, shape};
+use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, shape};
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_model::spec::JobSpec;
@@ -61,25 +61,24 @@ pub fn io_series(
     Ok((std::mem::take(&mut runner.runs), runner.outcome))
 }
 
-/// A sweep's curve over the runs at each of its values (in order) and the index of its knee,
-/// kept as the series' group's summary so `runs show --group` and reports say what the command
-/// said.
+/// A sweep's curve over the runs at each of its values (in order), kept with its knee as the
+/// series' group's summary so `runs show --group` and reports say what the command said.
 pub fn sweep_curve(
     runner: &Runner<'_>,
     param: &str,
     points: &[(String, Vec<&RunRecord>)],
-) -> anyhow::Result<(Vec<CurvePoint>, Option<usize>)> {
+) -> anyhow::Result<Vec<CurvePoint>> {
     let curve = curve(points);
     let shape = shape(&curve);
-    let knee = shape.knee();
     if let Some(group) = runner.groups.first() {
         let summary = serde_json::json!({
             "param": param,
             "curve": curve,
-            "knee": knee.map(|i| &curve[i].value),
+            "knee": shape.knee().map(|i| &curve[i].value),
+            "knee_range": close_call(&curve).map(|r| r.span(&curve)),
             "noisy": shape == Shape::Noisy,
         });
         runner.saver.set_group_summary(group, &summary)?;
     }
-    Ok((curve, knee))
+    Ok(curve)
 }

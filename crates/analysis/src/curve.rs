@@ -55,27 +55,77 @@ pub enum Shape {
     Noisy,
 }
 
+/// A step whose gain lies within this much of `KNEE_GAIN` (5% to 15%) is too close to call
+/// from one run a point: on this project's VM two sweeps of one disk, minutes apart, saw the
+/// same step gain 0.5% and 13%, 6.6% and 14% (docs/benchmarks.md, "The check").
+const CLOSE_CALL: f64 = 0.05;
+
 /// The curve's shape, judged on throughput in bytes per second (so a block-size sweep is
 /// judged by MB/s; operations per second for runs that move no bytes of their own, such as
 /// Hammer's calls over session counts). The knee is where the whole rest of the curve stops
 /// paying, not the first flat step: a point is the knee when no deeper point reaches 10% more
 /// throughput than it, and latency at the end is higher than there.
 pub fn shape(curve: &[CurvePoint]) -> Shape {
-    let by_bytes = curve.iter().any(|p| p.mb_per_sec > 0.0);
-    let mb: Vec<f64> = curve
-        .iter()
-        .map(|p| if by_bytes { p.mb_per_sec } else { p.iops })
-        .map(|v| if v.is_finite() { v } else { 0.0 })
-        .collect();
+    let mb = throughput(curve);
     if is_noisy(&mb) {
         return Shape::Noisy;
     }
-    let Some(last) = curve.last() else { return Shape::Climbing };
-    let knee = (0..curve.len().saturating_sub(1)).find(|&i| {
+    knee_by(curve, &mb, KNEE_GAIN).map_or(Shape::Climbing, Shape::Knee)
+}
+
+/// Where the knee could lie when the 10% rule's answer turns on a gain within 5 points of 10%:
+/// from the knee a 15% rule names to the one a 5% rule names. `None` when both rules agree (the
+/// knee, or its absence, is clear) or the curve is too noisy for a knee.
+pub fn close_call(curve: &[CurvePoint]) -> Option<KneeRange> {
+    let mb = throughput(curve);
+    if is_noisy(&mb) {
+        return None;
+    }
+    let from = knee_by(curve, &mb, KNEE_GAIN + CLOSE_CALL)?;
+    let to = knee_by(curve, &mb, KNEE_GAIN - CLOSE_CALL);
+    (to != Some(from)).then_some(KneeRange { from, to })
+}
+
+/// A knee too close to call: its earliest and latest place, as indices into the curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KneeRange {
+    pub from: usize,
+    /// `None`: the deepest point may still be climbing.
+    pub to: Option<usize>,
+}
+
+impl KneeRange {
+    /// The range as the swept values it runs between, as JSON documents give it.
+    pub fn span(self, curve: &[CurvePoint]) -> KneeSpan<'_> {
+        KneeSpan { from: &curve[self.from].value, to: self.to.map(|i| curve[i].value.as_str()) }
+    }
+}
+
+/// A [`KneeRange`] by the swept values (`{"from": "32", "to": null}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KneeSpan<'c> {
+    pub from: &'c str,
+    /// `None`: the deepest point may still be climbing.
+    pub to: Option<&'c str>,
+}
+
+/// Each point's throughput: MB/s where the runs move bytes, else operations per second.
+fn throughput(curve: &[CurvePoint]) -> Vec<f64> {
+    let by_bytes = curve.iter().any(|p| p.mb_per_sec > 0.0);
+    curve
+        .iter()
+        .map(|p| if by_bytes { p.mb_per_sec } else { p.iops })
+        .map(|v| if v.is_finite() { v } else { 0.0 })
+        .collect()
+}
+
+/// The first point no deeper point beats by `gain`, with latency higher at the end than there.
+fn knee_by(curve: &[CurvePoint], mb: &[f64], gain: f64) -> Option<usize> {
+    let last = curve.last()?;
+    (0..curve.len().saturating_sub(1)).find(|&i| {
         let best_later = mb[i + 1..].iter().copied().fold(0.0, f64::max);
-        best_later < mb[i] * (1.0 + KNEE_GAIN) && last.latency_mean_ns > curve[i].latency_mean_ns
-    });
-    knee.map_or(Shape::Climbing, Shape::Knee)
+        best_later < mb[i] * (1.0 + gain) && last.latency_mean_ns > curve[i].latency_mean_ns
+    })
 }
 
 impl Shape {
@@ -200,6 +250,37 @@ mod tests {
         assert_eq!(knee(&[point("1", 10.0, 100.0), point("2", 20.0, 100.0), point("4", 40.0, 101.0)]), None);
         assert_eq!(knee(&[point("1", 10.0, 100.0), point("2", 10.5, 90.0)]), None, "flat but faster is no knee");
         assert_eq!(knee(&[]), None);
+    }
+
+    #[test]
+    fn a_knee_that_turns_on_a_gain_near_ten_percent_is_a_close_call() {
+        let depths = |gains: &[f64]| {
+            let mut mb = 100.0;
+            let mut c = vec![point("1", mb, 100.0)];
+            for (i, g) in gains.iter().enumerate() {
+                mb *= 1.0 + g;
+                c.push(point(&(2 << i).to_string(), mb, 100.0 * (i + 2) as f64));
+            }
+            c
+        };
+        // The sweep this was found on: 16 -> 32 gained 24%, 32 -> 64 6.6%.
+        let c = depths(&[0.9, 0.8, 0.5, 0.24, 0.066]);
+        assert_eq!(shape(&c), Shape::Knee(4));
+        assert_eq!(close_call(&c), Some(KneeRange { from: 4, to: None }), "32, or 64 and beyond");
+        // The check that ran beside it: 32 -> 64 gained 14%, so no knee by the 10% rule.
+        let c = depths(&[0.9, 0.8, 0.5, 0.16, 0.14]);
+        assert_eq!((shape(&c), close_call(&c)), (Shape::Climbing, Some(KneeRange { from: 4, to: None })));
+        // 16 -> 32 gained 12%, 32 -> 64 1%: 32 by the rule, 16 by a 15% one.
+        let c = depths(&[0.9, 0.8, 0.5, 0.12, 0.01]);
+        assert_eq!((shape(&c), close_call(&c)), (Shape::Knee(4), Some(KneeRange { from: 3, to: Some(4) })));
+        // The edges: a gain just past 15% or under 5% is outside the close call.
+        assert_eq!(close_call(&depths(&[0.9, 0.8, 0.5, 0.5, 0.151])), None, "over 15% is still climbing");
+        assert_eq!(close_call(&depths(&[0.9, 0.8, 0.5, 0.5, 0.149])), Some(KneeRange { from: 4, to: None }));
+        assert_eq!(close_call(&depths(&[0.9, 0.8, 0.5, 0.5, 0.049])), None, "under 5% is a clear knee");
+        assert_eq!(shape(&depths(&[0.9, 0.8, 0.5, 0.5, 0.049])), Shape::Knee(4));
+        // Clear either way: no close call.
+        assert_eq!(close_call(&depths(&[0.9, 0.8, 0.5, 0.5, 0.3])), None);
+        assert_eq!(close_call(&depths(&[0.9, 0.8, 0.02, 0.01, 0.0])), None);
     }
 
     #[test]

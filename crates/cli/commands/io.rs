@@ -7,6 +7,7 @@ use crate::machine::ThisMachine;
 use crate::progress::warn;
 use crate::runner::{self, IoStep};
 use crate::{Outcome, output, plan, store};
+use spindle_analysis::curve::{close_call, knee};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_store::GroupKind;
@@ -77,7 +78,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
                 (sweep.points[i].text.clone(), runs)
             })
             .collect();
-        let (curve, knee) = runner::sweep_curve(&runner, sweep.param.name(), &points)?;
+        let curve = runner::sweep_curve(&runner, sweep.param.name(), &points)?;
         if text {
             output::write_text(&spindle_report::render_sweep(sweep.param.name(), &curve, Counts::Ios))?;
         }
@@ -87,7 +88,8 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
                 param: sweep.param.name(),
                 runs: &records,
                 curve: &curve,
-                knee: knee.map(|i| curve[i].value.as_str()),
+                knee: knee(&curve).map(|i| curve[i].value.as_str()),
+                knee_range: close_call(&curve).map(|r| r.span(&curve)),
             };
             output::write_stdout(&spindle_report::render_sweep_json(&doc))?;
         }

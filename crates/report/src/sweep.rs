@@ -1,7 +1,7 @@
 //! A sweep's curve as a table, with its knee marked and said in words.
 
 use serde::Serialize;
-use spindle_analysis::curve::{CurvePoint, Shape, shape};
+use spindle_analysis::curve::{CurvePoint, KneeRange, KneeSpan, Shape, close_call, shape};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_model::units::format_latency_ns;
@@ -17,6 +17,9 @@ pub struct SweepDocument<'a> {
     pub curve: &'a [CurvePoint],
     /// The swept value at the knee, when there is one.
     pub knee: Option<&'a str>,
+    /// Where the knee may lie when it is too close to call (`to` null: the deepest point may
+    /// still be climbing).
+    pub knee_range: Option<KneeSpan<'a>>,
 }
 
 pub fn render_sweep_json(doc: &SweepDocument<'_>) -> Vec<u8> {
@@ -27,16 +30,32 @@ pub fn render_sweep_json(doc: &SweepDocument<'_>) -> Vec<u8> {
 
 /// The knee in words, as the text table and the report say it.
 pub fn knee_words(param: &str, curve: &[CurvePoint]) -> String {
+    let close = close_call(curve).map_or(String::new(), |r| format!("; {}", close_words(param, curve, r)));
     match shape(curve) {
         Shape::Knee(i) => format!(
-            "{param}={}: no point beyond it gains 10% more throughput, while latency keeps growing",
+            "{param}={}: no point beyond it gains 10% more throughput, while latency keeps growing{close}",
             curve[i].value
         ),
-        Shape::Climbing => "none yet: the last point still gains 10% or more over every point before it".into(),
+        Shape::Climbing => {
+            format!("none yet: the last point still gains 10% or more over every point before it{close}")
+        }
         Shape::Noisy => "none named: throughput fell by more than 25% and rose again, too noisy to say; \
              repeat the points (--repeat 3) or measure when the storage is quiet"
             .into(),
     }
+}
+
+/// A knee too close to call, in words: where it may lie, and how to settle it.
+fn close_words(param: &str, curve: &[CurvePoint], range: KneeRange) -> String {
+    let from = &curve[range.from].value;
+    let span = match range.to {
+        Some(to) => format!("between {param}={from} and {param}={}", curve[to].value),
+        None => format!("at {param}={from} or beyond the last point"),
+    };
+    format!(
+        "but a close call: a step's gain lies within 5 points of 10%, so the knee may be anywhere {span}; \
+         repeated runs of those points place it (io: --repeat 3)"
+    )
 }
 
 /// The curve as a table, and the knee in words. The rate is named by what the runs count
@@ -57,8 +76,16 @@ pub fn render_sweep(param: &str, curve: &[CurvePoint], counts: Counts) -> Vec<u8
         "runs"
     );
     let shape = shape(curve);
+    let close = close_call(curve);
+    let maybe = |i: usize| close.is_some_and(|r| i >= r.from && r.to.is_none_or(|to| i <= to));
     for (i, p) in curve.iter().enumerate() {
-        let mark = if shape == Shape::Knee(i) { "  <- knee" } else { "" };
+        let mark = if shape == Shape::Knee(i) {
+            "  <- knee"
+        } else if maybe(i) {
+            "  <- knee?"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
             "  {:>10} {:>12}{} {:>10} {:>10} {:>5}{mark}",
@@ -103,6 +130,20 @@ mod tests {
         assert!(text.contains("knee: depth=4") && text.contains("IOs/sec") && text.contains("MB/s"), "{text}");
         assert!(text.lines().any(|l| l.contains("<- knee") && l.trim_start().starts_with('4')), "{text}");
         assert!(String::from_utf8(render_sweep("depth", &[], Counts::Ios)).unwrap().contains("knee: none"));
+    }
+
+    #[test]
+    fn a_close_call_marks_every_place_the_knee_may_be() {
+        // 16 -> 32 gains 24%, 32 -> 64 6.6%: 32 by the 10% rule, and 64 within 5 points of it.
+        let c =
+            [point("8", 100.0, 100.0), point("16", 150.0, 130.0), point("32", 186.0, 200.0), point("64", 198.3, 390.0)];
+        let text = String::from_utf8(render_sweep("depth", &c, Counts::Ios)).unwrap();
+        let marked = |mark: &str, at: &str| text.lines().any(|l| l.ends_with(mark) && l.trim_start().starts_with(at));
+        assert!(marked("<- knee", "32") && marked("<- knee?", "64") && !marked("knee?", "16"), "{text}");
+        assert!(text.contains("knee: depth=32: ") && text.contains("close call"), "{text}");
+        assert!(text.contains("at depth=32 or beyond the last point"), "{text}");
+        let clear = String::from_utf8(render_sweep("depth", &c[..3], Counts::Ios)).unwrap();
+        assert!(!clear.contains("close call") && !clear.contains("knee?"), "{clear}");
     }
 
     /// Hammer's session counts: calls a second, no MB/s column (its calls move no bytes of

@@ -119,7 +119,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     }
     let points: Vec<(String, Vec<&RunRecord>)> =
         sessions.iter().zip(&records).map(|(n, r)| (n.to_string(), vec![r])).collect();
-    let (curve, _) = runner::sweep_curve(&runner, "sessions", &points)?;
+    let curve = runner::sweep_curve(&runner, "sessions", &points)?;
     let many = records.len() > 1;
     if args.output.json || args.output.csv {
         let document = runner.saver.document(&records);
