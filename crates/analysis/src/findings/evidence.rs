@@ -1,7 +1,7 @@
 //! What a check measured and saw under each directory: the facts the rules judge. The CLI
 //! gathers these from the check's stored runs and the host; nothing here measures.
 
-use crate::curve::CurvePoint;
+use crate::curve::{CurvePoint, KneeRange};
 use serde::{Deserialize, Serialize};
 use spindle_model::record::DeviceInfo;
 
@@ -71,6 +71,10 @@ pub struct DepthCurve {
     pub points: Vec<CurvePoint>,
     /// Index into `points` of the knee, if the curve has one.
     pub knee: Option<usize>,
+    /// Where the knee may lie when the 10% rule's answer turns on a gain within 5 points of 10%
+    /// (indices into `points`; `to` none: the deepest point may still be climbing).
+    #[serde(default)]
+    pub knee_range: Option<KneeRange>,
     /// Throughput fell and rose again by more than a quarter: too noisy to name a knee.
     #[serde(default)]
     pub noisy: bool,

@@ -62,6 +62,7 @@ pub(crate) fn curve(points: &[(&str, f64, f64)], knee: Option<usize>) -> DepthCu
             })
             .collect(),
         knee,
+        knee_range: None,
         noisy: false,
     }
 }

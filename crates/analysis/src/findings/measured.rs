@@ -1,7 +1,7 @@
 //! Judges of the measured steps: page reads at rising depth, commits, large transfers.
 
 use super::Level;
-use super::evidence::{Guidance, Transfer};
+use super::evidence::{DepthCurve, Guidance, Transfer};
 use super::figures::{latency, mb_per_sec, rate};
 use super::rules::{Check, Judgement, bound_for, level_of};
 use crate::curve::CurvePoint;
@@ -91,6 +91,10 @@ pub(crate) fn page_read_knee(c: &Check) -> Option<Judgement> {
             ),
         });
     }
+    let threshold = Some("the depth past which throughput grows under 10% while latency grows".into());
+    if let Some(close) = close_call_words(curve, &pages) {
+        return Some(Judgement { level: Level::Ok, threshold, ..close });
+    }
     let (text, point) = match curve.knee.and_then(|i| curve.points.get(i)) {
         Some(p) => (
             format!(
@@ -116,8 +120,58 @@ pub(crate) fn page_read_knee(c: &Check) -> Option<Judgement> {
         level: Level::Ok,
         text,
         figure: format!("{} outstanding, {} IOPS", point.value, rate(point.iops)),
-        threshold: Some("the depth past which throughput grows under 10% while latency grows".into()),
+        threshold,
         advice: None,
+    })
+}
+
+/// A knee too close to call: where it may lie, the gain that makes it close, and how to place
+/// it (the threshold is the caller's).
+fn close_call_words(curve: &DepthCurve, pages: &str) -> Option<Judgement> {
+    let range = curve.knee_range?;
+    let from = curve.points.get(range.from)?;
+    let to = match range.to {
+        Some(i) => Some(curve.points.get(i)?),
+        None => None,
+    };
+    let later = &curve.points[range.from + 1..];
+    let best = later.iter().max_by(|a, b| a.iops.total_cmp(&b.iops))?;
+    let gain = (best.iops / from.iops - 1.0) * 100.0;
+    let (text, figure) = match to {
+        Some(to) => (
+            format!(
+                "{pages} page reads stop scaling between {} and {} outstanding ({} to {} IOPS); beyond that \
+                 latency grows for nothing",
+                from.value,
+                to.value,
+                rate(from.iops),
+                rate(to.iops)
+            ),
+            format!("{} to {} outstanding, {} to {} IOPS", from.value, to.value, rate(from.iops), rate(to.iops)),
+        ),
+        None => (
+            format!(
+                "{pages} page reads scale little past {} outstanding ({} IOPS; {} read {gain:.0}% more, close to \
+                 the 10% line)",
+                from.value,
+                rate(from.iops),
+                best.value
+            ),
+            format!("{} outstanding or more, {} to {} IOPS", from.value, rate(from.iops), rate(best.iops)),
+        ),
+    };
+    Some(Judgement {
+        level: Level::Ok,
+        text,
+        figure,
+        threshold: None,
+        advice: Some(format!(
+            "The deciding gain lies within 5 points of 10%, too close to place the knee from these runs; to \
+             place it, sweep with repeats when the storage is quiet: spindle io --block {} --read 100 --random \
+             100 --sweep depth={} --repeat 3",
+            format_size(curve.block),
+            curve.points.iter().map(|p| p.value.as_str()).collect::<Vec<_>>().join(",")
+        )),
     })
 }
 
@@ -181,6 +235,7 @@ mod tests {
     use super::super::evidence::DirEvidence;
     use super::super::fixtures::{commits, curve, dir, judge, judge_for, level};
     use super::*;
+    use crate::curve::KneeRange;
 
     fn reading(points: &[(&str, f64, f64)], knee: Option<usize>) -> DirEvidence {
         let mut d = dir();
@@ -240,6 +295,29 @@ mod tests {
         // A knee past the end of the curve is no knee; an empty curve says nothing.
         assert!(judge("page-read-knee", &reading(&points, Some(9))).unwrap().text.contains("still scale"));
         assert_eq!(level("page-read-knee", &reading(&[], Some(0))), None);
+    }
+
+    #[test]
+    fn a_knee_too_close_to_call_says_where_it_may_lie() {
+        let points =
+            [("8", 20_000.0, 400e3), ("16", 40_000.0, 400e3), ("32", 49_100.0, 650e3), ("64", 55_000.0, 1.3e6)];
+        let mut d = reading(&points, None);
+        d.page_reads.as_mut().unwrap().knee_range = Some(KneeRange { from: 2, to: None });
+        let j = judge("page-read-knee", &d).unwrap();
+        assert_eq!(j.level, Level::Ok);
+        assert_eq!(
+            j.text,
+            "8KiB page reads scale little past 32 outstanding (49k IOPS; 64 read 12% more, close to the 10% line)"
+        );
+        assert!(j.advice.unwrap().contains("--sweep depth=8,16,32,64 --repeat 3"));
+        assert!(j.threshold.unwrap().contains("under 10%"));
+        let mut d = reading(&points, Some(2));
+        d.page_reads.as_mut().unwrap().knee_range = Some(KneeRange { from: 1, to: Some(2) });
+        let j = judge("page-read-knee", &d).unwrap();
+        assert!(j.text.starts_with("8KiB page reads stop scaling between 16 and 32 outstanding (40k to 49k IOPS)"));
+        // A range that points past the curve says nothing wrong: it falls back to the knee.
+        d.page_reads.as_mut().unwrap().knee_range = Some(KneeRange { from: 7, to: None });
+        assert!(judge("page-read-knee", &d).unwrap().text.contains("stop scaling at 32 outstanding"));
     }
 
     fn committing(mean_ns: f64, p99_ns: u64) -> DirEvidence {

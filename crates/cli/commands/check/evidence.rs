@@ -3,7 +3,7 @@
 
 use super::battery::page_bytes;
 use crate::commands::logtest::table;
-use spindle_analysis::curve::{Shape, curve, shape};
+use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, shape};
 use spindle_analysis::findings::{
     Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
 };
@@ -22,19 +22,16 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
     let member = |name: &str| {
         runs.iter().find(|f| f.point == Some(Point::Member(name.into())) && f.record.status == RunStatus::Complete)
     };
-    let depth_runs: Vec<(String, Vec<&RunRecord>)> = runs
-        .iter()
-        .filter(|f| f.record.status == RunStatus::Complete)
-        .filter_map(|f| match &f.point {
-            Some(Point::Sweep(p)) if p.param == "depth" => Some((p.value.clone(), vec![&f.record])),
-            _ => None,
-        })
-        .collect();
-    if !depth_runs.is_empty() {
-        let points = curve(&depth_runs);
+    let points = depth_curve(runs.iter().copied());
+    if !points.is_empty() {
         let shape = shape(&points);
-        dir.page_reads =
-            Some(DepthCurve { block: page_bytes(guidance), knee: shape.knee(), noisy: shape == Shape::Noisy, points });
+        dir.page_reads = Some(DepthCurve {
+            block: page_bytes(guidance),
+            knee: shape.knee(),
+            knee_range: close_call(&points),
+            noisy: shape == Shape::Noisy,
+            points,
+        });
     }
     dir.commits = member("commits").map(|f| commits(&f.record));
     dir.large_writes = member("large-writes").map(|f| transfer(&f.record));
@@ -54,6 +51,23 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
     if !log_records.is_empty() {
         dir.log = Some(log_curve(&log_records, log_engine));
     }
+}
+
+/// The page reads' depth curve over the complete runs of the sweep, in the order the depths were
+/// first measured, a depth measured again (a close call settled) averaged over its runs.
+pub fn depth_curve<'r>(runs: impl Iterator<Item = &'r Finished>) -> Vec<CurvePoint> {
+    let mut depths: Vec<(String, Vec<&RunRecord>)> = Vec::new();
+    for f in runs.filter(|f| f.record.status == RunStatus::Complete) {
+        let Some(Point::Sweep(p)) = &f.point else { continue };
+        if p.param != "depth" {
+            continue;
+        }
+        match depths.iter_mut().find(|(value, _)| *value == p.value) {
+            Some((_, records)) => records.push(&f.record),
+            None => depths.push((p.value.clone(), vec![&f.record])),
+        }
+    }
+    curve(&depths)
 }
 
 /// How many commits a run made, and their latency: its commits where it flushed, else its

@@ -54,7 +54,8 @@ impl CheckPlan {
     pub fn describe(&self, store: &Location) -> String {
         let layout_runs = self.layouts.as_ref().map_or(0, |l| 2 * l.rounds as usize);
         format!(
-            "check ({} battery, for {}): {} steps in {}, about {}; needs {} free in each; results kept in {}",
+            "check ({} battery, for {}): {} steps in {} (2 more where a knee is a close call), about {}; needs {} free \
+             in each; results kept in {}",
             self.budget.name(),
             guidance_name(self.guidance),
             self.battery_steps + layout_runs,

@@ -5,8 +5,9 @@
 //! Ctrl-C too.
 
 use super::battery::{LOG_ROW_BYTES, Sizing, log_rows};
-use super::evidence::commits_of;
+use super::evidence::{commits_of, depth_curve};
 use super::plan::DirPlan;
+use spindle_analysis::curve::{CurvePoint, close_call};
 use spindle_db::DbUrl;
 use spindle_db::logtest::LogTestPlan;
 use spindle_db::managed::InstanceSpec;
@@ -109,37 +110,43 @@ fn run_steps(
     sizing: &Sizing,
     eta: &mut Eta,
 ) -> anyhow::Result<bool> {
-    let place = |point: Point| {
+    let place = |point: Point, repeat: u32| {
         let group = group.clone();
         move |_: &spindle_runner::workload::Measured| Place {
             group: Some(group.clone()),
             point: Some(point.clone()),
-            repeat: 1,
+            repeat,
             labels: Default::default(),
         }
     };
     if let Some(log) = log.as_deref_mut()
-        && !runner.prepare(log, &mut place(Point::Member("log".into())))?
+        && !runner.prepare(log, &mut place(Point::Member("log".into()), 1))?
     {
         return Ok(false);
     }
     for (_, point, job) in jobs.iter_mut() {
-        if !runner.prepare(job, &mut place(point.clone()))? {
+        if !runner.prepare(job, &mut place(point.clone(), 1))? {
             return Ok(false);
         }
     }
+    let first = runner.runs.len();
     let mut commit_latency = None;
-    for (name, point, job) in jobs.iter_mut() {
+    for at in 0..jobs.len() {
+        let (name, point, job) = &mut jobs[at];
         let takes = Duration::from_nanos(job.job.duration_ns + job.job.warmup_ns);
         eta.announce(runner, &describe(name, point), takes);
         let before = runner.runs.len();
-        if !runner.step(job, 0, &mut place(point.clone()))? {
+        if !runner.step(job, 0, &mut place(point.clone(), 1))? {
             return Ok(false);
         }
         if *name == "commits" {
             commit_latency = runner.runs[before..]
                 .first()
                 .map(|f| Duration::from_nanos(commits_of(&f.record.summary).1.mean.max(0.0) as u64));
+        }
+        let sweep_ends = is_depth(&jobs[at].1) && !jobs.get(at + 1).is_some_and(|(_, p, _)| is_depth(p));
+        if sweep_ends && !settle_knee(runner, jobs, first, &place, eta)? {
+            return Ok(false);
         }
     }
     let Some(log) = log else { return Ok(true) };
@@ -148,11 +155,54 @@ fn run_steps(
     for (i, size) in sizing.log_sizes.iter().enumerate() {
         let takes = sizing.log_step / (i as u32 + 1);
         eta.announce(runner, &format!("log test, {size} rows per transaction"), takes);
-        if !runner.step(log, i, &mut place(Point::sweep("batch", size.to_string())))? {
+        if !runner.step(log, i, &mut place(Point::sweep("batch", size.to_string()), 1))? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+fn is_depth(point: &Point) -> bool {
+    matches!(point, Point::Sweep(p) if p.param == "depth")
+}
+
+/// A knee too close to call from one run a depth (`curve::close_call`) is measured again: the
+/// two depths it lies between (the deepest, when it may still be climbing), the deeper first
+/// since the sweep ended there, so each pair of runs is taken in turn (A B B A). The evidence
+/// averages each depth's two runs.
+fn settle_knee<F>(
+    runner: &mut Runner<'_>,
+    jobs: &mut [(&'static str, Point, IoJob)],
+    first: usize,
+    place: &impl Fn(Point, u32) -> F,
+    eta: &mut Eta,
+) -> anyhow::Result<bool>
+where
+    F: FnMut(&spindle_runner::workload::Measured) -> Place,
+{
+    for value in measure_again(&depth_curve(runner.runs[first..].iter())) {
+        let Some((name, point, job)) =
+            jobs.iter_mut().find(|(_, p, _)| matches!(p, Point::Sweep(s) if s.param == "depth" && s.value == value))
+        else {
+            continue;
+        };
+        let takes = Duration::from_nanos(job.job.duration_ns + job.job.warmup_ns);
+        eta.total += 1;
+        eta.left += takes;
+        eta.announce(runner, &format!("{}, again: the knee is a close call", describe(name, point)), takes);
+        if !runner.step(job, 0, &mut place(point.clone(), 2))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The depths a close call is settled by, in the order they are measured again: none when the
+/// knee (or its absence) is clear.
+fn measure_again(curve: &[CurvePoint]) -> Vec<String> {
+    let Some(range) = close_call(curve) else { return Vec::new() };
+    let deeper = range.to.unwrap_or(curve.len() - 1);
+    [deeper, range.from].iter().map(|&i| curve[i].value.clone()).collect()
 }
 
 fn describe(name: &str, point: &Point) -> String {
@@ -173,5 +223,35 @@ fn remove_sqlite(path: &Path, runner: &Runner<'_>) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => runner.observer.warn(&format!("{}: {e}; remove it yourself", Path::new(&file).display())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depths(iops: &[f64]) -> Vec<CurvePoint> {
+        iops.iter()
+            .enumerate()
+            .map(|(i, &iops)| CurvePoint {
+                value: (1u32 << i).to_string(),
+                runs: 1,
+                iops,
+                mb_per_sec: iops * 8192.0 / 1e6,
+                latency_mean_ns: 1e5 * (i + 1) as f64,
+                latency_p99_ns: 3e5 * (i + 1) as f64,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_close_call_is_settled_by_its_two_ends_the_deeper_first() {
+        // 16 -> 32 gained 12% and 32 -> 64 1%: the knee is 16 or 32.
+        assert_eq!(measure_again(&depths(&[1e3, 2e3, 4e3, 8e3, 16e3, 17.92e3, 18.1e3])), ["32", "16"]);
+        // 32 -> 64 gained 13%: 32, or still climbing at 64.
+        assert_eq!(measure_again(&depths(&[1e3, 2e3, 4e3, 8e3, 16e3, 24e3, 27.1e3])), ["64", "32"]);
+        // Clear: a knee at 16 (then 2%), or still gaining 30% at the end.
+        assert!(measure_again(&depths(&[1e3, 2e3, 4e3, 8e3, 16e3, 16.3e3, 16.4e3])).is_empty());
+        assert!(measure_again(&depths(&[1e3, 2e3, 4e3, 8e3, 16e3, 24e3, 31.2e3])).is_empty());
     }
 }
