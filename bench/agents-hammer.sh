@@ -13,7 +13,7 @@ sessions=${1:-1000}
 agents=${2:-4}
 secs=${3:-120}
 rounds=${4:-2}
-source bench/managed-postgres.sh --memory 1G
+source bench/managed-instance.sh --memory 1G
 psql "$url" -qc "CREATE DATABASE results"
 SPINDLE_STORE=$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/results")))' "$url")
 export SPINDLE_STORE

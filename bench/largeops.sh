@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 rows=${1:-3000000}
 rounds=${2:-3}
 batch=$(( rows < 50000 ? rows : 50000 ))
-source bench/managed-postgres.sh --memory 512M --defer-checkpoints
+source bench/managed-instance.sh --memory 512M --defer-checkpoints
 psql_() { PGOPTIONS="--client-min-messages=warning" psql -X -q "$url" -v ON_ERROR_STOP=1 "$@"; }
 
 reference() {
