@@ -287,6 +287,9 @@ fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_no
     assert!(reads["level"] == "warning" || reads["level"] == "problem", "{reads}");
     let commits = rule("commit-latency");
     assert_ne!(commits["level"], "ok", "{commits}");
+    // At 40 I/Os a second every depth reads about 80 in its 2 s, give or take one (1.25%): the
+    // knee is 1, or at most a close call between 1 and 2.
     let knee = rule("page-read-knee");
-    assert!(knee["text"].as_str().unwrap().contains("stop scaling at 1 outstanding"), "{knee}");
+    let text = knee["text"].as_str().unwrap();
+    assert!(text.contains("stop scaling at 1 outstanding") || text.contains("between 1 and 2 outstanding"), "{knee}");
 }

@@ -63,8 +63,12 @@ fn the_quick_start_does_what_the_readme_says() {
     let runs: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     let runs = runs.as_array().expect("a list of runs");
     // Six depths of page reads, commits, large writes and reads, the verified pass, and three
-    // transaction sizes of the log test, all in one group.
-    assert_eq!(runs.len(), 13, "`spindle runs list` shows every step: {runs:?}");
+    // transaction sizes of the log test, all in one group; and two depths more when the page
+    // reads' knee was a close call, measured again (repeat 2).
+    let again: Vec<&str> = runs.iter().filter(|r| r["repeat"] == 2).filter_map(|r| r["point"].as_str()).collect();
+    let settled = again.is_empty() || (again.len() == 2 && again.iter().all(|p| p.starts_with("depth=")));
+    assert!(settled, "only a close call's two depths are measured again: {again:?}");
+    assert_eq!(runs.len(), 13 + again.len(), "`spindle runs list` shows every step: {runs:?}");
     assert!(runs.iter().all(|r| r["group"] == runs[0]["group"] && r["group"].is_i64()), "{runs:?}");
     let group = runs[0]["group"].as_i64().unwrap().to_string();
     let show = spindle(&["runs".into(), "show".into(), "--group".into(), group]);
