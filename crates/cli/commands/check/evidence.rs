@@ -58,16 +58,21 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
 pub fn depth_curve<'r>(runs: impl Iterator<Item = &'r Finished>) -> Vec<CurvePoint> {
     let mut depths: Vec<(String, Vec<&RunRecord>)> = Vec::new();
     for f in runs.filter(|f| f.record.status == RunStatus::Complete) {
-        let Some(Point::Sweep(p)) = &f.point else { continue };
-        if p.param != "depth" {
-            continue;
-        }
-        match depths.iter_mut().find(|(value, _)| *value == p.value) {
+        let Some(depth) = f.point.as_ref().and_then(depth_of) else { continue };
+        match depths.iter_mut().find(|(value, _)| value == depth) {
             Some((_, records)) => records.push(&f.record),
-            None => depths.push((p.value.clone(), vec![&f.record])),
+            None => depths.push((depth.to_string(), vec![&f.record])),
         }
     }
     curve(&depths)
+}
+
+/// The depth of a page-reads step (`depth=8`), or none for any other step.
+pub fn depth_of(point: &Point) -> Option<&str> {
+    match point {
+        Point::Sweep(p) if p.param == "depth" => Some(&p.value),
+        _ => None,
+    }
 }
 
 /// How many commits a run made, and their latency: its commits where it flushed, else its

@@ -5,7 +5,7 @@
 //! Ctrl-C too.
 
 use super::battery::{LOG_ROW_BYTES, Sizing, log_rows};
-use super::evidence::{commits_of, depth_curve};
+use super::evidence::{commits_of, depth_curve, depth_of};
 use super::plan::DirPlan;
 use spindle_analysis::curve::{CurvePoint, close_call};
 use spindle_db::DbUrl;
@@ -144,6 +144,7 @@ fn run_steps(
                 .first()
                 .map(|f| Duration::from_nanos(commits_of(&f.record.summary).1.mean.max(0.0) as u64));
         }
+        let is_depth = |p: &Point| depth_of(p).is_some();
         let sweep_ends = is_depth(&jobs[at].1) && !jobs.get(at + 1).is_some_and(|(_, p, _)| is_depth(p));
         if sweep_ends && !settle_knee(runner, jobs, first, &place, eta)? {
             return Ok(false);
@@ -162,10 +163,6 @@ fn run_steps(
     Ok(true)
 }
 
-fn is_depth(point: &Point) -> bool {
-    matches!(point, Point::Sweep(p) if p.param == "depth")
-}
-
 /// A knee too close to call from one run a depth (`curve::close_call`) is measured again: the
 /// two depths it lies between (the deepest, when it may still be climbing), the deeper first
 /// since the sweep ended there, so each pair of runs is taken in turn (A B B A). The evidence
@@ -181,9 +178,7 @@ where
     F: FnMut(&spindle_runner::workload::Measured) -> Place,
 {
     for value in measure_again(&depth_curve(runner.runs[first..].iter())) {
-        let Some((name, point, job)) =
-            jobs.iter_mut().find(|(_, p, _)| matches!(p, Point::Sweep(s) if s.param == "depth" && s.value == value))
-        else {
+        let Some((name, point, job)) = jobs.iter_mut().find(|(_, p, _)| depth_of(p) == Some(value.as_str())) else {
             continue;
         };
         let takes = Duration::from_nanos(job.job.duration_ns + job.job.warmup_ns);
