@@ -15,7 +15,8 @@ use std::path::Path;
 /// Runs a small log test (400 rows of 4000 bytes at 1, 20 and 400 rows a transaction) and
 /// checks what must hold on any engine whatever else the server is doing: every commit at
 /// size 1 made at least one log write of its own (a durable commit waits for its log), the
-/// log holds at least the rows' bytes, the optimum is marked once, and the runs are a group.
+/// log holds at least the rows' bytes, the optimum (or throughput still rising at the largest
+/// size) is marked once, and the runs are a group.
 fn small_test(db: &str, store: &Path) -> Vec<serde_json::Value> {
     let out = spindle_with_store(store)
         .args(["logtest", "--db", db, "--rows", "400", "--batch", "1,20,400", "--settle", "0s", "--json"])
@@ -44,7 +45,14 @@ fn small_test(db: &str, store: &Path) -> Vec<serde_json::Value> {
     }
     let per_commit = rows[0]["ios_per_transaction"].as_f64().unwrap();
     assert!(per_commit >= 0.95, "a durable commit writes the log: {per_commit} writes per commit at size 1");
-    assert_eq!(rows.iter().filter(|r| r["optimum"] == true).count(), 1);
+    // One size is marked: the optimum, or the largest when throughput was still rising there.
+    let marked: Vec<u64> = rows
+        .iter()
+        .filter(|r| r["optimum"] == true || r["still_rising"] == true)
+        .map(|r| r["transaction_size"].as_u64().unwrap())
+        .collect();
+    assert_eq!(marked.len(), 1, "{rows:?}");
+    assert!(rows.iter().all(|r| r["still_rising"] != true || r["transaction_size"] == 400), "{rows:?}");
 
     let listed = spindle_with_store(store).args(["runs", "list", "--json"]).output().unwrap();
     let runs: Vec<serde_json::Value> = serde_json::from_slice(&listed.stdout).unwrap();

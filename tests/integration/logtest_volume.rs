@@ -92,7 +92,12 @@ fn leads_with_the_logs_own_volume(engine: &str, writes_are: &str) {
     assert!((0.95..=1.2).contains(&per_commit), "{per_commit} writes per commit at one row: {}", rows[0]);
     assert!(lead(&rows[0], "flushes") >= 3000.0, "a flush per durable commit: {}", rows[0]);
     let best: Vec<&serde_json::Value> = rows.iter().filter(|r| r["optimum"] == true).collect();
-    assert_eq!(best.len(), 1);
-    assert!(best[0]["optimum_why"].as_str().unwrap().contains("within 10% of the best"), "{}", best[0]);
+    let rising: Vec<&serde_json::Value> = rows.iter().filter(|r| r["still_rising"] == true).collect();
+    assert_eq!(best.len() + rising.len(), 1, "one size marked: {rows:?}");
+    if let Some(best) = best.first() {
+        assert!(best["optimum_why"].as_str().unwrap().contains("within 10% of the best"), "{best}");
+    } else {
+        assert_eq!(rising[0]["transaction_size"], rows.last().unwrap()["transaction_size"], "{rows:?}");
+    }
     drop(instance);
 }

@@ -1,12 +1,12 @@
 //! A sweep's curve (one point per value of the swept setting, averaged over repeats) and its
-//! knee: seed 003's "optimum", the point after which more load buys little throughput and
-//! only adds latency.
+//! knee: the "optimum" of "Server Commissioning Part #1 - Transaction Log Performance", the
+//! point after which more load buys little throughput and only adds latency.
 
 use serde::{Deserialize, Serialize};
 use spindle_model::RunRecord;
 
 /// Throughput gained by the next point below this share counts as "little".
-const KNEE_GAIN: f64 = 0.10;
+pub const KNEE_GAIN: f64 = 0.10;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CurvePoint {
@@ -41,7 +41,7 @@ pub fn curve(points: &[(String, Vec<&RunRecord>)]) -> Vec<CurvePoint> {
 
 /// A throughput that falls by more than this share from one point to a later one, and then
 /// rises by as much again, is noise: storage under more load does not lose and regain it.
-const NOISE_SWING: f64 = 0.25;
+pub const NOISE_SWING: f64 = 0.25;
 
 /// What a curve says about where more load stops paying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub enum Shape {
 /// A step whose gain lies within this much of `KNEE_GAIN` (5% to 15%) is too close to call
 /// from one run a point: on this project's VM two sweeps of one disk, minutes apart, saw the
 /// same step gain 0.5% and 13%, 6.6% and 14% (docs/benchmarks.md, "The check").
-const CLOSE_CALL: f64 = 0.05;
+pub const CLOSE_CALL: f64 = 0.05;
 
 /// The curve's shape, judged on throughput in bytes per second (so a block-size sweep is
 /// judged by MB/s; operations per second for runs that move no bytes of their own, such as
@@ -73,17 +73,56 @@ pub fn shape(curve: &[CurvePoint]) -> Shape {
     knee_by(curve, &mb, KNEE_GAIN).map_or(Shape::Climbing, Shape::Knee)
 }
 
-/// Where the knee could lie when the 10% rule's answer turns on a gain within 5 points of 10%:
-/// from the knee a 15% rule names to the one a 5% rule names. `None` when both rules agree (the
+/// Where the knee could lie when the 10% rule's answer turns on a gain within the runs' swing
+/// of 10%: from the knee a rule of 10% plus the swing names to the one a rule of 10% less the
+/// swing names. The swing is 5 points (`CLOSE_CALL`), or the curve's own [`dip`] where it fell
+/// by more and rose again: its runs swing at least that much. `None` when both rules agree (the
 /// knee, or its absence, is clear) or the curve is too noisy for a knee.
 pub fn close_call(curve: &[CurvePoint]) -> Option<KneeRange> {
     let mb = throughput(curve);
     if is_noisy(&mb) {
         return None;
     }
-    let from = knee_by(curve, &mb, KNEE_GAIN + CLOSE_CALL)?;
-    let to = knee_by(curve, &mb, KNEE_GAIN - CLOSE_CALL);
+    let band = dip_of(&mb, CLOSE_CALL).map_or(CLOSE_CALL, |d| d.fall.max(CLOSE_CALL));
+    let from = knee_by(curve, &mb, KNEE_GAIN + band)?;
+    let to = knee_by(curve, &mb, KNEE_GAIN - band);
     (to != Some(from)).then_some(KneeRange { from, to })
+}
+
+/// Where a curve fell and rose again: from its highest point before the fall (`high`) to the
+/// low (`low`), and the highest point after it (`rose`). Storage under more load does not
+/// lose throughput and regain it, so a dip is the runs' own swing, not the device.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dip {
+    pub high: usize,
+    pub low: usize,
+    pub rose: usize,
+    /// The fall, as a share of the high (0.2: a fifth lost).
+    pub fall: f64,
+}
+
+/// The curve's deepest dip that rose again, where both the fall and the rise after it exceed
+/// the 5 points one run's gain may swing by (`CLOSE_CALL`).
+pub fn dip(curve: &[CurvePoint]) -> Option<Dip> {
+    dip_of(&throughput(curve), CLOSE_CALL)
+}
+
+/// The deepest fall of more than `band` (from the highest point before it) that a later point
+/// rises from by more than `band`.
+fn dip_of(mb: &[f64], band: f64) -> Option<Dip> {
+    let mut deepest: Option<Dip> = None;
+    for low in 1..mb.len() {
+        let high = (0..low).max_by(|&a, &b| mb[a].total_cmp(&mb[b]))?;
+        let Some(rose) = (low + 1..mb.len()).max_by(|&a, &b| mb[a].total_cmp(&mb[b])) else { continue };
+        if mb[high] <= 0.0 {
+            continue;
+        }
+        let fall = 1.0 - mb[low] / mb[high];
+        if fall > band && mb[rose] > mb[low] * (1.0 + band) && deepest.is_none_or(|d| fall > d.fall) {
+            deepest = Some(Dip { high, low, rose, fall });
+        }
+    }
+    deepest
 }
 
 /// A knee too close to call: its earliest and latest place, as indices into the curve.
@@ -146,20 +185,13 @@ pub fn knee(curve: &[CurvePoint]) -> Option<usize> {
 /// A fall of more than `NOISE_SWING` from some point, followed by a rise of as much from the
 /// low.
 fn is_noisy(mb: &[f64]) -> bool {
-    let mut high = 0.0_f64;
-    let mut low_after_fall: Option<f64> = None;
-    for &v in mb {
-        if let Some(low) = low_after_fall
-            && v > low * (1.0 + NOISE_SWING)
-        {
-            return true;
-        }
-        if v < high * (1.0 - NOISE_SWING) {
-            low_after_fall = Some(low_after_fall.map_or(v, |l: f64| l.min(v)));
-        }
-        high = high.max(v);
-    }
-    false
+    dip_of(mb, NOISE_SWING).is_some()
+}
+
+/// The dip that makes a curve too noisy for a knee (a fall and a rise of more than 25%), to
+/// name where the curve actually fell.
+pub fn noise(curve: &[CurvePoint]) -> Option<Dip> {
+    dip_of(&throughput(curve), NOISE_SWING)
 }
 
 #[cfg(test)]
@@ -281,6 +313,46 @@ mod tests {
         // Clear either way: no close call.
         assert_eq!(close_call(&depths(&[0.9, 0.8, 0.5, 0.5, 0.3])), None);
         assert_eq!(close_call(&depths(&[0.9, 0.8, 0.02, 0.01, 0.0])), None);
+    }
+
+    #[test]
+    fn a_dip_that_rises_again_widens_the_close_call_to_its_own_size() {
+        // 100, 200, 160, 224 MB/s: a fifth lost at 4, then 8 reads 40% more than 4 and 12% more
+        // than 2. One run a depth swings at least 20%: the knee is 2 or deeper, not "2".
+        let c = [point("1", 100.0, 1.0), point("2", 200.0, 2.0), point("4", 160.0, 3.0), point("8", 224.0, 4.0)];
+        let d = dip(&c).unwrap();
+        assert_eq!((d.high, d.low, d.rose), (1, 2, 3));
+        assert!((d.fall - 0.2).abs() < 1e-9, "{d:?}");
+        assert_eq!(shape(&c), Shape::Climbing, "224 is 12% over 200: still climbing by the 10% rule");
+        assert_eq!(close_call(&c), Some(KneeRange { from: 1, to: None }));
+        // 100, 200, 150, 210: the 10% rule alone names 2 (210 is 5% over 200); the dip of 25%
+        // says the runs cannot tell 2 from deeper.
+        let c = [point("1", 100.0, 1.0), point("2", 200.0, 2.0), point("4", 150.0, 3.0), point("8", 210.0, 4.0)];
+        assert_eq!(shape(&c), Shape::Knee(1));
+        assert_eq!(close_call(&c), Some(KneeRange { from: 1, to: None }));
+        // A fall that does not rise again is saturation, and a rise within 5 points is no dip.
+        let sat = [point("1", 10.0, 1.0), point("2", 20.0, 2.0), point("4", 20.5, 4.0), point("8", 14.0, 9.0)];
+        assert_eq!(dip(&sat), None);
+        let small = [point("1", 10.0, 1.0), point("2", 20.0, 2.0), point("4", 17.0, 4.0), point("8", 17.8, 9.0)];
+        assert_eq!(dip(&small), None, "17 -> 17.8 rises under 5%");
+        assert_eq!(shape(&small), Shape::Knee(1));
+        assert_eq!(close_call(&small), None);
+    }
+
+    #[test]
+    fn noise_names_where_the_curve_fell_not_its_lowest_point() {
+        // The quick check's table: 1: 5,814, 2: 7,119, 4: 23,322, 8: 39,109, 16: 26,243,
+        // 32: 40,035 IOPS. The fall was 8 -> 16, and 32 rose past it.
+        let iops = [5_814.0, 7_119.0, 23_322.0, 39_109.0, 26_243.0, 40_035.0];
+        let c: Vec<CurvePoint> = iops
+            .iter()
+            .enumerate()
+            .map(|(i, v)| point(&(1 << i).to_string(), v / 128.0, 100.0 * (i + 1) as f64))
+            .collect();
+        assert_eq!(shape(&c), Shape::Noisy);
+        let n = noise(&c).unwrap();
+        assert_eq!((c[n.high].value.as_str(), c[n.low].value.as_str(), c[n.rose].value.as_str()), ("8", "16", "32"));
+        assert_eq!(noise(&[point("1", 10.0, 1.0), point("2", 20.0, 2.0)]), None);
     }
 
     #[test]

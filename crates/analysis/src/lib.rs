@@ -1,11 +1,13 @@
 //! What spindle concludes from measured runs: statistics (Welch's and paired t-tests, Student
-//! t), comparisons of two sets of runs with verdicts, a sweep's curve and knee, and seed 002's
-//! characterization of a counter log. Everything here is pure: records and tables in, answers
+//! t), comparisons of two sets of runs with verdicts, a sweep's curve and knee, the log test's
+//! optimum, and the characterization of a counter log ("Optimizing tempdb and log disk
+//! performance"). Everything here is pure: records and tables in, answers
 //! out, so the CLI, reports and a later web UI draw the same conclusions from the same data.
 
 pub mod characterize;
 pub mod compare;
 pub mod curve;
 pub mod findings;
+pub mod log_optimum;
 pub mod spread;
 pub mod stats;

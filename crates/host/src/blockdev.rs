@@ -58,6 +58,22 @@ impl Sysfs {
         (!s.is_empty()).then(|| s.to_string())
     }
 
+    /// The drivers bound from device `name`'s hardware up to its bus, nearest first
+    /// (`virtio_blk`, `virtio-pci`); empty for a device of no hardware (loop, zram, dm).
+    pub fn drivers(&self, name: &str) -> Vec<String> {
+        let devices = self.root.join("devices");
+        let Ok(mut dir) = std::fs::canonicalize(self.node(name).join("device")) else { return Vec::new() };
+        let devices = std::fs::canonicalize(&devices).unwrap_or(devices);
+        let mut drivers = Vec::new();
+        while dir.starts_with(&devices) && dir != devices {
+            drivers.extend(crate::origin::driver_of(&dir));
+            if !dir.pop() {
+                break;
+            }
+        }
+        drivers
+    }
+
     /// Kernel name of the block device `major:minor`: `/sys/dev/block/M:m` links to its directory.
     pub fn name_of(&self, major: u32, minor: u32) -> Option<String> {
         let link = std::fs::read_link(self.root.join(format!("dev/block/{major}:{minor}"))).ok()?;

@@ -43,6 +43,16 @@ impl Fake {
         fs::create_dir_all(p.parent().unwrap()).unwrap();
         fs::write(p, text).unwrap();
     }
+    /// The device at `rel` is bound to driver `name`.
+    pub(crate) fn driver(&self, rel: &str, name: &str) {
+        symlink(format!("../../bus/fake/drivers/{name}"), self.dir.path().join("devices").join(rel).join("driver"))
+            .unwrap();
+    }
+    /// Block device `disk_rel`'s hardware is the device at `target_rel`.
+    pub(crate) fn device_link(&self, disk_rel: &str, target_rel: &str) {
+        let devices = self.dir.path().join("devices");
+        symlink(devices.join(target_rel), devices.join(disk_rel).join("device")).unwrap();
+    }
     /// `holder` sits on `slave`: links both ways as the kernel does.
     pub(crate) fn stack(&self, holder_rel: &str, slave_rel: &str) {
         let root = self.dir.path().join("devices");

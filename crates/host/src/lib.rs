@@ -11,6 +11,7 @@ pub mod dio;
 mod fake_sysfs;
 pub mod layers;
 pub mod mountinfo;
+pub mod origin;
 pub mod system;
 
 pub use blockdev::{BlockDevice, Sysfs};
@@ -43,11 +44,12 @@ pub fn environment(targets: &[&Path]) -> Environment {
 /// What lies under one path: a file, a file not created yet (its nearest existing ancestor
 /// directory is described), a directory, or a block device node.
 pub fn device_info(path: &Path) -> DeviceInfo {
-    device_info_in(&Sysfs::default(), &mountinfo::read_mounts(), path)
+    device_info_in(&Sysfs::default(), &mountinfo::read_mounts(), origin::guest().as_deref(), path)
 }
 
-/// `device_info` against a given sysfs tree and mount table (tests use fake ones).
-fn device_info_in(sys: &Sysfs, mounts: &[Mount], path: &Path) -> DeviceInfo {
+/// `device_info` against a given sysfs tree and mount table (tests use fake ones), on a
+/// machine that is a virtual machine when `guest` says why (`origin::guest`).
+fn device_info_in(sys: &Sysfs, mounts: &[Mount], guest: Option<&str>, path: &Path) -> DeviceInfo {
     let mut info = DeviceInfo { target: path.display().to_string(), ..DeviceInfo::default() };
     let found = locate(path);
 
@@ -91,6 +93,8 @@ fn device_info_in(sys: &Sysfs, mounts: &[Mount], path: &Path) -> DeviceInfo {
     info.loop_backing_file = stack.loop_device.map(|l| l.backing_file);
     info.members = stack.members;
     info.disks = stack.disks;
+    let disks: Vec<&str> = info.disks.iter().map(String::as_str).collect();
+    info.origin = origin::origin_in(sys, guest, &disks);
     info.device = Some(bd.disk);
     info
 }

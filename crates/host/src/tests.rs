@@ -2,6 +2,7 @@
 //! depends on the machine (is the temp dir on a block device?), check it against mountinfo.
 
 use super::*;
+use spindle_model::record::DiskOrigin;
 use std::process::Command;
 
 #[test]
@@ -218,7 +219,7 @@ fn device_info_fields_come_from_the_disk_under_a_partition() {
         canonical.display().to_string().replace(' ', "\\040")
     ));
     let target = dir.path().join("db.dat");
-    let info = device_info_in(&f.sysfs(), &mounts, &target);
+    let info = device_info_in(&f.sysfs(), &mounts, None, &target);
     assert_eq!(
         info,
         DeviceInfo {
@@ -242,6 +243,9 @@ fn device_info_fields_come_from_the_disk_under_a_partition() {
             loop_direct_io: None,
             members: Vec::new(),
             disks: vec!["sdz".into()],
+            origin: Some(DiskOrigin::Local {
+                evidence: "sdz (no driver; ATA FAKE SSD 860) on a machine that is not virtual".into()
+            }),
         }
     );
 }
@@ -265,13 +269,13 @@ fn a_target_on_a_loop_device_records_its_backing_file_and_direct_io_mode() {
         canonical.display().to_string().replace(' ', "\\040")
     ));
     let target = dir.path().join("db.dat");
-    let info = device_info_in(&f.sysfs(), &mounts, &target);
+    let info = device_info_in(&f.sysfs(), &mounts, None, &target);
     assert_eq!(info.loop_backing_file.as_deref(), Some("/srv/images/data.img (deleted)"));
     assert_eq!(info.loop_direct_io, Some(true));
     assert_eq!((info.device.as_deref(), info.disks.as_slice()), (Some("loop9"), &["loop9".to_string()][..]));
     assert!(info.members.is_empty());
     f.write("virtual/block/loop9/loop/dio", "0\n");
-    assert_eq!(device_info_in(&f.sysfs(), &mounts, &target).loop_direct_io, Some(false));
+    assert_eq!(device_info_in(&f.sysfs(), &mounts, None, &target).loop_direct_io, Some(false));
 }
 
 /// A 32 MiB image with an MBR holding one Linux partition from sector 2048 to the end.

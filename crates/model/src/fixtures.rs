@@ -4,8 +4,8 @@
 
 use crate::counters::{CounterLog, CounterSeries};
 use crate::record::{
-    CpuUsage, DeviceInfo, Environment, IoStats, OpStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult, ThreadResult,
-    TimePoint,
+    CpuUsage, DeviceInfo, DiskOrigin, Environment, IoStats, OpStats, RunRecord, RunStatus, SCHEMA_ID, TargetResult,
+    ThreadResult, TimePoint,
 };
 use crate::spec::{EngineKind, JobSpec, MixEntry, TargetSpec, Workload};
 use crate::{Histogram, KindData};
@@ -147,6 +147,10 @@ pub fn record() -> RunRecord {
                 loop_direct_io: None,
                 members: Vec::new(),
                 disks: vec!["vda".into()],
+                origin: Some(DiskOrigin::Virtual {
+                    platform: "virtio".into(),
+                    evidence: "vda's driver is virtio_blk".into(),
+                }),
             }],
             shared_disks: Vec::new(),
         },

@@ -486,6 +486,37 @@ pub struct DeviceInfo {
     /// and md (`device` names the first); empty in older records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disks: Vec<String>,
+    /// Whether those disks are a hypervisor's or a cloud's (virtual), the machine's own, or
+    /// cannot be told: what a flush time can show depends on it (absent in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<DiskOrigin>,
+}
+
+/// Whose disk the target's I/O reaches, and what says so (`evidence`: the driver, vendor or
+/// model, or the machine's firmware, in words).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum DiskOrigin {
+    /// A disk this machine drives itself (or a loop device over no disk): its flags
+    /// (rotational, write cache) are its own.
+    Local { evidence: String },
+    /// A hypervisor's or a cloud's virtual disk (`platform`: `virtio`, `Amazon EBS`, ...): the
+    /// host answers its flushes, and its flags are what the host chose to show.
+    Virtual { platform: String, evidence: String },
+    /// A virtual machine's disk whose driver, vendor and model name no hypervisor and no local
+    /// hardware: it may be the host's or passed through, and nothing here tells which.
+    Unknown { evidence: String },
+}
+
+impl DiskOrigin {
+    /// What says so, in words.
+    pub fn evidence(&self) -> &str {
+        match self {
+            DiskOrigin::Local { evidence }
+            | DiskOrigin::Virtual { evidence, .. }
+            | DiskOrigin::Unknown { evidence } => evidence,
+        }
+    }
 }
 
 impl DeviceInfo {

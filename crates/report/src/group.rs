@@ -79,13 +79,48 @@ pub struct CheckFinding {
     pub dir: String,
     pub area: String,
     pub level: String,
+    /// The rule's stable name (absent in the oldest summaries).
+    #[serde(default)]
+    pub rule: String,
     pub text: String,
     #[serde(default)]
     pub threshold: Option<String>,
+    /// `published` or `own` (absent in summaries from before findings said).
+    #[serde(default)]
+    pub basis: Option<String>,
+    /// A published basis: the document, and what it says.
     #[serde(default)]
     pub source: Option<CheckSource>,
     #[serde(default)]
+    pub says: Option<String>,
+    /// An own basis: how it was set, and the document whose idea it follows.
+    #[serde(default)]
+    pub how: Option<String>,
+    #[serde(default)]
+    pub after: Option<CheckSource>,
+    #[serde(default)]
     pub advice: Option<String>,
+}
+
+impl CheckFinding {
+    /// What the threshold rests on, in words: "published: ..." or "spindle's own rule: ...".
+    pub fn basis_words(&self) -> String {
+        match (self.basis.as_deref(), &self.says, &self.how) {
+            (Some("own"), _, Some(how)) => format!("spindle's own rule: {how}"),
+            (Some("published"), Some(says), _) => format!("published: {says}"),
+            _ => String::new(),
+        }
+    }
+
+    /// The document to follow: the threshold's source, or the one an own rule follows.
+    pub fn document_words(&self) -> String {
+        let show = |s: &CheckSource| format!("{} ({}), {}", s.title, s.publisher, s.url);
+        match (&self.source, &self.after) {
+            (Some(s), _) => show(s),
+            (None, Some(s)) => format!("after {}", show(s)),
+            (None, None) => String::new(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -205,7 +240,8 @@ fn ab_findings(g: &GroupInput<'_>) -> Findings {
 fn render_check_findings(findings: &[CheckFinding]) -> Vec<u8> {
     let mut out = String::from("\nfindings:\n");
     for f in findings {
-        let _ = writeln!(out, "  {:<8} {:<13} {}", f.level, f.area, f.text);
+        let own = if f.basis.as_deref() == Some("own") { " (spindle's rule)" } else { "" };
+        let _ = writeln!(out, "  {:<8} {:<13} {}{own}", f.level, f.area, f.text);
     }
     out.into_bytes()
 }

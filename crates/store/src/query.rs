@@ -286,16 +286,23 @@ impl Store {
         })
     }
 
-    /// The newest group of `kind` named `name` made before group `before`, among those that
-    /// ended with a summary: what `spindle check` compares a new check of the same place with.
-    pub fn previous_group(&self, kind: GroupKind, name: &str, before: i64) -> Result<Option<StoredGroup>, StoreError> {
-        let id = self.conn.query_first(
+    /// Up to `limit` groups of `kind` named `name` made before group `before` that ended (have
+    /// a summary), newest first: the earlier checks of a place, which `spindle check` holds a
+    /// new check of it against.
+    pub fn previous_groups(
+        &self,
+        kind: GroupKind,
+        name: &str,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<StoredGroup>, StoreError> {
+        let ids = self.conn.query(
             "SELECT id FROM groups WHERE kind = ?1 AND name = ?2 AND id < ?3 AND summary IS NOT NULL
-             ORDER BY id DESC LIMIT 1",
-            &[kind.name().into(), name.into(), before.into()],
+             ORDER BY id DESC LIMIT ?4",
+            &[kind.name().into(), name.into(), before.into(), (limit as i64).into()],
             |r| r.int(0),
         )?;
-        id.map(|id| self.group(id)).transpose()
+        ids.into_iter().map(|id| self.group(id)).collect()
     }
 
     /// One run with its full record.

@@ -160,13 +160,13 @@ fn bounds_select_runs_in(mut store: Store) {
 }
 
 #[test]
-fn the_previous_group_of_a_name_is_the_newest_one_that_ended() {
+fn the_previous_groups_of_a_name_are_the_ones_that_ended_newest_first() {
     for scratch in each_backend() {
-        previous_group_in(Store::open(&scratch.at).unwrap());
+        previous_groups_in(Store::open(&scratch.at).unwrap());
     }
 }
 
-fn previous_group_in(store: Store) {
+fn previous_groups_in(store: Store) {
     let at = "2026-11-26T10:00:00Z";
     let first = store.new_group(GroupKind::Check, "check /data", at).unwrap();
     store.set_group_summary(first, &serde_json::json!({"n": 1})).unwrap();
@@ -174,10 +174,19 @@ fn previous_group_in(store: Store) {
     store.set_group_summary(other, &serde_json::json!({"n": 2})).unwrap();
     let unfinished = store.new_group(GroupKind::Check, "check /data", at).unwrap();
     let now = store.new_group(GroupKind::Check, "check /data", at).unwrap();
-    let found = store.previous_group(GroupKind::Check, "check /data", now).unwrap().expect("the first check");
-    assert_eq!(found.id, first, "the one without a summary ({unfinished}) never ended");
-    assert!(store.previous_group(GroupKind::Check, "check /data", first).unwrap().is_none());
-    assert!(store.previous_group(GroupKind::Sweep, "check /data", now).unwrap().is_none());
+    let found = store.previous_groups(GroupKind::Check, "check /data", now, 10).unwrap();
+    let ids: Vec<i64> = found.iter().map(|g| g.id).collect();
+    assert_eq!(ids, [first], "the one without a summary ({unfinished}) never ended");
+    assert!(store.previous_groups(GroupKind::Check, "check /data", first, 10).unwrap().is_empty());
+    assert!(store.previous_groups(GroupKind::Sweep, "check /data", now, 10).unwrap().is_empty());
+    // Newest first, and no more than asked for.
+    let second = store.new_group(GroupKind::Check, "check /data", at).unwrap();
+    store.set_group_summary(second, &serde_json::json!({"n": 3})).unwrap();
+    let later = store.new_group(GroupKind::Check, "check /data", at).unwrap();
+    let ids: Vec<i64> =
+        store.previous_groups(GroupKind::Check, "check /data", later, 10).unwrap().iter().map(|g| g.id).collect();
+    assert_eq!(ids, [second, first]);
+    assert_eq!(store.previous_groups(GroupKind::Check, "check /data", later, 1).unwrap().len(), 1);
 }
 
 #[test]

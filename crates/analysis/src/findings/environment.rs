@@ -1,10 +1,11 @@
 //! Judges of where a directory lives: its filesystem, device, mount options, write cache,
 //! partition and free space. Each reads the facts the CLI gathered; none measures.
 
-use super::durability::{FastFlush, fast_flush, is_memory_filesystem};
+use super::durability::{FlushReading, cache_off_advice, is_memory_filesystem, read_flush};
 use super::figures::latency;
 use super::rules::{Check, Judgement, bound_for, level_of};
 use super::{DirEvidence, Level};
+use spindle_model::record::DiskOrigin;
 use spindle_model::units::{format_bytes_approx, format_size, grouped};
 
 fn device_name(dir: &DirEvidence) -> &str {
@@ -137,8 +138,11 @@ pub(crate) fn mount_options(c: &Check) -> Option<Judgement> {
     })
 }
 
-/// Flushes faster than the device class allows: a cache answers them. The commit step measures
-/// the flush alone; a memory filesystem is the memory-filesystem rule's finding, not this one's.
+/// What the flush times measured here show about durability. On a disk this machine drives
+/// itself, a flush faster than the device class allows means a cache answered it; on a
+/// hypervisor's or a cloud's disk only that the host answered; on a virtual machine's disk of
+/// unknown origin nothing. The commit step measures the flush alone; a memory filesystem is the
+/// memory-filesystem rule's finding, not this one's.
 pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
     let commits = c.dir.commits.as_ref().filter(|m| m.count > 0)?;
     if c.dir.device.filesystem.as_deref().is_some_and(is_memory_filesystem) {
@@ -147,27 +151,44 @@ pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
     let median = latency(commits.flush_median_ns as f64);
     let name = device_name(c.dir);
     let floor = |level| bound_for(c.thresholds, level).map(latency).unwrap_or_default();
-    let through = c.dir.device.write_cache.as_deref() == Some("write through");
-    let advice = if through {
-        format!(
-            "The kernel sends {name} no flushes (its write_cache is \"write through\"): right only if the cache \
-             survives power loss; if not, set /sys/block/{name}/queue/write_cache to \"write back\""
-        )
-    } else {
-        "Make sure the cache is battery-backed or has power-loss protection, or turn it off \
-         (hdparm -W 0, sdparm --clear=WCE)"
-            .into()
-    };
-    let (level, text, threshold) = match fast_flush(c.dir.device.rotational, commits.flush_median_ns) {
-        Some(FastFlush::SpinningDisk) => (
+    let evidence = c.dir.device.origin.as_ref().map(DiskOrigin::evidence).unwrap_or_default();
+    let (level, text, threshold) = match read_flush(&c.dir.device, commits.flush_median_ns) {
+        FlushReading::HostAnswered { platform } => {
+            return Some(Judgement {
+                advice: Some(ask_the_host()),
+                ..judgement(
+                    Level::Note,
+                    format!(
+                        "The host answers {name}'s flushes in {median} (median): {name} is a virtual disk ({platform}; \
+                         {evidence}), so whether a flushed write reaches stable media is the host's promise, which no \
+                         flush time measured here can show"
+                    ),
+                    median,
+                )
+            });
+        }
+        FlushReading::CannotJudge => {
+            return Some(Judgement {
+                advice: Some(ask_the_host()),
+                ..judgement(
+                    Level::Note,
+                    format!(
+                        "Flushes return in {median} (median), and that cannot judge durability here: {evidence}; \
+                         the rotational flag is what the host chose to show"
+                    ),
+                    median,
+                )
+            });
+        }
+        FlushReading::SpinningDisk => (
             Level::Warning,
             format!(
-                "Flushes return in {median} on a rotational device: a volatile write cache is answering them; \
-                 committed data can be lost on power failure unless the cache is battery-backed"
+                "Flushes return in {median} on {name}, a disk of this machine's that says it spins: a write cache \
+                 answers them, and committed data can be lost on power failure unless the cache is battery-backed"
             ),
-            format!("at least {} on a rotational device", floor(Level::Warning)),
+            format!("at least {} on a spinning disk", floor(Level::Warning)),
         ),
-        Some(FastFlush::Ssd) => (
+        FlushReading::Ssd => (
             Level::Note,
             format!(
                 "Flushes return in {median}: {name} keeps nothing it must empty on a flush; committed data can be \
@@ -175,7 +196,7 @@ pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
             ),
             format!("at least {} without power-loss protection", floor(Level::Note)),
         ),
-        None => {
+        FlushReading::AsSlowAsMedia => {
             return Some(judgement(
                 Level::Ok,
                 format!("Flushes take {median} (median), as long as putting data on stable media takes"),
@@ -183,7 +204,34 @@ pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
             ));
         }
     };
-    Some(Judgement { level, text, figure: median, threshold: Some(threshold), advice: Some(advice) })
+    Some(Judgement { level, text, figure: median, threshold: Some(threshold), advice: Some(cache_advice(c, name)) })
+}
+
+/// What to do about a fast flush on a disk of this machine's: a cache the kernel sends no
+/// flushes to, one to make safe or turn off with the tool for its kind, or (a loop device) the
+/// storage under the backing file.
+fn cache_advice(c: &Check, name: &str) -> String {
+    if c.dir.device.write_cache.as_deref() == Some("write through") {
+        return format!(
+            "The kernel sends {name} no flushes (its write_cache is \"write through\"): right only if the cache \
+             survives power loss; if not, set /sys/block/{name}/queue/write_cache to \"write back\""
+        );
+    }
+    match cache_off_advice(name) {
+        Some(off) => {
+            format!("Make sure the cache is battery-backed or has power-loss protection, or turn it off: {off}")
+        }
+        None => format!(
+            "{name} has no cache of its own to turn off: the storage under its backing file answers; check that"
+        ),
+    }
+}
+
+/// Where a flush is the host's to answer: who can say what it means, and how to test it.
+fn ask_the_host() -> String {
+    "Ask the host's owner (or read the provider's durability terms for this kind of volume) whether writes it \
+     acknowledges survive a power loss; spindle durability tests it with a real power cut"
+        .into()
 }
 
 /// A partition that does not start on a 4 KiB boundary splits every page write over two
@@ -232,29 +280,25 @@ pub(crate) fn free_space(c: &Check) -> Option<Judgement> {
     })
 }
 
-/// A virtual disk: what it does is the host's storage, shared, behind the host's cache.
+/// A virtual disk: what it does is the host's storage, shared, behind the host's cache; a
+/// virtual machine's disk of unknown origin may be.
 pub(crate) fn virtual_disk(c: &Check) -> Option<Judgement> {
-    let name = c.dir.device.device.as_deref().unwrap_or("");
-    let by_name = ["vd", "xvd"].iter().find(|p| name.starts_with(*p)).map(|p| format!("{p}* devices are virtual"));
-    let label =
-        [&c.dir.device.vendor, &c.dir.device.model].iter().filter_map(|s| s.as_deref()).collect::<Vec<_>>().join(" ");
-    let by_label = ["QEMU", "VMware", "Virtual Disk", "VBOX"]
-        .iter()
-        .find(|v| label.to_ascii_lowercase().contains(&v.to_ascii_lowercase()))
-        .map(|_| format!("it calls itself {}", label.trim()));
-    let why = by_name.or(by_label)?;
     let name = device_name(c.dir);
-    Some(Judgement {
-        advice: Some("Check the host's storage too, or ask its owner what is under this disk".into()),
-        ..judgement(
-            Level::Note,
+    let (text, advice) = match c.dir.device.origin.as_ref()? {
+        DiskOrigin::Local { .. } => return None,
+        DiskOrigin::Virtual { platform, evidence } => (
             format!(
-                "{name} is a virtual disk ({why}): the figures are the host's storage, shared with other guests, \
-                 and the host's cache decides what a flush means"
+                "{name} is a virtual disk ({platform}; {evidence}): the figures are the host's storage, shared with \
+                 other guests"
             ),
-            name.into(),
-        )
-    })
+            "Check the host's storage too, or ask its owner what is under this disk",
+        ),
+        DiskOrigin::Unknown { evidence } => (
+            format!("{name} may be a virtual disk: {evidence}"),
+            "Ask the host's owner whether this disk is the host's storage or a device passed through",
+        ),
+    };
+    Some(Judgement { advice: Some(advice.into()), ..judgement(Level::Note, text, name.into()) })
 }
 
 #[cfg(test)]
@@ -336,23 +380,61 @@ mod tests {
         let mut d = dir();
         d.device.rotational = rotational;
         d.device.write_cache = Some("write back".into());
+        d.device.origin =
+            Some(DiskOrigin::Local { evidence: "sda (sd, ahci) on a machine that is not virtual".into() });
         d.commits = Some(commits(2e6, 4_000_000, flush_median_ns));
         d
     }
 
     #[test]
-    fn a_flush_faster_than_a_rotation_is_a_warning_on_a_spinning_disk() {
+    fn a_flush_faster_than_a_rotation_is_a_warning_on_a_spinning_disk_of_this_machines() {
         let fast = judge("volatile-write-cache", &flushing(Some(true), 20_000)).unwrap();
         assert_eq!(fast.level, Level::Warning);
         assert_eq!(
             fast.text,
-            "Flushes return in 20 µs on a rotational device: a volatile write cache is answering them; committed \
-             data can be lost on power failure unless the cache is battery-backed"
+            "Flushes return in 20 µs on sda, a disk of this machine's that says it spins: a write cache answers \
+             them, and committed data can be lost on power failure unless the cache is battery-backed"
         );
-        assert_eq!(fast.threshold.as_deref(), Some("at least 1 ms on a rotational device"));
+        assert_eq!(fast.threshold.as_deref(), Some("at least 1 ms on a spinning disk"));
+        assert!(
+            fast.advice
+                .unwrap()
+                .ends_with("hdparm -W 0 /dev/sda (SATA) or sdparm --clear=WCE /dev/sda (SAS, SCSI) turns it off")
+        );
+        assert!(fast.basis.is_own(), "the floors are spindle's own");
         assert_eq!(level("volatile-write-cache", &flushing(Some(true), 999_999)), Some(Level::Warning));
         assert_eq!(level("volatile-write-cache", &flushing(Some(true), 1_000_000)), Some(Level::Ok));
         assert_eq!(level("volatile-write-cache", &flushing(Some(true), 8_000_000)), Some(Level::Ok));
+        // A loop device over no disk, said to spin: the warning, with advice for what is under it.
+        let mut looped = flushing(Some(true), 30_000);
+        looped.device.device = Some("loop3".into());
+        looped.device.origin = Some(DiskOrigin::Local { evidence: "loop3 is a loop device over no disk".into() });
+        let j = judge("volatile-write-cache", &looped).unwrap();
+        assert_eq!(j.level, Level::Warning);
+        assert!(j.advice.unwrap().starts_with("loop3 has no cache of its own"));
+    }
+
+    #[test]
+    fn on_a_virtual_disk_the_host_answers_and_no_warning_is_made_of_it() {
+        let mut vda = flushing(Some(true), 107_000);
+        vda.device.device = Some("vda".into());
+        vda.device.origin =
+            Some(DiskOrigin::Virtual { platform: "virtio".into(), evidence: "vda's driver is virtio_blk".into() });
+        let j = judge("volatile-write-cache", &vda).unwrap();
+        assert_eq!(j.level, Level::Note);
+        assert_eq!(
+            j.text,
+            "The host answers vda's flushes in 107 µs (median): vda is a virtual disk (virtio; vda's driver is \
+             virtio_blk), so whether a flushed write reaches stable media is the host's promise, which no flush \
+             time measured here can show"
+        );
+        let advice = j.advice.unwrap();
+        assert!(advice.contains("spindle durability") && !advice.contains("hdparm"), "{advice}");
+        // Of unknown origin on a virtual machine: not judged, whatever the rotational flag says.
+        vda.device.origin = Some(DiskOrigin::Unknown { evidence: "this machine is a virtual machine".into() });
+        let j = judge("volatile-write-cache", &vda).unwrap();
+        assert_eq!(j.level, Level::Note);
+        assert!(j.text.contains("cannot judge durability here: this machine is a virtual machine"), "{}", j.text);
     }
 
     #[test]
@@ -410,24 +492,24 @@ mod tests {
     }
 
     #[test]
-    fn a_virtual_disk_is_a_note_by_name_or_by_label() {
-        let named = |name: &str| {
+    fn a_virtual_disk_is_a_note_naming_what_says_so_and_a_local_disk_is_none() {
+        let on = |origin: Option<DiskOrigin>| {
             let mut d = dir();
-            d.device.device = Some(name.into());
+            d.device.device = Some("vda".into());
+            d.device.origin = origin;
             d
         };
-        let vda = judge("virtual-disk", &named("vda")).unwrap();
+        let virtio = DiskOrigin::Virtual { platform: "virtio".into(), evidence: "vda's driver is virtio_blk".into() };
+        let vda = judge("virtual-disk", &on(Some(virtio))).unwrap();
         assert_eq!(vda.level, Level::Note);
-        assert!(vda.text.starts_with("vda is a virtual disk (vd* devices are virtual): the figures are the host's"));
-        assert_eq!(level("virtual-disk", &named("xvdb")), Some(Level::Note));
-        for label in ["QEMU HARDDISK", "Msft Virtual Disk", "VMware Virtual S"] {
-            let mut d = dir();
-            d.device.model = Some(label.into());
-            assert_eq!(level("virtual-disk", &d), Some(Level::Note), "{label}");
-        }
-        let mut ssd = named("nvme0n1");
-        ssd.device.model = Some("Samsung SSD 980".into());
-        assert_eq!(level("virtual-disk", &ssd), None);
-        assert_eq!(level("virtual-disk", &dir()), None);
+        assert_eq!(
+            vda.text,
+            "vda is a virtual disk (virtio; vda's driver is virtio_blk): the figures are the host's storage, shared \
+             with other guests"
+        );
+        let unknown = judge("virtual-disk", &on(Some(DiskOrigin::Unknown { evidence: "it may be".into() }))).unwrap();
+        assert_eq!((unknown.level, unknown.text.as_str()), (Level::Note, "vda may be a virtual disk: it may be"));
+        assert_eq!(level("virtual-disk", &on(Some(DiskOrigin::Local { evidence: "its own".into() }))), None);
+        assert_eq!(level("virtual-disk", &on(None)), None);
     }
 }

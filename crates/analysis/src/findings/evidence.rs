@@ -1,7 +1,7 @@
 //! What a check measured and saw under each directory: the facts the rules judge. The CLI
 //! gathers these from the check's stored runs and the host; nothing here measures.
 
-use crate::curve::{CurvePoint, KneeRange};
+use crate::curve::{CurvePoint, Dip, KneeRange};
 use serde::{Deserialize, Serialize};
 use spindle_model::record::DeviceInfo;
 
@@ -78,6 +78,10 @@ pub struct DepthCurve {
     /// Throughput fell and rose again by more than a quarter: too noisy to name a knee.
     #[serde(default)]
     pub noisy: bool,
+    /// Where throughput fell and rose again (`curve::noise` when noisy, else `curve::dip`): the
+    /// depths a sentence names, and how far one run a depth swings.
+    #[serde(default)]
+    pub dip: Option<Dip>,
 }
 
 /// Commit latency: each commit is a write of `write_bytes` and a flush (fdatasync), at QD1.
@@ -114,6 +118,9 @@ pub struct LogCurve {
     pub points: Vec<LogPoint>,
     /// The smallest transaction size within 10% of the best log throughput.
     pub optimum: Option<u64>,
+    /// The largest size tried, when throughput was still rising there (no optimum then).
+    #[serde(default)]
+    pub still_rising: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -64,5 +64,6 @@ pub(crate) fn curve(points: &[(&str, f64, f64)], knee: Option<usize>) -> DepthCu
         knee,
         knee_range: None,
         noisy: false,
+        dip: None,
     }
 }

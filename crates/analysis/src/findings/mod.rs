@@ -1,6 +1,8 @@
-//! What a check's figures mean, in plain words: each rule holds one figure against a published
-//! threshold and says what to do. The rules live in one table (`rules.rs`), each with its source.
+//! What a check's figures mean, in plain words: each rule holds one figure against a threshold
+//! and says what to do. The rules live in one table (`rules.rs`), each with what its threshold
+//! rests on: a published document, or a rule of spindle's own with the measurement behind it.
 
+mod basis;
 pub mod durability;
 mod environment;
 pub mod evidence;
@@ -14,6 +16,7 @@ pub mod rules;
 pub mod since;
 mod sources;
 
+pub use basis::Basis;
 pub use evidence::*;
 use serde::Serialize;
 
@@ -68,7 +71,10 @@ pub struct Finding {
     pub figure: String,
     /// What it was held against (`at most 5 ms`), when a threshold applies.
     pub threshold: Option<String>,
-    pub source: Option<Source>,
+    /// What the threshold (or the fact's consequence) rests on: `basis` `published` with its
+    /// `source` and what it `says`, or `own` with `how` it was set.
+    #[serde(flatten)]
+    pub basis: Basis,
     /// What to do about it.
     pub advice: Option<String>,
 }
@@ -115,7 +121,7 @@ mod tests {
             text: String::new(),
             figure: String::new(),
             threshold: None,
-            source: None,
+            basis: Basis::Own { how: "a test's", after: None },
             advice: None,
         }
     }
@@ -158,7 +164,7 @@ mod tests {
                 (Level::Ok, "/data", "page-read-knee"),
             ]
         );
-        assert!(found.iter().all(|f| f.source.is_some_and(|s| s.url.starts_with("https://"))));
+        assert!(found.iter().all(|f| f.basis.document().is_some_and(|s| s.url.starts_with("https://"))));
         assert_eq!(
             verdicts(&found),
             [(Area::Environment, Level::Problem), (Area::PageReads, Level::Ok), (Area::Commits, Level::Warning)]
@@ -190,7 +196,7 @@ mod tests {
             latency_mean_ns: f64::NEG_INFINITY,
             latency_p99_ns: 0,
         });
-        odd.log = Some(LogCurve { engine: String::new(), points: vec![], optimum: Some(0) });
+        odd.log = Some(LogCurve { engine: String::new(), points: vec![], optimum: Some(0), still_rising: Some(0) });
         odd.verify = Some(VerifyOutcome { bytes_checked: 0, faults: u64::MAX, examples: vec![] });
         for guidance in [Guidance::Generic, Guidance::SqlServer, Guidance::Postgres, Guidance::Mysql] {
             let found = findings(&Evidence { guidance, dirs: vec![odd.clone(), DirEvidence::default()] });

@@ -8,36 +8,46 @@ use super::rules::{Check, Judgement, level_of};
 use spindle_model::units::{format_bytes_approx, grouped};
 
 /// The transaction size where the log's throughput levels off ("Transaction Log Performance"),
-/// or that it had not levelled off by the largest size tried.
+/// or that it was still rising at the largest size tried.
 pub(crate) fn log_optimum(c: &Check) -> Option<Judgement> {
     let log = c.dir.log.as_ref()?;
     let rows = |n: u64| if n == 1 { "1 row".to_string() } else { format!("{} rows", grouped(n)) };
-    let (text, figure) = match log.optimum {
-        Some(n) => {
-            let at = log.points.iter().find(|p| p.transaction_size == n);
-            let speed = at.map(|p| match p.mb_per_sec {
-                Some(mb) => format!(" ({}, {} rows/s)", mb_per_sec(mb), rate(p.rows_per_sec)),
-                None => format!(" ({} rows/s)", rate(p.rows_per_sec)),
-            });
-            (
-                format!("The log's throughput levels off at {} per transaction{}", rows(n), speed.unwrap_or_default()),
-                format!("{} per transaction", rows(n)),
-            )
-        }
-        None => {
-            let largest = log.points.iter().map(|p| p.transaction_size).max()?;
-            (
-                format!("The log's throughput still climbs at {} per transaction, the largest tried", rows(largest)),
-                format!("beyond {} per transaction", rows(largest)),
-            )
-        }
+    let speed = |n: u64| {
+        let p = log.points.iter().find(|p| p.transaction_size == n)?;
+        Some(match p.mb_per_sec {
+            Some(mb) => format!(" ({}, {} rows/s)", mb_per_sec(mb), rate(p.rows_per_sec)),
+            None => format!(" ({} rows/s)", rate(p.rows_per_sec)),
+        })
     };
+    let threshold = Some("the smallest size within 10% of the best log throughput".into());
+    if let Some(n) = log.optimum {
+        return Some(Judgement {
+            level: Level::Note,
+            text: format!(
+                "The log's throughput levels off at {} per transaction{}",
+                rows(n),
+                speed(n).unwrap_or_default()
+            ),
+            figure: format!("{} per transaction", rows(n)),
+            threshold,
+            advice: Some("Batch writes in transactions of about this size where the application allows".into()),
+        });
+    }
+    let n = log.still_rising?;
     Some(Judgement {
         level: Level::Note,
-        text,
-        figure,
-        threshold: Some("the smallest size within 10% of the best log throughput".into()),
-        advice: Some("Batch writes in transactions of about this size where the application allows".into()),
+        text: format!(
+            "The log's throughput was still rising at {} per transaction{}, the largest tried: no size has levelled \
+             off yet",
+            rows(n),
+            speed(n).unwrap_or_default()
+        ),
+        figure: format!("still rising at {} per transaction", rows(n)),
+        threshold,
+        advice: Some(format!(
+            "Try larger transactions to find where it levels off: spindle logtest --batch {n},{}",
+            n.saturating_mul(10)
+        )),
     })
 }
 
@@ -121,6 +131,7 @@ mod tests {
                 })
                 .collect(),
             optimum,
+            still_rising: None,
         });
         d
     }
@@ -133,8 +144,19 @@ mod tests {
         assert_eq!(optimum.level, Level::Note);
         assert_eq!(optimum.text, "The log's throughput levels off at 100 rows per transaction (52 MB/s, 13k rows/s)");
         assert!(judge("log-optimum", &logged(&SIZES, Some(1))).unwrap().text.contains("at 1 row per transaction"));
-        let climbing = judge("log-optimum", &logged(&SIZES, None)).unwrap();
-        assert_eq!(climbing.text, "The log's throughput still climbs at 1,000 rows per transaction, the largest tried");
+        // The quick check's log test on this VM: 15.4, 23.0, 78.2 MB/s at 1, 10, 100 rows.
+        let mut quick = logged(&[(1, 15.4), (10, 23.0), (100, 78.2)], None);
+        quick.log.as_mut().unwrap().still_rising = Some(100);
+        let climbing = judge("log-optimum", &quick).unwrap();
+        assert_eq!(
+            climbing.text,
+            "The log's throughput was still rising at 100 rows per transaction (78 MB/s, 20k rows/s), the largest \
+             tried: no size has levelled off yet"
+        );
+        assert!(climbing.advice.unwrap().ends_with("spindle logtest --batch 100,1000"));
+        assert!(climbing.basis.is_own());
+        // Neither an optimum nor a rise (one size ran to the end): nothing to say.
+        assert_eq!(level("log-optimum", &logged(&SIZES, None)), None);
         assert_eq!(level("log-optimum", &logged(&[], None)), None);
         assert_eq!(level("log-optimum", &dir()), None);
     }

@@ -1,27 +1,61 @@
-//! What changed since the last check of the same place: each headline figure held against the
-//! same figure then, named when it moved by more than `CHANGE_PCT`. Both checks are single
-//! runs of each step, so a smaller move is not told apart from a disk's ordinary swing (this
-//! kind of machine swings ±30% within an hour; see docs/verdicts.md for how `ab` decides).
+//! What moved since the earlier checks of the same place. A disk's figures swing between runs
+//! minutes apart (this project's VM disk: commits 431 µs to 11.7 ms within minutes, page reads
+//! 66k-91k IOPS at one depth; docs/benchmarks.md, "The check"), so one check against one other
+//! tells nothing about a change. Each figure's swing is measured from this place's own earlier
+//! checks instead: with at least `SWING_CHECKS` of them, a figure of now is tested against
+//! their values (Student's t on the logarithms, a prediction for one new value, Bonferroni's
+//! correction over the figures tested) and named a change only beyond that swing, with its p.
+//! With fewer, the moves are shown as moves and none is called a change. Both rules are
+//! spindle's own.
 
 use super::evidence::DirEvidence;
 use super::figures;
+use crate::stats::{bonferroni, mean, sample_stddev, student_t_cdf, student_t_quantile};
 use serde::Serialize;
 
-/// Moves smaller than this are not named.
-pub const CHANGE_PCT: f64 = 20.0;
+/// Earlier checks of a place needed to estimate a figure's swing there: two values give one
+/// degree of freedom, whose t quantile (12.7 at 95%) leaves every swing wider than the figures.
+pub const SWING_CHECKS: usize = 3;
+/// At most this many earlier checks are read: the newest, so the swing is the disk's lately.
+pub const HISTORY: usize = 10;
+/// A change is named when its Bonferroni-adjusted p is below this.
+pub const ALPHA: f64 = 0.05;
 
-/// One figure that moved.
+/// One figure, now against the earlier checks.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Change {
-    /// `commit latency`, `page reads at depth 1`.
+    /// `commit latency`, `page reads at their best`.
     pub what: &'static str,
+    /// The figure at the last check, and now.
     pub before: f64,
     pub now: f64,
-    /// Signed change, percent of `before`.
+    /// Signed change from the last check, percent of `before`.
     pub pct: f64,
-    pub worse: bool,
-    /// `commit latency 2.4 ms -> 3.9 ms (+63%, worse)`.
+    /// How many earlier checks measured this figure.
+    pub checks: usize,
+    /// Half the width of the range a new check lands in 95 times in 100 by this place's earlier
+    /// checks, in percent (`±14%`); none with fewer than `SWING_CHECKS`.
+    pub swing_pct: Option<f64>,
+    /// Two-sided p of now against the earlier checks, Bonferroni-adjusted over the figures
+    /// tested; none with fewer than `SWING_CHECKS`.
+    pub p: Option<f64>,
+    pub verdict: Moved,
+    /// `commit latency 2.4 ms -> 3.9 ms (+62%)`, with the verdict where there is one.
     pub text: String,
+}
+
+/// What a move is, as sure as the earlier checks allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Moved {
+    /// Beyond the swing, for the worse.
+    Worse,
+    /// Beyond the swing, for the better.
+    Better,
+    /// Within the swing of the earlier checks.
+    WithinSwing,
+    /// Too few earlier checks to know the swing.
+    Unjudged,
 }
 
 /// Whether a larger figure is better, and how to show one.
@@ -32,48 +66,116 @@ enum Kind {
     MbPerSec,
 }
 
-/// The figures of `now` that moved by more than `CHANGE_PCT` from `before`, worst first.
-pub fn changes(before: &DirEvidence, now: &DirEvidence) -> Vec<Change> {
-    let pairs: [(&'static str, Kind, Option<f64>, Option<f64>); 7] = [
-        ("commit latency", Kind::Latency, commit_mean(before), commit_mean(now)),
-        ("commit p99", Kind::Latency, commit_p99(before), commit_p99(now)),
-        ("page reads one at a time", Kind::Latency, first_read(before), first_read(now)),
-        ("page reads at their best", Kind::Rate, best_reads(before), best_reads(now)),
-        ("large writes", Kind::MbPerSec, large_writes(before), large_writes(now)),
-        ("large reads", Kind::MbPerSec, large_reads(before), large_reads(now)),
-        ("one-row commits a second", Kind::Rate, single_row(before), single_row(now)),
-    ];
-    let mut out: Vec<Change> = pairs
-        .into_iter()
-        .filter_map(|(what, kind, before, now)| {
-            let (before, now) = (before?, now?);
-            if !(before.is_finite() && now.is_finite() && before > 0.0) {
-                return None;
-            }
-            let pct = (now / before - 1.0) * 100.0;
-            if pct.abs() <= CHANGE_PCT {
-                return None;
-            }
-            let worse = match kind {
-                Kind::Latency => pct > 0.0,
-                Kind::Rate | Kind::MbPerSec => pct < 0.0,
-            };
-            let show = |v: f64| match kind {
-                Kind::Latency => figures::latency(v),
-                Kind::Rate => figures::rate(v),
-                Kind::MbPerSec => figures::mb_per_sec(v),
-            };
-            let text = format!(
-                "{what} {} -> {} ({pct:+.0}%, {})",
-                show(before),
-                show(now),
-                if worse { "worse" } else { "better" }
-            );
-            Some(Change { what, before, now, pct, worse, text })
+/// How a figure is read from a check's evidence.
+type Reader = fn(&DirEvidence) -> Option<f64>;
+
+/// The figures a check is followed by, each with how to read it from the evidence.
+const FIGURES: [(&str, Kind, Reader); 7] = [
+    ("commit latency", Kind::Latency, commit_mean),
+    ("commit p99", Kind::Latency, commit_p99),
+    ("page reads one at a time", Kind::Latency, first_read),
+    ("page reads at their best", Kind::Rate, best_reads),
+    ("large writes", Kind::MbPerSec, large_writes),
+    ("large reads", Kind::MbPerSec, large_reads),
+    ("one-row commits a second", Kind::Rate, single_row),
+];
+
+/// Each figure of `now` against the same figure in `earlier` (this place's earlier checks,
+/// newest first): changes beyond the swing first (worse before better), then the rest by the
+/// size of their move.
+pub fn changes(earlier: &[DirEvidence], now: &DirEvidence) -> Vec<Change> {
+    let earlier = &earlier[..earlier.len().min(HISTORY)];
+    let measured: Vec<(&'static str, Kind, Vec<f64>, f64)> = FIGURES
+        .iter()
+        .filter_map(|&(what, kind, read)| {
+            let now = read(now).filter(|v| v.is_finite() && *v > 0.0)?;
+            let values: Vec<f64> = earlier.iter().filter_map(read).filter(|v| v.is_finite() && *v > 0.0).collect();
+            (!values.is_empty()).then_some((what, kind, values, now))
         })
         .collect();
-    out.sort_by(|a, b| b.worse.cmp(&a.worse).then(b.pct.abs().total_cmp(&a.pct.abs())));
+    let tested: Vec<Option<Prediction>> = measured.iter().map(|(_, _, values, now)| predict(values, *now)).collect();
+    let raw: Vec<f64> = tested.iter().flatten().map(|t| t.p).collect();
+    let mut adjusted = bonferroni(&raw).into_iter();
+    let mut out: Vec<Change> = measured
+        .into_iter()
+        .zip(tested)
+        .map(|((what, kind, values, now), test)| {
+            let p = test.as_ref().and_then(|_| adjusted.next());
+            change(what, kind, &values, now, test.map(|t| t.swing_pct), p)
+        })
+        .collect();
+    let rank = |c: &Change| match c.verdict {
+        Moved::Worse => 0,
+        Moved::Better => 1,
+        Moved::WithinSwing | Moved::Unjudged => 2,
+    };
+    out.sort_by(|a, b| rank(a).cmp(&rank(b)).then(b.pct.abs().total_cmp(&a.pct.abs())));
     out
+}
+
+/// A new value held against earlier ones: the two-sided p of it belonging with them, and the
+/// swing (95% prediction half-width) in percent.
+struct Prediction {
+    p: f64,
+    swing_pct: f64,
+}
+
+/// On logarithms, so a swing is a ratio either way (a figure that halves and one that
+/// doubles move alike); `None` with fewer than `SWING_CHECKS` values.
+fn predict(values: &[f64], now: f64) -> Option<Prediction> {
+    if values.len() < SWING_CHECKS {
+        return None;
+    }
+    let logs: Vec<f64> = values.iter().map(|v| v.ln()).collect();
+    let (m, s, n) = (mean(&logs), sample_stddev(&logs), logs.len() as f64);
+    let spread = s * (1.0 + 1.0 / n).sqrt();
+    let df = n - 1.0;
+    let distance = now.ln() - m;
+    let p = if spread > 0.0 {
+        2.0 * (1.0 - student_t_cdf((distance / spread).abs(), df))
+    } else if distance == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    let swing_pct = ((student_t_quantile(0.975, df) * spread).exp() - 1.0) * 100.0;
+    Some(Prediction { p: p.clamp(0.0, 1.0), swing_pct })
+}
+
+fn change(what: &'static str, kind: Kind, values: &[f64], now: f64, swing_pct: Option<f64>, p: Option<f64>) -> Change {
+    let before = values[0];
+    let pct = (now / before - 1.0) * 100.0;
+    let show = |v: f64| match kind {
+        Kind::Latency => figures::latency(v),
+        Kind::Rate => figures::rate(v),
+        Kind::MbPerSec => figures::mb_per_sec(v),
+    };
+    let higher_is_worse = matches!(kind, Kind::Latency);
+    let verdict = match p {
+        None => Moved::Unjudged,
+        Some(p) if p >= ALPHA => Moved::WithinSwing,
+        Some(_) if (pct > 0.0) == higher_is_worse => Moved::Worse,
+        Some(_) => Moved::Better,
+    };
+    let moved = format!("{what} {} -> {} ({pct:+.0}%)", show(before), show(now));
+    let n = values.len();
+    let text = match (verdict, swing_pct, p) {
+        (Moved::Worse | Moved::Better, Some(swing), Some(p)) => format!(
+            "{moved}, {}: beyond its swing over {n} earlier checks here (±{swing:.0}%), p = {}",
+            if verdict == Moved::Worse { "worse" } else { "better" },
+            p_value(p)
+        ),
+        (Moved::WithinSwing, Some(swing), _) => {
+            format!("{moved}, within its swing over {n} earlier checks (±{swing:.0}%)")
+        }
+        _ => moved,
+    };
+    Change { what, before, now, pct, checks: n, swing_pct, p, verdict, text }
+}
+
+/// A p-value as a reader takes it: `0.012`, `< 0.001`.
+fn p_value(p: f64) -> String {
+    if p < 0.001 { "< 0.001".into() } else { format!("{p:.3}") }
 }
 
 fn commit_mean(d: &DirEvidence) -> Option<f64> {
@@ -133,21 +235,68 @@ mod tests {
     }
 
     #[test]
-    fn a_slower_commit_is_worse_and_more_throughput_is_better() {
-        let c = changes(&dir(2.4, 500.0), &dir(3.9, 700.0));
-        let names: Vec<&str> = c.iter().map(|c| c.what).collect();
-        assert_eq!(names, ["commit latency", "commit p99", "large writes"], "worse first: {c:?}");
-        assert!(c[0].worse && !c[2].worse);
-        assert_eq!(c[0].text, "commit latency 2.4 ms -> 3.9 ms (+62%, worse)");
-        assert_eq!(c[2].text, "large writes 500 MB/s -> 700 MB/s (+40%, better)");
+    fn one_earlier_check_shows_the_moves_and_calls_none_a_change() {
+        let c = changes(&[dir(2.4, 500.0)], &dir(3.9, 700.0));
+        assert!(c.iter().all(|c| c.verdict == Moved::Unjudged && c.p.is_none() && c.swing_pct.is_none()), "{c:?}");
+        let text: Vec<&str> = c.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(
+            text,
+            [
+                "commit latency 2.4 ms -> 3.9 ms (+62%)",
+                "commit p99 4.8 ms -> 7.8 ms (+62%)",
+                "large writes 500 MB/s -> 700 MB/s (+40%)"
+            ]
+        );
     }
 
     #[test]
-    fn moves_within_the_noise_and_figures_measured_once_are_not_named() {
-        // 20% exactly is within; 21% is beyond.
-        assert!(changes(&dir(1.0, 500.0), &dir(1.2, 400.0)).is_empty());
-        assert_eq!(changes(&dir(1.0, 500.0), &dir(1.21, 500.0)).len(), 2, "mean and p99");
-        assert!(changes(&DirEvidence::default(), &dir(3.0, 100.0)).is_empty(), "nothing to hold it against");
-        assert!(changes(&dir(0.0, 0.0), &dir(3.0, 100.0)).is_empty(), "a zero before is no base");
+    fn a_figure_beyond_the_swing_of_the_earlier_checks_is_a_change_with_its_p() {
+        // Commits of 2.0-2.2 ms in four earlier checks (newest first), then 3.9 ms: worse, for
+        // certain. Large writes of 480-560 MB/s, then 520: within their swing.
+        let earlier = [dir(2.1, 500.0), dir(2.0, 560.0), dir(2.2, 480.0), dir(2.1, 530.0)];
+        let c = changes(&earlier, &dir(3.9, 520.0));
+        let latency = &c[0];
+        assert_eq!((latency.what, latency.verdict, latency.checks), ("commit latency", Moved::Worse, 4));
+        assert!(latency.p.unwrap() < 0.001 * 3.0, "{latency:?}");
+        assert!(
+            latency.text.starts_with(
+                "commit latency 2.1 ms -> 3.9 ms (+86%), worse: beyond its swing over 4 earlier checks here (±"
+            ),
+            "{}",
+            latency.text
+        );
+        let writes = c.iter().find(|c| c.what == "large writes").unwrap();
+        assert_eq!(writes.verdict, Moved::WithinSwing, "{writes:?}");
+        assert!(writes.p.unwrap() > 0.5, "{writes:?}");
+        // The 95% swing of 480-560 MB/s over four checks: ±27% (s of the logs 0.067, t 3.18).
+        let swing = writes.swing_pct.unwrap();
+        assert!((20.0..30.0).contains(&swing), "{swing}");
+        assert!(
+            writes.text.ends_with(&format!("within its swing over 4 earlier checks (±{swing:.0}%)")),
+            "{}",
+            writes.text
+        );
+        // Faster commits beyond the swing are better.
+        let c = changes(&earlier, &dir(1.0, 520.0));
+        assert_eq!((c[0].what, c[0].verdict), ("commit latency", Moved::Better));
+    }
+
+    #[test]
+    fn a_disk_that_swings_widely_moves_within_its_swing() {
+        // This project's VM: commits of 0.43 ms, 11.7 ms and 2 ms in three checks; 6 ms now.
+        let c = changes(&[dir(0.43, 500.0), dir(11.7, 500.0), dir(2.0, 500.0)], &dir(6.0, 500.0));
+        let latency = c.iter().find(|c| c.what == "commit latency").unwrap();
+        assert_eq!(latency.verdict, Moved::WithinSwing);
+        assert!(latency.swing_pct.unwrap() > 1000.0, "{latency:?}");
+    }
+
+    #[test]
+    fn figures_measured_once_or_not_positive_are_not_compared() {
+        assert!(changes(&[], &dir(3.0, 100.0)).is_empty(), "nothing to hold it against");
+        assert!(changes(&[DirEvidence::default()], &dir(3.0, 100.0)).is_empty());
+        assert!(changes(&[dir(0.0, 0.0)], &dir(3.0, 100.0)).is_empty(), "a zero before is no base");
+        // Only the newest HISTORY checks are read.
+        let many: Vec<DirEvidence> = (0..HISTORY + 5).map(|i| dir(1.0 + i as f64, 500.0)).collect();
+        assert_eq!(changes(&many, &dir(1.0, 500.0))[0].checks, HISTORY);
     }
 }

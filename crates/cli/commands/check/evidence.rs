@@ -3,7 +3,7 @@
 
 use super::battery::page_bytes;
 use crate::commands::logtest::table;
-use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, shape};
+use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, dip, noise, shape};
 use spindle_analysis::findings::{
     Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
 };
@@ -30,6 +30,7 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
             knee: shape.knee(),
             knee_range: close_call(&points),
             noisy: shape == Shape::Noisy,
+            dip: if shape == Shape::Noisy { noise(&points) } else { dip(&points) },
             points,
         });
     }
@@ -117,6 +118,7 @@ fn log_curve(records: &[RunRecord], engine: &str) -> LogCurve {
     LogCurve {
         engine: engine.to_string(),
         optimum: rows.iter().find(|r| r.optimum).map(|r| r.figures.transaction_size),
+        still_rising: rows.iter().find(|r| r.still_rising).map(|r| r.figures.transaction_size),
         points: rows
             .iter()
             .map(|r| LogPoint {

@@ -1,20 +1,24 @@
-//! A check of a place checked before is held against the last check there ("since
-//! 2026-11-20: commit latency +40%, worse"), from the evidence that check kept in its group.
+//! A check of a place checked before is held against the earlier checks there, from the
+//! evidence each kept in its group: what moved, and whether beyond the place's own swing
+//! (`findings::since`).
 
 use serde::Serialize;
-use spindle_analysis::findings::since::{Change, changes};
+use spindle_analysis::findings::since::{Change, HISTORY, changes};
 use spindle_analysis::findings::{DirEvidence, Guidance};
 use spindle_store::{GroupKind, Store};
 
-/// The last check of the same directory, and what moved since.
+/// The last check of the same directory, how many earlier checks the swing was read from, and
+/// what moved.
 #[derive(Clone, Debug, Serialize)]
 pub struct Since {
     pub group: i64,
     pub created_at: String,
+    /// Earlier checks of the place with the same guidance (at most `HISTORY`).
+    pub checks: usize,
     pub changes: Vec<Change>,
 }
 
-/// The check before group `now_id` of the place named `group_name`, for the same engine's
+/// The checks before group `now_id` of the place named `group_name`, for the same engine's
 /// guidance (another page size or log pattern measures other things); `None` for a first check.
 pub fn since(
     store: &Store,
@@ -23,20 +27,31 @@ pub fn since(
     now: &DirEvidence,
     guidance: Guidance,
 ) -> anyhow::Result<Option<Since>> {
-    let Some(before) = store.previous_group(GroupKind::Check, group_name, now_id)? else { return Ok(None) };
-    let Some(summary) = before.summary else { return Ok(None) };
-    let same_guidance = serde_json::from_value::<Guidance>(summary["guidance"].clone()).ok() == Some(guidance);
-    let Ok(evidence) = serde_json::from_value::<DirEvidence>(summary["evidence"].clone()) else { return Ok(None) };
-    if !same_guidance {
-        return Ok(None);
-    }
-    Ok(Some(Since { group: before.id, created_at: before.created_at, changes: changes(&evidence, now) }))
+    let groups = store.previous_groups(GroupKind::Check, group_name, now_id, HISTORY)?;
+    let earlier: Vec<(i64, String, DirEvidence)> = groups
+        .into_iter()
+        .filter_map(|g| {
+            let summary = g.summary?;
+            let same = serde_json::from_value::<Guidance>(summary["guidance"].clone()).ok() == Some(guidance);
+            let evidence = serde_json::from_value::<DirEvidence>(summary["evidence"].clone()).ok()?;
+            same.then_some((g.id, g.created_at, evidence))
+        })
+        .collect();
+    let Some((group, created_at, _)) = earlier.first() else { return Ok(None) };
+    let evidence: Vec<DirEvidence> = earlier.iter().map(|(_, _, e)| e.clone()).collect();
+    Ok(Some(Since {
+        group: *group,
+        created_at: created_at.clone(),
+        checks: earlier.len(),
+        changes: changes(&evidence, now),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use spindle_analysis::findings::Commits;
+    use spindle_analysis::findings::since::Moved;
 
     fn evidence(commit_ns: f64) -> DirEvidence {
         DirEvidence {
@@ -55,7 +70,7 @@ mod tests {
     }
 
     #[test]
-    fn a_check_is_held_against_the_last_check_of_the_same_place_for_the_same_engine() {
+    fn a_check_is_held_against_the_earlier_checks_of_the_same_place_for_the_same_engine() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("results.db")).unwrap();
         let at = "2026-11-20T10:34:07Z";
@@ -71,15 +86,21 @@ mod tests {
             "a first check"
         );
         keep(Guidance::Generic, 1e6);
-        keep(Guidance::Mysql, 9e6);
+        let mysql = keep(Guidance::Mysql, 9e6);
         let now = store.new_group(GroupKind::Check, "check /data", at).unwrap();
-        // The newest check is MySQL's: another engine's figures, so nothing to hold against.
-        assert!(since(&store, "check /data", now, &evidence(2e6), Guidance::Generic).unwrap().is_none());
+        // Only the generic check counts for a generic check, though MySQL's is newer.
+        let last = since(&store, "check /data", now, &evidence(2e6), Guidance::Generic).unwrap().unwrap();
+        assert_eq!((last.checks, last.changes[0].verdict), (1, Moved::Unjudged));
+        assert_eq!(last.changes[0].text, "commit latency 1 ms -> 2 ms (+100%)");
         let last = since(&store, "check /data", now, &evidence(2e6), Guidance::Mysql).unwrap().expect("MySQL's");
-        assert!(last.changes.iter().all(|c| !c.worse), "9 ms -> 2 ms is better: {last:?}");
+        assert_eq!((last.group, last.checks, last.created_at.as_str()), (mysql, 1, at));
+        // Three more MySQL checks of 9.0-9.4 ms: a swing to hold 2 ms against, and it is better.
+        for ns in [9.2e6, 9.4e6, 9.1e6] {
+            keep(Guidance::Mysql, ns);
+        }
         let later = store.new_group(GroupKind::Check, "check /data", at).unwrap();
-        let last = since(&store, "check /data", later, &evidence(1.5e6), Guidance::Mysql).unwrap().unwrap();
-        assert_eq!(last.created_at, at);
-        assert_eq!(last.changes[0].text, "commit latency 9 ms -> 1.5 ms (-83%, better)");
+        let last = since(&store, "check /data", later, &evidence(2e6), Guidance::Mysql).unwrap().unwrap();
+        assert_eq!(last.checks, 4);
+        assert_eq!(last.changes[0].verdict, Moved::Better, "{:?}", last.changes);
     }
 }

@@ -4,7 +4,7 @@
 
 use super::answer::Answer;
 use super::since::Since;
-use spindle_analysis::findings::since::CHANGE_PCT;
+use spindle_analysis::findings::since::{Moved, SWING_CHECKS};
 use spindle_analysis::findings::{Area, DirEvidence, Finding, Level};
 use spindle_model::units::{format_bytes_approx, format_elapsed};
 use std::fmt::Write;
@@ -57,7 +57,7 @@ pub fn render(a: &Answer) -> String {
         for (area, _) in verdicts {
             let Some(i) = findings.iter().position(|f| f.dir == dir.dir && f.area == *area) else { continue };
             let lead = &findings[i];
-            lines.push(format!("  {:<13} {:<8} {}", area_title(*area), level_word(lead.level), lead.text));
+            lines.push(format!("  {:<13} {:<8} {}", area_title(*area), level_word(lead.level), words(lead)));
             said[i] = lead.level < Level::Warning;
         }
         if several && !findings.iter().any(|f| f.dir == dir.dir) {
@@ -88,9 +88,9 @@ pub fn render(a: &Answer) -> String {
             } else {
                 String::new()
             };
-            lines.push(format!("  {:<8} {}{at}", level_word(f.level), f.text));
+            lines.push(format!("  {:<8} {}{at}", level_word(f.level), words(f)));
             if let Some(advice) = &f.advice {
-                let source = f.source.map(|s| format!(" (after \"{}\")", s.title)).unwrap_or_default();
+                let source = f.basis.document().map(|s| format!(" (after \"{}\")", s.title)).unwrap_or_default();
                 lines.push(format!("           {advice}{source}"));
             }
             for j in alike {
@@ -119,7 +119,7 @@ pub fn render(a: &Answer) -> String {
     if shown > 0 {
         lines.push(format!("{gap}also:"));
         for f in &rest[..shown] {
-            lines.push(format!("  {}", f.text));
+            lines.push(format!("  {}", words(f)));
         }
     }
     if shown < rest.len() {
@@ -133,16 +133,44 @@ pub fn render(a: &Answer) -> String {
     out
 }
 
-/// "since 2026-11-20T10:34:07Z (group 12): commit latency 2.4 ms -> 3.9 ms (+62%, worse)".
+/// A finding's words, with "spindle's rule" beside a judgement whose threshold is spindle's
+/// own, so no reader takes it for a published one.
+fn words(f: &Finding) -> String {
+    if f.basis.is_own() { format!("{} (spindle's rule)", f.text) } else { f.text.clone() }
+}
+
+/// What moved since the earlier checks of the place: with too few of them to know its swing,
+/// the largest moves, none called a change; else the changes beyond the swing, or that every
+/// figure stayed within it.
 fn since_line(last: &Since) -> String {
     let head = format!("  since the check of {} (group {})", last.created_at, last.group);
+    let n = last.checks;
+    let earlier = if n == 1 { "1 earlier check".to_string() } else { format!("{n} earlier checks") };
     if last.changes.is_empty() {
-        return format!("{head}: no figure moved by more than {CHANGE_PCT:.0}%");
+        return format!("{head}: no figure measured both times");
     }
-    let named: Vec<&str> = last.changes.iter().take(CHANGES_SHOWN).map(|c| c.text.as_str()).collect();
-    let more = last.changes.len().saturating_sub(CHANGES_SHOWN);
+    if n < SWING_CHECKS {
+        let named: Vec<&str> = last.changes.iter().take(CHANGES_SHOWN).map(|c| c.text.as_str()).collect();
+        return format!(
+            "{head}: {}; {earlier} here, too few to know this disk's swing ({SWING_CHECKS} are needed), so no move \
+             is called a change",
+            named.join("; ")
+        );
+    }
+    let beyond: Vec<&str> = last
+        .changes
+        .iter()
+        .filter(|c| matches!(c.verdict, Moved::Worse | Moved::Better))
+        .map(|c| c.text.as_str())
+        .collect();
+    if beyond.is_empty() {
+        let widest = last.changes.iter().filter_map(|c| c.swing_pct).fold(0.0, f64::max);
+        return format!("{head}: every figure within this disk's swing over {earlier} here (up to ±{widest:.0}%)");
+    }
+    let shown = &beyond[..beyond.len().min(CHANGES_SHOWN)];
+    let more = beyond.len() - shown.len();
     let more = if more > 0 { format!("; {more} more in --json") } else { String::new() };
-    format!("{head}: {}{more}", named.join("; "))
+    format!("{head}: {}{more}; the rest within their swing", shown.join("; "))
 }
 
 /// The counts by level, in one line (`--quiet`).
@@ -192,7 +220,10 @@ mod tests {
             text: format!("{rule} in {dir}"),
             figure: "1".into(),
             threshold: None,
-            source: None,
+            basis: spindle_analysis::findings::Basis::Published {
+                source: spindle_analysis::findings::Source { title: "T", publisher: "P", url: "https://example.org" },
+                says: "a test's",
+            },
             advice: (level >= Level::Warning).then(|| format!("fix {rule}")),
         }
     }

@@ -10,6 +10,7 @@ use crate::console::{Console, Shown};
 use crate::database::url_of;
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
+use spindle_analysis::log_optimum;
 use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
@@ -68,9 +69,19 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
             group,
             &serde_json::json!({
                 "optimum_transaction_size": best.figures.transaction_size,
-                "rule": logtest::RULE,
+                "rule": log_optimum::RULE,
                 "why": best.optimum_why,
                 "from": best.lead.volume.as_deref().unwrap_or("the engine's counters"),
+            }),
+        )?;
+    } else if let (Some(last), Some(group)) = (rows_out.iter().find(|r| r.still_rising), runner.groups.first()) {
+        runner.saver.set_group_summary(
+            group,
+            &serde_json::json!({
+                "still_rising_at": last.figures.transaction_size,
+                "rule": log_optimum::RULE,
+                "why": table::rising_words(last.figures.transaction_size),
+                "from": last.lead.volume.as_deref().unwrap_or("the engine's counters"),
             }),
         )?;
     }

@@ -4,7 +4,7 @@
 //! the engine's counters, said why; the other source sits beside them, named for what it is.
 
 use serde::Serialize;
-use spindle_db::logtest::{Point, optimum};
+use spindle_analysis::log_optimum::{Point, optimum, still_rising};
 use spindle_model::RunRecord;
 use spindle_model::db::{LogLead, LogTestFigures};
 use spindle_model::record::RunStatus;
@@ -20,6 +20,9 @@ pub struct Row {
     pub optimum: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimum_why: Option<String>,
+    /// The largest size tried, with log MB/s still rising into it: no size levelled off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub still_rising: bool,
 }
 
 pub fn rows(records: &[RunRecord]) -> Vec<Row> {
@@ -35,14 +38,30 @@ pub fn rows(records: &[RunRecord]) -> Vec<Row> {
         })
         .collect();
     let best = optimum(&points);
+    let rising = still_rising(&points);
     figures
         .into_iter()
         .enumerate()
         .map(|(i, (figures, _))| {
             let why = best.as_ref().filter(|b| b.index == i).map(|b| b.why.clone());
-            Row { lead: figures.lead(), figures, optimum: why.is_some(), optimum_why: why }
+            Row {
+                lead: figures.lead(),
+                figures,
+                optimum: why.is_some(),
+                optimum_why: why,
+                still_rising: rising == Some(i),
+            }
         })
         .collect()
+}
+
+/// What a curve still rising at its largest size says, and what to try.
+pub fn rising_words(largest: u64) -> String {
+    format!(
+        "log MB/s was still rising at {largest} rows per transaction, the largest tried, so no size has levelled \
+         off yet: try larger sizes (--batch {largest},{})",
+        largest.saturating_mul(10)
+    )
 }
 
 pub fn render(db: &str, rows: &[Row]) -> String {
@@ -105,11 +124,18 @@ pub fn render(db: &str, rows: &[Row]) -> String {
             };
             let _ = write!(text, "{gap}{cell:>w$}", w = widths[c]);
         }
-        let marked = i > 0 && rows[i - 1].optimum;
-        let _ = writeln!(out, "{text}{}", if marked { "  <- optimum" } else { "" });
+        let mark = match rows.get(i.wrapping_sub(1)) {
+            Some(r) if r.optimum => "  <- optimum",
+            Some(r) if r.still_rising => "  <- still rising",
+            _ => "",
+        };
+        let _ = writeln!(out, "{text}{mark}");
     }
     if let Some(why) = rows.iter().find_map(|r| r.optimum_why.as_deref()) {
         let _ = writeln!(out, "\noptimum: {why}");
+    }
+    if let Some(r) = rows.iter().find(|r| r.still_rising) {
+        let _ = writeln!(out, "\nno optimum: {}", rising_words(r.figures.transaction_size));
     }
     match (&volume, &first.engine_leads) {
         (Some(v), _) => {
@@ -198,8 +224,18 @@ mod tests {
 
         let shared: Vec<RunRecord> = curve.iter().map(|&(s, mb, q)| record(s, mb, q, false)).collect();
         let rows = super::rows(&shared);
-        assert_eq!(rows.iter().find(|r| r.optimum).unwrap().figures.transaction_size, 1000, "the engine's curve");
+        // The engine's curve rises tenfold at every size: still rising at the largest, no optimum.
+        assert!(rows.iter().all(|r| !r.optimum));
+        assert_eq!(rows.iter().find(|r| r.still_rising).unwrap().figures.transaction_size, 1000, "the engine's curve");
         let text = render("postgres://x", &rows);
+        assert!(text.contains("  <- still rising\n"), "{text}");
+        assert!(
+            text.contains(
+                "no optimum: log MB/s was still rising at 1000 rows per transaction, the largest tried, so no \
+                           size has levelled off yet: try larger sizes (--batch 1000,10000)"
+            ),
+            "{text}"
+        );
         let head = text.lines().nth(1).unwrap();
         assert!(head.contains("write() calls") && head.contains("dev writes") && !head.contains("queue"), "{head}");
         assert!(text.contains("leading: the engine's counters, from pg_stat_wal: the log shares its volume"), "{text}");

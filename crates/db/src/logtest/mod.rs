@@ -8,12 +8,10 @@
 //! Written once against `Conn`: only the table's DDL differs by engine (`table`).
 
 mod batch;
-mod optimum;
 mod record;
 mod table;
 
 pub use batch::{BatchOutcome, run_batch};
-pub use optimum::{Optimum, Point, RULE, optimum};
 pub use record::{Context, build as record};
 pub use table::{create, drop};
 

@@ -2,12 +2,13 @@
 //! put data on stable media means something in between answered it: a cache that survives
 //! power loss (a battery-backed controller, an SSD with power-loss protection) or one that does
 //! not. The times cannot tell which, so these are hints, and `durability verify` after a real
-//! power cut is the proof.
+//! power cut is the proof. On a hypervisor's or a cloud's disk the host answers the flush, and
+//! the hint says that rather than judge the device by its flags.
 //!
 //! The floors and the judgement live in `spindle_analysis::findings::durability`, which
 //! `spindle check`'s findings use too; this module words them for `durability write`.
 
-use spindle_analysis::findings::durability::{FastFlush, fast_flush, is_memory_filesystem};
+use spindle_analysis::findings::durability::{FlushReading, is_memory_filesystem, read_flush};
 use spindle_model::record::DeviceInfo;
 use spindle_model::units::format_latency_ns;
 
@@ -24,20 +25,30 @@ pub fn cache_hints(info: &DeviceInfo, median_flush_ns: u64) -> Vec<String> {
     let mut hints = Vec::new();
     let through = info.write_cache.as_deref() == Some("write through");
     let device = info.device.as_deref().unwrap_or("the device");
-    match fast_flush(info.rotational, median_flush_ns) {
-        Some(FastFlush::SpinningDisk) => hints.push(format!(
+    match read_flush(info, median_flush_ns) {
+        FlushReading::SpinningDisk => hints.push(format!(
             "flushes take {median} (median), but {device} says it is a spinning disk, which needs milliseconds \
              to put a write on the platter: a write cache answers them. That is safe only if the cache survives \
-             power loss (a battery-backed controller), or if the disk is virtual and its host keeps its word"
+             power loss (a battery-backed controller)"
         )),
-        Some(FastFlush::Ssd) => hints.push(format!(
+        FlushReading::Ssd => hints.push(format!(
             "flushes take {median} (median): {device} keeps nothing it must empty on a flush. That is safe \
              only if its cache survives power loss (an SSD with power-loss protection, a battery-backed \
              controller); a drive without that takes a millisecond or more"
         )),
-        None => {}
+        FlushReading::HostAnswered { platform } => hints.push(format!(
+            "flushes take {median} (median): {device} is a virtual disk ({platform}), so the host answers them, \
+             and whether they reach stable media is the host's promise; this test's verify after a real power \
+             cut of the host is what shows it"
+        )),
+        FlushReading::CannotJudge => hints.push(format!(
+            "flushes take {median} (median); {device} is a virtual machine's disk that names no hypervisor, so \
+             the time cannot say whether a cache answered them"
+        )),
+        FlushReading::AsSlowAsMedia => {}
     }
-    if through && !hints.is_empty() {
+    let judged = matches!(read_flush(info, median_flush_ns), FlushReading::SpinningDisk | FlushReading::Ssd);
+    if through && judged {
         hints.push(format!(
             "the kernel sends {device} no cache flushes (its write_cache is \"write through\"): right for a \
              cache that survives power loss; if it does not, set /sys/block/{device}/queue/write_cache to \
@@ -72,6 +83,18 @@ mod tests {
         assert_eq!(ssd.len(), 2, "{ssd:?}");
         assert!(ssd[0].contains("power-loss protection") && ssd[1].contains("write through"), "{ssd:?}");
         assert!(cache_hints(&device(false, "write back"), 1_500_000).is_empty());
+    }
+
+    #[test]
+    fn on_a_virtual_disk_the_hint_names_the_host_not_a_cache() {
+        let mut vda = device(true, "write back");
+        vda.origin = Some(spindle_model::record::DiskOrigin::Virtual {
+            platform: "virtio".into(),
+            evidence: "vda's driver is virtio_blk".into(),
+        });
+        let hints = cache_hints(&vda, 107_000);
+        assert_eq!(hints.len(), 1, "{hints:?}");
+        assert!(hints[0].contains("the host answers them") && !hints[0].contains("spinning disk"), "{hints:?}");
     }
 
     #[test]

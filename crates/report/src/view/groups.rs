@@ -67,11 +67,13 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
             }
             let logs: Vec<&RunRecord> = records.iter().copied().filter(|r| r.kind() == RunKind::LogTest).collect();
             if !logs.is_empty() {
-                // The check keeps the optimum with the rest of its evidence.
-                let optimum = g
-                    .summary
-                    .as_ref()
-                    .map(|s| serde_json::json!({ "optimum_transaction_size": s["evidence"]["log"]["optimum"] }));
+                // The check keeps the optimum with the rest of its evidence, and its finding
+                // says why there is none.
+                let why = findings.iter().find(|f| f.rule == "log-optimum").map(|f| f.text.clone());
+                let optimum = g.summary.as_ref().map(|s| {
+                    let optimum = &s["evidence"]["log"]["optimum"];
+                    serde_json::json!({ "optimum_transaction_size": optimum, "why": why.filter(|_| optimum.is_null()) })
+                });
                 log_test(&mut section, &logs, optimum.as_ref());
             }
         }
@@ -103,19 +105,18 @@ fn suite(section: &mut Section, doc: &Document, g: &ReportGroup) {
     section.tables.insert(0, m.table);
 }
 
-/// A check's findings, worst first, each with what it was held against, the source of that
-/// threshold and what to do.
+/// A check's findings, worst first, each with what it was held against, what that threshold
+/// rests on (published, or spindle's own) and its document, and what to do.
 fn check(section: &mut Section, findings: &[CheckFinding]) {
-    let mut t = Table::new("Findings", &["level", "area", "finding", "threshold", "source", "what to do"]);
+    let mut t = Table::new("Findings", &["level", "area", "finding", "threshold", "basis", "source", "what to do"]);
     for f in findings {
         t.rows.push(vec![
             Cell::text(f.level.clone()),
             Cell::text(f.area.clone()),
             Cell::text(f.text.clone()),
             Cell::text(f.threshold.clone().unwrap_or_default()),
-            Cell::text(
-                f.source.as_ref().map(|s| format!("{} ({}), {}", s.title, s.publisher, s.url)).unwrap_or_default(),
-            ),
+            Cell::text(f.basis_words()),
+            Cell::text(f.document_words()),
             Cell::text(f.advice.clone().unwrap_or_default()),
         ]);
     }
@@ -211,7 +212,8 @@ fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serd
         (Some(o), None) => format!(
             "Optimum: {o} rows a transaction, the smallest within 10% of the best log MB/s (\"Transaction log performance\")."
         ),
-        (None, _) => "No optimum: no transaction size ran to the end.".into(),
+        (None, Some(why)) => format!("No optimum: {why}."),
+        (None, None) => "No optimum: fewer than two transaction sizes ran to the end.".into(),
     });
 }
 

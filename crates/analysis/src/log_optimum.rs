@@ -36,14 +36,40 @@ pub struct Optimum {
     pub why: String,
 }
 
-/// The optimum among `points` (any order), or `None` when no point has a positive MB/s.
-pub fn optimum(points: &[Point]) -> Option<Optimum> {
+/// The points that ran to the end, smallest size first, with their index among those given.
+fn competing(points: &[Point]) -> Vec<(usize, Point)> {
     let mut competing: Vec<(usize, Point)> =
         points.iter().copied().enumerate().filter(|(_, p)| p.mb_per_sec.is_finite() && p.mb_per_sec > 0.0).collect();
     competing.sort_by_key(|(_, p)| p.size);
+    competing
+}
+
+/// The indices (into `competing`) of the sizes within 10% of the best MB/s.
+fn levelled(competing: &[(usize, Point)]) -> Vec<usize> {
     let best = competing.iter().map(|(_, p)| p.mb_per_sec).fold(0.0, f64::max);
-    let levelled: Vec<usize> =
-        (0..competing.len()).filter(|&k| competing[k].1.mb_per_sec >= OPTIMUM_SHARE * best).collect();
+    (0..competing.len()).filter(|&k| competing[k].1.mb_per_sec >= OPTIMUM_SHARE * best).collect()
+}
+
+/// The largest size tried, when it alone comes within 10% of the best: throughput was still
+/// rising where the test stopped, so no size has levelled off yet (its index among `points`).
+pub fn still_rising(points: &[Point]) -> Option<usize> {
+    let competing = competing(points);
+    match levelled(&competing)[..] {
+        [only] if only + 1 == competing.len() && only > 0 => Some(competing[only].0),
+        _ => None,
+    }
+}
+
+/// The optimum among `points` (any order), or `None` when fewer than two sizes ran to the end
+/// (one size shows no levelling) or the throughput was still rising at the largest size tried
+/// ([`still_rising`]).
+pub fn optimum(points: &[Point]) -> Option<Optimum> {
+    let competing = competing(points);
+    if competing.len() < 2 || still_rising(points).is_some() {
+        return None;
+    }
+    let best = competing.iter().map(|(_, p)| p.mb_per_sec).fold(0.0, f64::max);
+    let levelled = levelled(&competing);
     let first = *levelled.first()?;
     // Whether every bigger size keeps within 10% too, or the curve falls again past it.
     let levelled_at = |k: usize| {
@@ -104,6 +130,8 @@ mod tests {
         assert_eq!(o.index, 2);
         assert!(o.why.contains("(15.2 of 15.2 MB/s; some bigger sizes fall short of it)"), "{}", o.why);
         assert_eq!(optimum(&pts(&[(1, 0.0, None)])), None);
+        assert_eq!(optimum(&pts(&[(1, 2.0, None)])), None, "one size shows no levelling");
+        assert_eq!(still_rising(&pts(&[(1, 2.0, None)])), None, "nor any rise");
         assert_eq!(optimum(&[]), None);
         // Any order; a size cut short (0 MB/s) and a NaN neither compete nor break the plateau.
         let odd = pts(&[(100, 1.0, None), (10, f64::NAN, None), (1, 1.0, None), (1000, 0.0, None)]);
@@ -152,5 +180,22 @@ mod tests {
         let o = optimum(&flat).unwrap();
         assert_eq!(o.index, 1);
         assert!(o.why.ends_with("; the write queue does not grow past it"), "{}", o.why);
+    }
+
+    #[test]
+    fn throughput_still_rising_at_the_largest_size_has_no_optimum() {
+        // The quick check's log test on this VM: 15.4, 23.0 and 78.2 MB/s at 1, 10 and 100 rows.
+        let quick = pts(&[(1, 15.4, None), (10, 23.0, None), (100, 78.2, None)]);
+        assert_eq!(still_rising(&quick), Some(2));
+        assert_eq!(optimum(&quick), None);
+        // The same, sizes in another order: the index is among the points given.
+        let shuffled = pts(&[(100, 78.2, None), (1, 15.4, None), (10, 23.0, None)]);
+        assert_eq!(still_rising(&shuffled), Some(0));
+        // Two sizes within 10% of the best: a plateau, and no longer rising.
+        let levelled = pts(&[(1, 15.4, None), (10, 71.0, None), (100, 78.2, None)]);
+        assert_eq!((still_rising(&levelled), optimum(&levelled).map(|o| o.index)), (None, Some(1)));
+        // A peak before the largest: the peak is the optimum.
+        let peak = pts(&[(1, 15.4, None), (10, 78.2, None), (100, 23.0, None)]);
+        assert_eq!((still_rising(&peak), optimum(&peak).map(|o| o.index)), (None, Some(1)));
     }
 }
