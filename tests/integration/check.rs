@@ -1,6 +1,6 @@
 //! `spindle check`: mistakes refused before any I/O, Ctrl-C saving the steps done with a
 //! partial report, and findings on storage prepared to deserve them (a tmpfs directory, a
-//! "disk" whose backing file is in memory, a healthy ext4 loop device). The quick check on an
+//! "disk" whose backing file is in memory, a healthy ext4 loop device, a throttled one). The quick check on an
 //! ordinary directory is the README's quick start (readme_quickstart.rs).
 
 use crate::common::{Ext4, Loop, spindle_process, spindle_with_store};
@@ -25,14 +25,9 @@ fn findings(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
     doc["findings"].as_array().unwrap().iter().collect()
 }
 
-/// The flush-speed finding is judged from the flushes the check measured, so it is asserted
-/// against that figure: present exactly when the median flush beat the device class's floor.
-fn flush_finding_agrees_with_its_figure(doc: &serde_json::Value) {
-    let dir = &doc["dirs"][0];
-    let median = dir["commits"]["flush_median_ns"].as_u64().unwrap();
-    let floor = if dir["device"]["rotational"] == true { 1_000_000 } else { 50_000 };
-    let found = findings(doc).into_iter().any(|f| f["rule"] == "volatile-write-cache" && f["level"] != "ok");
-    assert_eq!(found, median < floor, "median flush {median} ns against {floor} ns: {:?}", findings(doc));
+/// The finding of rule `name`, which must be there.
+fn finding<'d>(doc: &'d serde_json::Value, name: &str) -> &'d serde_json::Value {
+    doc["findings"].as_array().unwrap().iter().find(|f| f["rule"] == name).unwrap_or_else(|| panic!("no {name}: {doc}"))
 }
 
 fn files_in(dir: &Path) -> Vec<String> {
@@ -127,47 +122,74 @@ fn a_tmpfs_directory_is_a_problem_and_strict_fails_on_it() {
     assert_eq!(memory["level"], "problem", "{memory}");
     assert!(memory["text"].as_str().unwrap().contains("memory figures, not storage"), "{memory}");
     assert!(memory["source"]["url"].as_str().is_some_and(|u| u.starts_with("https://")), "{memory}");
+    assert_eq!(memory["basis"], "published", "{memory}");
     let environment = doc["verdicts"].as_array().unwrap().iter().find(|v| v["area"] == "environment").unwrap();
     assert_eq!(environment["level"], "problem");
 }
 
 #[test]
-fn a_disk_whose_backing_file_is_in_memory_is_a_problem() {
+fn a_disk_whose_backing_file_is_in_memory_is_a_problem_and_its_fast_flushes_a_warning() {
     let Some(memory) = Tmpfs::mount("1200M") else { return };
     let Some(device) = Loop::over(memory.0.join("disk.img"), 1100 << 20, &[]) else { return };
-    // Said to spin, as a virtual disk may be: then fast flushes are a cache answering them.
+    // A loop device over no disk stands for a disk of this machine's; said to spin, its flushes
+    // (memory's: microseconds, far under a rotation) are a cache answering them.
     device.set_attr("queue/rotational", "1");
     let Some(fs) = Ext4::on(device) else { return };
     let doc = check_json(&fs.mount);
-    let all = findings(&doc);
-    let backing = all.iter().find(|f| f["rule"] == "loop-device").expect("the loop device is named");
+    let backing = finding(&doc, "loop-device");
     assert_eq!(backing["level"], "problem", "{backing}");
     assert!(backing["text"].as_str().unwrap().contains("on tmpfs"), "{backing}");
     assert_eq!(doc["dirs"][0]["loop_backing"]["backing_filesystem"], "tmpfs");
-    flush_finding_agrees_with_its_figure(&doc);
+    assert_eq!(doc["dirs"][0]["device"]["origin"]["kind"], "local", "{}", doc["dirs"][0]["device"]);
+    let flush = finding(&doc, "volatile-write-cache");
+    assert_eq!(flush["level"], "warning", "memory answers these flushes: {flush}");
+    assert!(flush["text"].as_str().unwrap().contains("says it spins: a write cache answers them"), "{flush}");
+    assert_eq!(
+        (&flush["basis"], &flush["after"]["title"]),
+        (&"own".into(), &"Reliability and the Write-Ahead Log: Reliability".into())
+    );
 }
 
+/// An ext4 loop device over a file on the build's own disk, read and written with direct I/O:
+/// every finding that follows from how it was made, asserted whole. (What the disk under it
+/// measures, its latencies and free space, is that disk's own and not asserted.)
 #[test]
-fn a_healthy_ext4_loop_device_gets_no_warning_it_does_not_deserve() {
-    // Backed by a file on the build's own disk, read and written with direct I/O.
+fn a_healthy_ext4_loop_device_gets_the_findings_it_deserves_and_no_other() {
     let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let Some(device) = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"]) else { return };
     let Some(fs) = Ext4::on(device) else { return };
     let doc = check_json(&fs.mount);
-    let loop_note = findings(&doc).into_iter().find(|f| f["rule"] == "loop-device").expect("named");
-    assert_eq!(loop_note["level"], "note", "a loop device with direct I/O is only worth knowing: {loop_note}");
-    for f in findings(&doc) {
-        let deserved = f["rule"] == "volatile-write-cache"
-            // The build's disk may itself be slow or full: those findings are the disk's own.
-            || ["commit-latency", "page-read-latency", "free-space", "virtual-disk"].contains(&f["rule"].as_str().unwrap());
-        assert!(f["level"] == "ok" || f["level"] == "note" || deserved, "{f}");
+    let level = |name: &str| findings(&doc).into_iter().find(|f| f["rule"] == name).map(|f| f["level"].clone());
+    assert_eq!(level("memory-filesystem"), Some("ok".into()));
+    assert_eq!(level("loop-device"), Some("note".into()), "a loop device with direct I/O is only worth knowing");
+    for absent in ["overlay-filesystem", "mount-options", "partition-alignment"] {
+        assert_eq!(level(absent), None, "{absent}: {doc}");
+    }
+    // The flushes reach the disk under the loop: a virtual disk here is the host's to answer, and
+    // nothing is said of a cache; a disk of this machine's is judged by its own floor.
+    let origin = &doc["dirs"][0]["device"]["origin"];
+    let flush = finding(&doc, "volatile-write-cache");
+    let text = flush["text"].as_str().unwrap();
+    if origin["kind"] == "virtual" {
+        assert_eq!(flush["level"], "note", "{flush}");
+        assert!(text.contains("whether a flushed write reaches stable media is the host's promise"), "{flush}");
+        assert_eq!(level("virtual-disk"), Some("note".into()));
+    } else {
+        assert_eq!(origin["kind"], "local", "{origin}");
+        assert_eq!(level("virtual-disk"), None);
     }
     assert!(
-        findings(&doc).iter().all(|f| f["level"] != "problem" || f["rule"] == "commit-latency"),
-        "{:?}",
-        findings(&doc)
+        !text.contains("hdparm") && flush["advice"].as_str().is_none_or(|a| !a.contains("hdparm -W 0 /dev/loop")),
+        "{flush}"
     );
-    flush_finding_agrees_with_its_figure(&doc);
+    // Every judged finding says what it rests on.
+    for f in findings(&doc) {
+        match f["basis"].as_str() {
+            Some("published") => assert!(f["source"]["url"].as_str().is_some_and(|u| u.starts_with("https://")), "{f}"),
+            Some("own") => assert!(f["how"].as_str().is_some_and(|h| h.len() > 20), "{f}"),
+            _ => panic!("no basis: {f}"),
+        }
+    }
 }
 
 #[test]
@@ -287,9 +309,17 @@ fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_no
     assert!(reads["level"] == "warning" || reads["level"] == "problem", "{reads}");
     let commits = rule("commit-latency");
     assert_ne!(commits["level"], "ok", "{commits}");
-    // At 40 I/Os a second every depth reads about 80 in its 2 s, give or take one (1.25%): the
-    // knee is 1, or at most a close call between 1 and 2.
+    // At 40 I/Os a second every depth reads about 80 in its 2 s: deeper queues cannot raise
+    // the rate, so no depth past 1 reads 10% more. A throttle lets its budget through in
+    // bursts, so one depth may read a few more than another; the knee is 1, said as one run a
+    // depth places it ("about 1"), or, where a depth read 5% more, a close call from 1.
     let knee = rule("page-read-knee");
     let text = knee["text"].as_str().unwrap();
-    assert!(text.contains("stop scaling at 1 outstanding") || text.contains("between 1 and 2 outstanding"), "{knee}");
+    assert!(
+        text.contains("stop scaling at about 1 outstanding (")
+            || text.contains("between 1 and 2 outstanding")
+            || text.contains("at 1 outstanding or deeper"),
+        "{knee}"
+    );
+    assert!(!text.contains("still scale"), "{knee}");
 }

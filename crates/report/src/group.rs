@@ -355,7 +355,7 @@ mod tests {
         let Findings::Sweep { param, curve, knee } = &v.findings else { panic!("{:?}", v.findings) };
         assert_eq!((param.as_str(), curve.len(), knee.as_deref()), ("depth", 5, Some("4")));
         let text = String::from_utf8(render_group(&v)).unwrap();
-        assert!(text.starts_with("group 7: sweep") && text.contains("knee: depth=4"), "{text}");
+        assert!(text.starts_with("group 7: sweep") && text.contains("knee: about depth=4"), "{text}");
         let json = serde_json::to_value(&v).unwrap();
         assert_eq!(json["findings"]["kind"], "sweep");
         assert_eq!(json["findings"]["knee"], "4");

@@ -1,7 +1,7 @@
 //! A sweep's curve as a table, with its knee marked and said in words.
 
 use serde::Serialize;
-use spindle_analysis::curve::{CurvePoint, KneeRange, KneeSpan, Shape, close_call, shape};
+use spindle_analysis::curve::{CurvePoint, Dip, KneeRange, KneeSpan, Shape, close_call, dip, noise, shape};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_model::units::format_latency_ns;
@@ -28,33 +28,56 @@ pub fn render_sweep_json(doc: &SweepDocument<'_>) -> Vec<u8> {
     bytes
 }
 
-/// The knee in words, as the text table and the report say it.
+/// The knee in words, as the text table and the report say it: as sure as the runs behind it.
 pub fn knee_words(param: &str, curve: &[CurvePoint]) -> String {
     let close = close_call(curve).map_or(String::new(), |r| format!("; {}", close_words(param, curve, r)));
     match shape(curve) {
-        Shape::Knee(i) => format!(
-            "{param}={}: no point beyond it gains 10% more throughput, while latency keeps growing{close}",
-            curve[i].value
-        ),
+        Shape::Knee(i) => {
+            // One run a point places even a clear knee only roughly.
+            let about = if curve.iter().any(|p| p.runs <= 1) { "about " } else { "" };
+            format!(
+                "{about}{param}={}: no point beyond it gains 10% more throughput, while latency keeps growing{close}",
+                curve[i].value
+            )
+        }
         Shape::Climbing => {
             format!("none yet: the last point still gains 10% or more over every point before it{close}")
         }
-        Shape::Noisy => "none named: throughput fell by more than 25% and rose again, too noisy to say; \
-             repeat the points (--repeat 3) or measure when the storage is quiet"
-            .into(),
+        Shape::Noisy => {
+            let fell = noise(curve)
+                .map_or("throughput fell by more than 25% and rose again".to_string(), |d| fell_words(param, curve, d));
+            format!(
+                "none named: {fell}, too noisy to say; repeat the points (--repeat 3) or measure when the storage is \
+                 quiet"
+            )
+        }
     }
 }
 
-/// A knee too close to call, in words: where it may lie, and how to settle it.
+/// `throughput fell from depth=8 to depth=16 by 33% and rose again at depth=32`.
+fn fell_words(param: &str, curve: &[CurvePoint], d: Dip) -> String {
+    format!(
+        "throughput fell from {param}={} to {param}={} by {:.0}% and rose again at {param}={}",
+        curve[d.high].value,
+        curve[d.low].value,
+        d.fall * 100.0,
+        curve[d.rose].value
+    )
+}
+
+/// A knee too close to call, in words: where it may lie, why, and how to settle it.
 fn close_words(param: &str, curve: &[CurvePoint], range: KneeRange) -> String {
     let from = &curve[range.from].value;
     let span = match range.to {
         Some(to) => format!("between {param}={from} and {param}={}", curve[to].value),
         None => format!("at {param}={from} or beyond the last point"),
     };
+    let why = match dip(curve) {
+        Some(d) => format!("{}, so one run a point swings at least that much", fell_words(param, curve, d)),
+        None => "a step's gain lies within 5 points of 10%".into(),
+    };
     format!(
-        "but a close call: a step's gain lies within 5 points of 10%, so the knee may be anywhere {span}; \
-         repeated runs of those points place it (io: --repeat 3)"
+        "but a close call: {why}, so the knee may be anywhere {span}; repeated runs of those points place it (io: --repeat 3)"
     )
 }
 
@@ -127,8 +150,13 @@ mod tests {
             point("16", 39.0, 410.0),
         ];
         let text = String::from_utf8(render_sweep("depth", &c, Counts::Ios)).unwrap();
-        assert!(text.contains("knee: depth=4") && text.contains("IOs/sec") && text.contains("MB/s"), "{text}");
+        assert!(text.contains("knee: about depth=4 (") || text.contains("knee: about depth=4:"), "{text}");
+        assert!(text.contains("IOs/sec") && text.contains("MB/s"), "{text}");
         assert!(text.lines().any(|l| l.contains("<- knee") && l.trim_start().starts_with('4')), "{text}");
+        // Three runs a point: the knee without "about".
+        let repeated: Vec<CurvePoint> = c.iter().map(|p| CurvePoint { runs: 3, ..p.clone() }).collect();
+        let text = String::from_utf8(render_sweep("depth", &repeated, Counts::Ios)).unwrap();
+        assert!(text.contains("knee: depth=4: no point beyond it"), "{text}");
         assert!(String::from_utf8(render_sweep("depth", &[], Counts::Ios)).unwrap().contains("knee: none"));
     }
 
@@ -140,7 +168,7 @@ mod tests {
         let text = String::from_utf8(render_sweep("depth", &c, Counts::Ios)).unwrap();
         let marked = |mark: &str, at: &str| text.lines().any(|l| l.ends_with(mark) && l.trim_start().starts_with(at));
         assert!(marked("<- knee", "32") && marked("<- knee?", "64") && !marked("knee?", "16"), "{text}");
-        assert!(text.contains("knee: depth=32: ") && text.contains("close call"), "{text}");
+        assert!(text.contains("knee: about depth=32: ") && text.contains("close call"), "{text}");
         assert!(text.contains("at depth=32 or beyond the last point"), "{text}");
         let clear = String::from_utf8(render_sweep("depth", &c[..3], Counts::Ios)).unwrap();
         assert!(!clear.contains("close call") && !clear.contains("knee?"), "{clear}");
@@ -159,6 +187,28 @@ mod tests {
         let text = String::from_utf8(render_sweep("sessions", &c, Counts::Calls)).unwrap();
         assert!(text.contains("calls/sec") && !text.contains("MB/s") && !text.contains("0.00"), "{text}");
         assert!(text.lines().any(|l| l.contains("<- knee") && l.trim_start().starts_with('8')), "{text}");
-        assert!(text.contains("knee: sessions=8"), "{text}");
+        assert!(text.contains("knee: about sessions=8"), "{text}");
+    }
+
+    #[test]
+    fn a_dip_and_a_noisy_fall_are_named_where_they_happened() {
+        // 100, 200, 160, 224 MB/s: fell at 4 by a fifth, rose at 8.
+        let c = [point("1", 100.0, 1.0), point("2", 200.0, 2.0), point("4", 160.0, 3.0), point("8", 224.0, 4.0)];
+        let text = knee_words("depth", &c);
+        assert!(
+            text.contains(
+                "close call: throughput fell from depth=2 to depth=4 by 20% and rose again at depth=8, so \
+                           one run a point swings at least that much, so the knee may be anywhere at depth=2 or beyond"
+            ),
+            "{text}"
+        );
+        // The quick check's noisy curve: the fall was 8 -> 16.
+        let iops = [5_814.0, 7_119.0, 23_322.0, 39_109.0, 26_243.0, 40_035.0];
+        let c: Vec<CurvePoint> =
+            iops.iter().enumerate().map(|(i, v)| point(&(1 << i).to_string(), v / 128.0, (i + 1) as f64)).collect();
+        assert!(
+            knee_words("depth", &c)
+                .starts_with("none named: throughput fell from depth=8 to depth=16 by 33% and rose again at depth=32")
+        );
     }
 }
