@@ -20,7 +20,10 @@ mod tests;
 mod verdict;
 pub mod words;
 
-pub use confounders::{Confounder, confounders, device_differences, spec_differences, workload_identity};
+pub use confounders::{
+    Confounder, confounders, device_differences, setting_differences, spec_differences, value_differences,
+    workload_identity,
+};
 pub use drift::{Drift, Sequence};
 pub use metric::Metric;
 pub use rounds::{ROUND_LABEL, SIDE_LABEL, compare_rounds, pair_rounds};
