@@ -191,15 +191,9 @@ fn outputs_refuse_links_inputs_and_leave_nothing_when_full() {
 fn means_between_sizes_are_said_with_the_sizes_that_make_them_and_what_the_replay_issues() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("mixed.csv");
-    let counters = [
-        "Disk Reads/sec",
-        "Disk Writes/sec",
-        "Avg. Disk Bytes/Read",
-        "Avg. Disk Bytes/Write",
-        "Avg. Disk Queue Length",
-    ];
     let mut text = String::from("\"(PDH-CSV 4.0) (UTC)(0)\"");
-    for c in counters {
+    // The method's five counters, in its order.
+    for c in spindle_analysis::characterize::NEEDED {
         text.push_str(&format!(",\"\\\\DB01\\PhysicalDisk(1 L:)\\{c}\""));
     }
     // Writes a second and their mean size: 64K alone, 512B alone, and half of each (33,024).
