@@ -184,3 +184,49 @@ fn outputs_refuse_links_inputs_and_leave_nothing_when_full() {
     assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(!out.exists(), "no empty file left behind");
 }
+
+/// The issue's case: 64K and 512B writes within a second averaged 32.25K, and the profile read
+/// "64K 61%, 32K 39%" with no word, so the replay issued 32K writes that never happened.
+#[test]
+fn means_between_sizes_are_said_with_the_sizes_that_make_them_and_what_the_replay_issues() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("mixed.csv");
+    let mut text = String::from("\"(PDH-CSV 4.0) (UTC)(0)\"");
+    // The method's five counters, in its order.
+    for c in spindle_analysis::characterize::NEEDED {
+        text.push_str(&format!(",\"\\\\DB01\\PhysicalDisk(1 L:)\\{c}\""));
+    }
+    // Writes a second and their mean size: 64K alone, 512B alone, and half of each (33,024).
+    let samples = [(305, 65536.0), (195, 33024.0), (305, 65536.0), (195, 33024.0), (10, 512.0)];
+    for (i, (writes, bytes)) in samples.iter().enumerate() {
+        text.push_str(&format!("\r\n\"11/01/2026 00:00:0{i}.000\",\"0\",\"{writes}\",\"0\",\"{bytes:.3}\",\"1\""));
+    }
+    std::fs::write(&log, text).unwrap();
+    let spec = dir.path().join("replay.toml");
+    let out = spindle().arg("characterize").arg(&log).arg("-o").arg(&spec).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("writes 100% (64KiB 61%, 32KiB 39%)"), "the method's classes: {summary}");
+    // 390 of the 1,010 writes a second came in the samples between sizes.
+    let said = "writes: 39% of them came in samples whose mean size (32.";
+    let made = "is no size named here: a mix such as 512B and 64KiB writes (50% of them 64KiB; both sizes other \
+                samples saw on their own) makes it, as do other mixes and writes of that one size, and a mean alone \
+                cannot tell them apart; the replay issues 32KiB writes for them, a size perhaps never written";
+    assert!(summary.contains(said) && summary.contains(made), "{summary}");
+    let written = std::fs::read_to_string(&spec).unwrap();
+    assert!(
+        written.contains(&format!("# {said}")) && written.contains(made),
+        "the replay's file says it too: {written}"
+    );
+
+    let out = spindle().arg("characterize").arg(&log).arg("--json").output().unwrap();
+    let profiles: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let between = &profiles[0]["all"]["writes_between"];
+    assert_eq!(
+        (between["mean_bytes"].as_f64(), between["mix_of"].clone()),
+        (Some(33024.0), serde_json::json!([512, 65536]))
+    );
+    assert_eq!(between["replayed_as"], serde_json::json!([32768]));
+    assert!((between["pct"].as_f64().unwrap() - 100.0 * 390.0 / 1010.0).abs() < 1e-9, "{between}");
+    assert!(profiles[0]["all"]["reads_between"].is_null(), "no reads, nothing between");
+}

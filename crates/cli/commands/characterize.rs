@@ -5,7 +5,9 @@
 use crate::args::CharacterizeArgs;
 use crate::usage::UsageError;
 use crate::{Outcome, output};
-use spindle_analysis::characterize::{AccessProfile, Characterizer, CounterNames, DeviceProfile, Options, SizeShare};
+use spindle_analysis::characterize::{
+    AccessProfile, Characterizer, CounterNames, DeviceProfile, MeanBetween, Options, SizeShare,
+};
 use spindle_formats::ParseError;
 use spindle_formats::icf::{self, AccessLine, AccessSpec};
 use spindle_formats::perfmon::TimeRange;
@@ -31,6 +33,8 @@ struct Workload {
     log: bool,
     /// Where the figures come from, for the file's comments.
     note: String,
+    /// What the replay issues that the counters did not show (sizes between the classes).
+    cautions: Vec<String>,
 }
 
 pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
@@ -279,6 +283,7 @@ fn from_icf(args: &CharacterizeArgs, text: &str, shown: &str) -> anyhow::Result<
                     "IOMeter access specification {:?} (outstanding I/Os are set per worker in IOMeter: set depth)",
                     s.name
                 ),
+                cautions: Vec::new(),
             }
         })
         .collect();
@@ -296,7 +301,70 @@ fn workload_of(device: &str, a: &AccessProfile, note: String) -> Workload {
             lines.push((c.bytes, share * c.pct / 100.0, read, random));
         }
     }
-    Workload { name: device.to_string(), lines, outstanding: a.outstanding, rate: Some(a.iops), log, note }
+    Workload {
+        name: device.to_string(),
+        lines,
+        outstanding: a.outstanding,
+        rate: Some(a.iops),
+        log,
+        note,
+        cautions: cautions(a),
+    }
+}
+
+/// What a replay of `p` issues that its counters did not show: for each direction whose
+/// samples' mean sizes lie between the classes, that they do and what it means.
+fn cautions(p: &AccessProfile) -> Vec<String> {
+    [("reads", &p.reads_between), ("writes", &p.writes_between)]
+        .into_iter()
+        .filter_map(|(direction, b)| b.as_ref().map(|b| between_text(direction, b)))
+        .collect()
+}
+
+/// `32.3KiB`, `700B`: a mean size, to a tenth of a KiB.
+fn mean_size(bytes: f64) -> String {
+    if bytes < 1024.0 { format!("{bytes:.0}B") } else { format!("{:.1}KiB", bytes / 1024.0) }
+}
+
+/// Samples whose mean size no class makes, in words: which sizes could make that mean, that a
+/// mean alone cannot tell them apart, and what the replay will issue instead.
+fn between_text(direction: &str, b: &MeanBetween) -> String {
+    let seen = if b.low_bytes == b.high_bytes {
+        mean_size(b.mean_bytes)
+    } else {
+        format!("{} to {}, {} over them", mean_size(b.low_bytes), mean_size(b.high_bytes), mean_size(b.mean_bytes))
+    };
+    let makers = match b.mix_of {
+        Some([small, large]) => {
+            let alone = if b.alone.contains(&small) && b.alone.contains(&large) {
+                "; both sizes other samples saw on their own"
+            } else {
+                ""
+            };
+            format!(
+                "a mix such as {} and {} {direction} ({:.0}% of them {}{alone}) makes it, as do other mixes and \
+                 {direction} of that one size, and ",
+                format_size(small),
+                format_size(large),
+                b.larger_pct,
+                format_size(large)
+            )
+        }
+        None => String::new(),
+    };
+    let replayed: Vec<String> = b.replayed_as.iter().map(|&c| format_size(c)).collect();
+    let (sizes, verb) = match (replayed.len(), direction) {
+        (1, "reads") => ("a size", "read"),
+        (1, _) => ("a size", "written"),
+        (_, "reads") => ("sizes", "read"),
+        _ => ("sizes", "written"),
+    };
+    format!(
+        "{direction}: {:.0}% of them came in samples whose mean size ({seen}) is no size named here: {makers}a mean \
+         alone cannot tell them apart; the replay issues {} {direction} for them, {sizes} perhaps never {verb}",
+        b.pct,
+        replayed.join(" or ")
+    )
 }
 
 fn access_spec(w: &Workload) -> AccessSpec {
@@ -351,17 +419,13 @@ fn summary(profiles: &[DeviceProfile], skipped: usize, first_skipped: &[usize], 
             );
         }
         match &p.all {
-            Some(a) => {
-                let _ = writeln!(out, "  all {} samples: {}", a.samples, line(a));
-            }
+            Some(a) => profile_lines(&mut out, &format!("all {} samples", a.samples), a),
             None => {
                 let _ = writeln!(out, "  no sample shows I/O");
             }
         }
         match &p.busy {
-            Some(b) => {
-                let _ = writeln!(out, "  {} samples with queue > {min_queue}: {}", b.samples, line(b));
-            }
+            Some(b) => profile_lines(&mut out, &format!("{} samples with queue > {min_queue}", b.samples), b),
             None => {
                 let _ = writeln!(out, "  no sample with queue > {min_queue}");
             }
@@ -374,6 +438,14 @@ fn summary(profiles: &[DeviceProfile], skipped: usize, first_skipped: &[usize], 
     out
 }
 
+/// A profile's line, and under it what the replay will issue that the log did not show.
+fn profile_lines(out: &mut String, head: &str, a: &AccessProfile) {
+    let _ = writeln!(out, "  {head}: {}", line(a));
+    for caution in cautions(a) {
+        let _ = writeln!(out, "    {caution}");
+    }
+}
+
 /// The workloads as a spec file: one target each, all driven at once, each at the rate its
 /// disk did (unless `flat_out`): unpaced, a replay would measure what the disk can do, not what
 /// the recorded work asked of it.
@@ -384,6 +456,9 @@ fn spec_toml(workloads: &[Workload], source: &str, flat_out: bool) -> String {
         let _ = writeln!(out, "# {}", w.note);
         if w.log {
             let _ = writeln!(out, "# {LOG_ASSUMED}");
+        }
+        for caution in &w.cautions {
+            let _ = writeln!(out, "# {caution}");
         }
         // Weights in hundredths of a percent of all I/Os, so small classes keep their share.
         let mix: Vec<String> = w
@@ -425,7 +500,16 @@ mod tests {
 
     fn profile(read_pct: f64, reads: &[(u64, f64)], writes: &[(u64, f64)], outstanding: f64) -> AccessProfile {
         let shares = |c: &[(u64, f64)]| c.iter().map(|&(bytes, pct)| SizeShare { bytes, pct }).collect();
-        AccessProfile { samples: 10, iops: 2606.4, read_pct, reads: shares(reads), writes: shares(writes), outstanding }
+        AccessProfile {
+            samples: 10,
+            iops: 2606.4,
+            read_pct,
+            reads: shares(reads),
+            writes: shares(writes),
+            reads_between: None,
+            writes_between: None,
+            outstanding,
+        }
     }
 
     #[test]

@@ -270,6 +270,14 @@ pub fn plan_database(
                 settings.push((key.clone(), s.text));
             }
             shown.push(("engine".into(), managed.name().into()));
+            // Where its files go is what two sides most often differ in (data and log on one
+            // volume or two).
+            for (key, value) in [("dir", Some(dir)), ("wal_dir", raw.wal_dir.as_ref())] {
+                shown.push((key.into(), value.map_or("(inside dir)".into(), |v| v.get_ref().clone())));
+            }
+            if let Some(s) = file.setting("memory", &raw.memory) {
+                shown.push(("memory".into(), s.text));
+            }
             DbTarget::Managed {
                 engine: managed,
                 dir: directory("dir", dir)?,
@@ -314,6 +322,9 @@ pub fn plan_database(
             };
             shown.push(("sessions".into(), sessions.iter().map(u32::to_string).collect::<Vec<_>>().join(",")));
             shown.push(("read_ratio".into(), read_pct.to_string()));
+            for (key, d) in [("duration", duration), ("warmup", warmup)] {
+                shown.push((key.into(), spindle_model::units::format_duration_ns(d.as_nanos() as u64)));
+            }
             DbWorkload::hammer(load, &sessions, read_pct, duration, warmup, origin)?
         }
         "logtest" => {

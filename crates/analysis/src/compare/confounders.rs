@@ -164,18 +164,32 @@ fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
 }
 
 /// Every setting in which two resolved specs differ, as `(key, A's value, B's value)` (`-`
-/// where one lacks it): what `spindle ab` lists before its first run.
+/// where one lacks it), leaving out those that do not change what is measured: what `spindle
+/// ab` lists before its first run.
 pub fn spec_differences(a: &serde_json::Value, b: &serde_json::Value) -> Vec<(String, String, String)> {
+    let mut differences = value_differences(a, b);
+    differences.retain(|(k, _, _)| !IGNORED_SPEC_KEYS.contains(&k.as_str()));
+    differences
+}
+
+/// Every leaf in which two JSON values differ (`a.b[0].c`), as `setting_differences` says them.
+pub fn value_differences(a: &serde_json::Value, b: &serde_json::Value) -> Vec<(String, String, String)> {
     let (mut fa, mut fb) = (Vec::new(), Vec::new());
     flatten("", a, &mut fa);
     flatten("", b, &mut fb);
-    let (ma, mb): (BTreeMap<_, _>, BTreeMap<_, _>) = (fa.into_iter().collect(), fb.into_iter().collect());
-    let keys: BTreeSet<&String> = ma.keys().chain(mb.keys()).collect();
+    setting_differences(&fa, &fb)
+}
+
+/// Every key whose value differs between two lists of `(key, value)` settings, as `(key, A's
+/// value, B's value)` in the order of the keys (`-` where one lacks it).
+pub fn setting_differences(a: &[(String, String)], b: &[(String, String)]) -> Vec<(String, String, String)> {
+    let (ma, mb): (BTreeMap<&String, &String>, BTreeMap<&String, &String>) =
+        (a.iter().map(|(k, v)| (k, v)).collect(), b.iter().map(|(k, v)| (k, v)).collect());
+    let keys: BTreeSet<&String> = ma.keys().chain(mb.keys()).copied().collect();
     let absent = "-".to_string();
     keys.into_iter()
-        .filter(|k| !IGNORED_SPEC_KEYS.contains(&k.as_str()))
         .filter_map(|k| {
-            let (va, vb) = (ma.get(k).unwrap_or(&absent), mb.get(k).unwrap_or(&absent));
+            let (va, vb) = (ma.get(k).copied().unwrap_or(&absent), mb.get(k).copied().unwrap_or(&absent));
             (va != vb).then(|| (k.clone(), va.clone(), vb.clone()))
         })
         .collect()

@@ -12,6 +12,7 @@
 
 mod confounders;
 mod drift;
+mod metric;
 mod rounds;
 mod samples;
 #[cfg(test)]
@@ -19,8 +20,12 @@ mod tests;
 mod verdict;
 pub mod words;
 
-pub use confounders::{Confounder, confounders, device_differences, spec_differences, workload_identity};
+pub use confounders::{
+    Confounder, confounders, device_differences, setting_differences, spec_differences, value_differences,
+    workload_identity,
+};
 pub use drift::{Drift, Sequence};
+pub use metric::Metric;
 pub use rounds::{ROUND_LABEL, SIDE_LABEL, compare_rounds, pair_rounds};
 pub use samples::{Basis, differing_keys};
 pub use verdict::{ALPHA, DEFAULT_THRESHOLD_PCT, Lean, Settle, Verdict, simultaneous_confidence};
@@ -31,75 +36,6 @@ use serde::Serialize;
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use verdict::{Evidence, Spread, judge, lean, pct_of_log, runs_to_settle};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Metric {
-    Iops,
-    MbPerSec,
-    LatencyMean,
-    LatencyP99,
-    /// A commit (a write and its flush, or a write-through write) from its first write's start
-    /// to its flush's end: what a database's committing session waits for. Only runs that
-    /// commit have it.
-    CommitLatency,
-}
-
-impl Metric {
-    pub const ALL: [Metric; 5] =
-        [Metric::Iops, Metric::MbPerSec, Metric::LatencyMean, Metric::LatencyP99, Metric::CommitLatency];
-
-    /// As the text report names it, for runs that count `counts`: a Hammer run's rate is
-    /// calls a second, not IOPS.
-    pub fn label(self, counts: Counts) -> &'static str {
-        match self {
-            Metric::Iops => match counts {
-                Counts::Ios => "IOPS",
-                Counts::Calls => "calls/s",
-                Counts::Rows => "rows/s",
-            },
-            Metric::MbPerSec => "MB/s",
-            Metric::LatencyMean => "mean latency",
-            Metric::LatencyP99 => "p99 latency",
-            Metric::CommitLatency => "commit latency",
-        }
-    }
-
-    pub fn higher_is_better(self) -> bool {
-        matches!(self, Metric::Iops | Metric::MbPerSec)
-    }
-
-    /// Whether the run has this figure: MB/s only for kinds that move bytes of their own, a
-    /// latency only where it was recorded (a run imported from a tool that printed no
-    /// percentiles has none, which is not a latency of 0).
-    pub fn present_in(self, r: &RunRecord) -> bool {
-        let s = &r.summary;
-        match self {
-            Metric::Iops => true,
-            Metric::MbPerSec => r.kind().moves_bytes(),
-            Metric::LatencyMean => r.recorded().latency && (s.ios == 0 || s.latency_ns.mean > 0.0),
-            Metric::LatencyP99 => r.recorded().percentiles && (s.ios == 0 || s.latency_ns.p99 > 0),
-            Metric::CommitLatency => s.commit.count > 0,
-        }
-    }
-
-    /// Whether every one of `runs` has this figure.
-    pub fn present_in_all(self, runs: &[&RunRecord]) -> bool {
-        runs.iter().all(|r| self.present_in(r))
-    }
-
-    /// The run's figure (latencies in nanoseconds).
-    pub fn of(self, r: &RunRecord) -> f64 {
-        let s = &r.summary;
-        match self {
-            Metric::Iops => s.iops,
-            Metric::MbPerSec => s.mb_per_sec,
-            Metric::LatencyMean => s.latency_ns.mean,
-            Metric::LatencyP99 => s.latency_ns.p99 as f64,
-            Metric::CommitLatency => s.commit.latency_ns.mean,
-        }
-    }
-}
 
 /// How to judge: what picked the sides, the smallest change worth acting on, and the host's
 /// history to estimate drift from.
@@ -114,6 +50,14 @@ pub struct Settings<'a> {
 }
 
 impl MetricComparison {
+    /// The means `change_pct` is the ratio of, A's then B's, and whether they are geometric.
+    pub fn change_means(&self) -> (f64, f64, bool) {
+        match self.a_geomean.zip(self.b_geomean) {
+            Some((a, b)) => (a, b, true),
+            None => (self.a_mean, self.b_mean, false),
+        }
+    }
+
     /// The verdict as a table prints it, with why drift left it inconclusive.
     pub fn verdict_words(&self) -> &'static str {
         match self.verdict {
@@ -136,8 +80,13 @@ pub struct MetricComparison {
     /// Arithmetic means of each side's figures.
     pub a_mean: f64,
     pub b_mean: f64,
-    /// B against A, percent: the ratio of geometric means (or, paired, the geometric mean of
-    /// the rounds' ratios) when tested, of arithmetic means when not.
+    /// Geometric means of each side's figures, where every figure is positive (a figure of 0
+    /// has none): the change is their ratio, so tables show them beside it.
+    pub a_geomean: Option<f64>,
+    pub b_geomean: Option<f64>,
+    /// B against A, percent: the ratio of the geometric means (paired, the same as the
+    /// geometric mean of the rounds' ratios), tested or not; of the arithmetic means where a
+    /// figure is not positive.
     pub change_pct: f64,
     /// The simultaneous interval of the change at the comparison's `interval_confidence`,
     /// percent (always above -100: an interval of a ratio).
@@ -297,12 +246,16 @@ fn judge_all(
         .map(|(&m, e)| {
             let a_mean = mean(&a.iter().map(|r| m.of(r)).collect::<Vec<_>>());
             let b_mean = mean(&b.iter().map(|r| m.of(r)).collect::<Vec<_>>());
+            let (a_geomean, b_geomean) = (geometric_mean(m, a), geometric_mean(m, b));
             let Some(e) = e else {
-                let change_pct = if a_mean != 0.0 { (b_mean / a_mean - 1.0) * 100.0 } else { 0.0 };
+                let (ca, cb) = a_geomean.zip(b_geomean).unwrap_or((a_mean, b_mean));
+                let change_pct = if ca != 0.0 { (cb / ca - 1.0) * 100.0 } else { 0.0 };
                 return MetricComparison {
                     metric: m,
                     a_mean,
                     b_mean,
+                    a_geomean,
+                    b_geomean,
                     change_pct,
                     ci_pct: None,
                     test: None,
@@ -340,6 +293,8 @@ fn judge_all(
                 metric: m,
                 a_mean,
                 b_mean,
+                a_geomean,
+                b_geomean,
                 change_pct,
                 ci_pct: Some((pct_of_log(ci.0), pct_of_log(ci.1))),
                 p_adjusted: Some(p_adjusted),
@@ -355,4 +310,10 @@ fn judge_all(
             }
         })
         .collect()
+}
+
+/// The geometric mean of the runs' figures: what a test on log figures compares. `None` where
+/// a figure is not positive.
+fn geometric_mean(m: Metric, runs: &[&RunRecord]) -> Option<f64> {
+    log_figures(m, runs).filter(|l| !l.is_empty()).map(|l| mean(&l).exp())
 }

@@ -1,5 +1,22 @@
 use super::*;
+use spindle_model::RunRecord;
+use spindle_model::db::{DeviceIo, LargeOpFigures};
 use spindle_model::fixtures::io_run;
+
+/// One of the large operations on 20,000 rows, taking `seconds`, with its volumes' counts,
+/// recorded as the large operations record it: the rows over the statement's time.
+pub(super) fn large_op(operation: &str, seconds: f64, volumes: Vec<DeviceIo>) -> RunRecord {
+    let figures = LargeOpFigures { operation: operation.into(), rows: 20_000, seconds, volumes, ..Default::default() };
+    let mut r = RunRecord::new(
+        spindle_model::KindData::LargeOps { spec: Default::default(), figures },
+        spindle_model::record::RunStatus::Complete,
+        std::time::SystemTime::UNIX_EPOCH,
+        seconds,
+    );
+    r.summary.ios = 20_000;
+    r.summary.iops = 20_000.0 / seconds;
+    r
+}
 
 /// A per-second series around `level` with a fixed ±2% wobble, shifted by `phase`.
 fn series(level: f64, phase: usize) -> Vec<f64> {
@@ -224,6 +241,23 @@ fn intervals_are_corrected_as_the_p_values_are_and_say_why_a_clear_looking_chang
 }
 
 #[test]
+fn a_significant_change_whose_interval_reaches_inside_the_threshold_says_so_not_that_it_is_not_significant() {
+    // Five rounds whose log ratios are 0.18 .. 0.74 (B about +58%): significant after the
+    // correction over 4 metrics, yet the simultaneous 98.75% interval starts below +5%. The
+    // note used to call that "not significant" beside a corrected p of 0.048.
+    let a = runs(&[1000.0; 5], 0, &[]);
+    let b = runs(&[0.18f64, 0.32, 0.46, 0.60, 0.74].map(|d| 1000.0 * d.exp()), 0, &[]);
+    let c = compare_paired(&rounds(&a, &b), &Settings::default());
+    let iops = &c.metrics[0];
+    let (lo, _) = iops.ci_pct.unwrap();
+    assert!(iops.p_adjusted.unwrap() < ALPHA && lo > 0.0 && lo < 5.0, "{iops:?}");
+    assert_eq!(iops.verdict, Verdict::Inconclusive);
+    let note = c.notes.iter().find(|n| n.starts_with("IOPS: inconclusive")).unwrap();
+    assert!(note.contains("the change is significant (p = 0.0") && !note.contains("not significant"), "{note}");
+    assert!(note.contains("its 98.75% interval reaches inside ±5%: it may be too small to act on"), "{note}");
+}
+
+#[test]
 fn single_runs_are_not_tested_however_large_the_change() {
     // Measured here: two single runs of one configuration differed by 43%.
     let a = io_run(&series(61_463.0, 0), 130_000, &[]);
@@ -390,4 +424,56 @@ fn commit_latency_is_compared_only_where_every_run_commits_and_the_method_counts
     // One side that does not commit: the figure is absent, not zero.
     let c = compare(&side(&a, 1), &side(&plain_b, 4), &Settings::default());
     assert!(c.metrics.iter().all(|m| m.metric != Metric::CommitLatency));
+}
+
+#[test]
+fn a_checkpoint_is_judged_on_its_duration_lower_is_better_and_on_the_mb_it_wrote() {
+    // B's checkpoints take half as long, writing the same 12 MB: its rows/s (20,000 rows over
+    // the statement's time, as the record keeps it) is no figure of a checkpoint.
+    let op = |seconds: f64| {
+        let vol =
+            DeviceIo { device: "vda".into(), bytes_written: 12_000_000, seconds: Some(seconds), ..Default::default() };
+        large_op("checkpoint", seconds, vec![vol])
+    };
+    let a: Vec<RunRecord> = [2.0, 2.1, 1.9, 2.05].map(op).to_vec();
+    let b: Vec<RunRecord> = [1.0, 1.02, 0.97, 1.01].map(op).to_vec();
+    let c = compare_paired(&rounds(&a, &b), &Settings::default());
+    let metrics: Vec<Metric> = c.metrics.iter().map(|m| m.metric).collect();
+    assert_eq!(metrics, [Metric::Duration, Metric::WriteMbPerSec], "no rows/s");
+    assert_eq!(verdict(&c, Metric::Duration), Verdict::Better, "a shorter checkpoint is better");
+    assert_eq!(verdict(&c, Metric::WriteMbPerSec), Verdict::Better);
+    // Geometric means: 2.0 s, 1.0 s a side to within their spread; -50% is half the time.
+    let duration = &c.metrics[0];
+    assert!((duration.change_pct + 50.0).abs() < 1.5, "{duration:?}");
+    assert!(c.headline.starts_with("B outperforms A by") && c.headline.contains("% duration"), "{}", c.headline);
+    let json = serde_json::to_value(&c).unwrap();
+    assert_eq!(json["metrics"][0]["metric"], "duration");
+    assert_eq!(json["metrics"][1]["metric"], "write_mb_per_sec");
+    // A checkpoint against a scan has no figure in common: said, not a panic.
+    let scans: Vec<RunRecord> = [1.0, 1.1].map(|s| large_op("scan", s, Vec::new())).to_vec();
+    let c = compare_paired(&rounds(&a[..2], &scans), &Settings::default());
+    assert!(c.metrics.is_empty() && c.headline.starts_with("Nothing to compare"), "{}", c.headline);
+}
+
+#[test]
+fn the_change_is_the_ratio_of_the_geometric_means_shown_beside_it() {
+    // A: 1,000 and 4,000 IOPS (arithmetic mean 2,500, geometric 2,000); B: 2,000 twice. The
+    // change is the ratio of geometric means, 0%, not 2,000 / 2,500.
+    let run = |iops: f64| io_run(&[iops; 10], 100_000, &[]);
+    let (a, b) = ([run(1000.0), run(4000.0)], [run(2000.0), run(2000.0)]);
+    for c in [
+        compare_paired(&rounds(&a, &b), &Settings::default()),
+        compare(&side(&a, 1), &side(&b, 3), &Settings::default()),
+    ] {
+        let iops = &c.metrics[0];
+        assert_eq!((iops.a_mean, iops.b_mean), (2500.0, 2000.0));
+        let (ga, gb, geometric) = iops.change_means();
+        assert!(geometric && (ga - 2000.0).abs() < 1e-9 && (gb - 2000.0).abs() < 1e-9, "{iops:?}");
+        assert!(iops.change_pct.abs() < 1e-9, "{iops:?}");
+    }
+    // A single run a side is not tested; its change is still the ratio of what is shown.
+    let c = compare(&side(&a[1..], 1), &side(&b[..1], 3), &Settings::default());
+    let (ga, gb, geometric) = c.metrics[0].change_means();
+    assert!(geometric && (ga - 4000.0).abs() < 1e-9 && (gb - 2000.0).abs() < 1e-9, "{:?}", c.metrics[0]);
+    assert!((c.metrics[0].change_pct + 50.0).abs() < 1e-9);
 }

@@ -3,7 +3,7 @@
 //! outperformed VRAID5 by 117.65% IOPS") where the data allow it, and plainly not where they
 //! do not.
 
-use super::{Basis, Comparison, MetricComparison, Sequence, Verdict, differing_keys, simultaneous_confidence};
+use super::{Basis, Comparison, MetricComparison, Sequence, Settle, Verdict, differing_keys, simultaneous_confidence};
 use crate::compare::verdict::Lean;
 use spindle_model::RunRecord;
 use spindle_model::units::signed_pct;
@@ -54,7 +54,7 @@ pub fn interval(ci: (f64, f64)) -> String {
 }
 
 /// `p = 0.031`, or `p < 0.001`.
-fn p_text(p: f64) -> String {
+pub fn p_text(p: f64) -> String {
     if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {p:.3}") }
 }
 
@@ -67,6 +67,22 @@ fn span(runs: &[&RunRecord]) -> String {
 /// Runs a side, or rounds when paired.
 fn unit(basis: Basis) -> &'static str {
     if basis == Basis::Paired { "rounds" } else { "runs a side" }
+}
+
+/// A metric's change with its interval at `confidence`: `+47.00%, 98.75% interval -1.0% ..
+/// +118.0%`.
+pub fn estimate(m: &MetricComparison, confidence: f64) -> String {
+    let ci = m.ci_pct.map(interval).unwrap_or_default();
+    format!("{}, {} interval {ci}", pct(m.change_pct), confidence_text(confidence))
+}
+
+/// How many runs a side (rounds, when paired) would likely settle an inconclusive metric, in
+/// the words every view says it with: `about 7 rounds (1 more) would likely settle it`.
+pub fn settle_words(settle: Option<Settle>, basis: Basis) -> String {
+    match settle.and_then(|s| s.runs.zip(s.more)) {
+        Some((n, more)) => format!("about {n} {} ({more} more) would likely settle it", unit(basis)),
+        None => format!("at this spread, settling it would take more than 1000 {}", unit(basis)),
+    }
 }
 
 /// What the table alone does not say.
@@ -100,9 +116,8 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
             span(a),
             span(b)
         ));
-        let headline = &c.metrics[0];
-        match headline.drift {
-            Some(d) => notes.push(format!(
+        match c.metrics.first().map(|headline| (headline, headline.drift)) {
+            Some((headline, Some(d))) => notes.push(format!(
                 "This host drifts ±{:.1}% in {} between groups ({} stored groups of an identical workload); a \
                  change within that is inconclusive (drift). Alternate A and B with spindle ab to cancel it.",
                 d.pct,
@@ -110,16 +125,14 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
                 d.groups
             )),
             // The headline says it already.
-            None if headline.drift_unknown => {}
-            None => notes.push(format!("{NO_DRIFT}; {MEASURE_DRIFT}.")),
+            Some((headline, None)) if headline.drift_unknown => {}
+            _ => notes.push(format!("{NO_DRIFT}; {MEASURE_DRIFT}.")),
         }
     }
-    let level = confidence_text(c.interval_confidence);
     for m in &c.metrics {
         if m.verdict != Verdict::Inconclusive {
             continue;
         }
-        let ci = m.ci_pct.map(interval).unwrap_or_default();
         let leans = match m.lean {
             Some(Lean::Better) => "leans B better",
             Some(Lean::Worse) => "leans B worse",
@@ -130,25 +143,21 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
         } else if m.drift_unknown {
             "more runs of the same groups cannot tell a change from this host's unknown drift".to_string()
         } else {
-            match m.settle.and_then(|s| s.runs.zip(s.more)) {
-                Some((n, more)) => {
-                    format!("about {n} {} ({more} more) would likely settle it", unit(c.basis))
-                }
-                None => format!("at this spread, settling it would take more than 1000 {}", unit(c.basis)),
-            }
+            settle_words(m.settle, c.basis)
         };
         notes.push(format!(
-            "{}: inconclusive, {leans} ({}, {level} interval {ci}); {}{settle}.",
+            "{}: inconclusive, {leans} ({}); {}{settle}.",
             m.metric.label(c.counts),
-            pct(m.change_pct),
+            estimate(m, c.interval_confidence),
             not_significant_after_correction(c, m).unwrap_or_default()
         ));
     }
     notes
 }
 
-/// For a metric whose unadjusted 95% interval lies wholly beyond the threshold but whose
-/// corrected p is not significant: why a change that looks settled is not, as a clause.
+/// For an inconclusive metric whose unadjusted 95% interval lies wholly beyond the threshold:
+/// why a change that looks settled is not (the corrected p is not significant, or it is but
+/// the simultaneous interval reaches inside the threshold), as a clause.
 fn not_significant_after_correction(c: &Comparison, m: &MetricComparison) -> Option<String> {
     if m.within_drift || m.drift_unknown {
         return None;
@@ -164,17 +173,31 @@ fn not_significant_after_correction(c: &Comparison, m: &MetricComparison) -> Opt
         return None;
     };
     let tested = c.metrics.iter().filter(|x| x.test.is_some()).count();
-    Some(format!(
-        "its unadjusted 95% interval ({}) lies wholly beyond {beyond}, but with {tested} metrics tested at once that \
-         is not significant ({} after Bonferroni's correction); ",
-        interval((lo, hi)),
-        p_text(p)
-    ))
+    let unadjusted = format!("its unadjusted 95% interval ({}) lies wholly beyond {beyond}", interval((lo, hi)));
+    let level = confidence_text(c.interval_confidence);
+    Some(if p < super::ALPHA {
+        // Significant, yet the interval the verdict rests on reaches inside the threshold.
+        format!(
+            "{unadjusted}, and with {tested} metrics tested at once the change is significant ({} after \
+             Bonferroni's correction), but its {level} interval reaches inside ±{t}%: it may be too small to act on; ",
+            p_text(p)
+        )
+    } else {
+        format!(
+            "{unadjusted}, but with {tested} metrics tested at once that is not significant ({} after Bonferroni's \
+             correction); ",
+            p_text(p)
+        )
+    })
 }
 
 /// The result on the headline metric (the first), in one sentence.
 pub(crate) fn headline(c: &Comparison) -> String {
-    let m: &MetricComparison = &c.metrics[0];
+    let Some(m) = c.metrics.first() else {
+        return "Nothing to compare: no figure is recorded by every run on both sides (a checkpoint has a duration \
+                and no rate of rows: compare each operation with the same operation)."
+            .into();
+    };
     let label = m.metric.label(c.counts);
     let by = m.change_pct.abs();
     let how = match (&m.test, m.p_adjusted) {

@@ -46,7 +46,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         warn(args.quiet, w);
     }
     if !args.quiet {
-        eprintln!("{}", planned.differences());
+        eprintln!("{}", planned.differences([&args.a, &args.b]));
     }
 
     let first = if random_bit() { Side::A } else { Side::B };

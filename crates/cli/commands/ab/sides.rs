@@ -8,7 +8,7 @@ use crate::machine::ThisMachine;
 use crate::origin::Setting;
 use crate::plan::{self, DatabaseSide, DbTarget, DbWorkload, PlanInput, SpecFile};
 use crate::usage::UsageError;
-use spindle_analysis::compare::{device_differences, spec_differences};
+use spindle_analysis::compare::{device_differences, setting_differences, spec_differences, value_differences};
 use spindle_db::managed::{Checkpoints, InstanceSpec};
 use spindle_model::record::DeviceInfo;
 use spindle_model::spec::JobSpec;
@@ -51,33 +51,39 @@ impl Planned {
     }
 
     /// Every setting in which A and B differ, said before the first run, so a difference the
-    /// user did not mean to test is seen before the time is spent.
-    pub fn differences(&self) -> String {
+    /// user did not mean to test is seen before the time is spent. `files` are A's and B's
+    /// workload files: where the plans resolve to the same workload, how the files differ is
+    /// still named, so two differing files are never called one workload unsaid.
+    pub fn differences(&self, files: [&Path; 2]) -> String {
         // The devices under the targets too (loop devices and their direct I/O, device mapper
         // and md members, a disk shared), each with what it does to the figures.
-        let mut devices = Vec::new();
-        let diffs: Vec<(String, String, String)> = match self {
+        let under =
+            |paths: Vec<&Path>| -> Vec<DeviceInfo> { paths.into_iter().map(spindle_host::device_info).collect() };
+        let (diffs, devices) = match self {
             Planned::Io { a, b, .. } => {
                 let to_json = |j: &JobSpec| serde_json::to_value(j).unwrap_or_default();
-                let under = |j: &JobSpec| -> Vec<DeviceInfo> {
-                    j.targets.iter().map(|t| spindle_host::device_info(&t.path)).collect()
-                };
-                devices = device_differences(&under(a), &under(b));
-                spec_differences(&to_json(a), &to_json(b))
+                (spec_differences(&to_json(a), &to_json(b)), device_differences(&under(targets(a)), &under(targets(b))))
             }
-            Planned::Database { a, b } => {
-                let (a, b) = (&a.planned.shown, &b.planned.shown);
-                let value = |side: &[(String, String)], key: &str| {
-                    side.iter().find(|(k, _)| k == key).map_or("(not set)".to_string(), |(_, v)| v.clone())
-                };
-                let mut keys: Vec<&String> = a.iter().chain(b).map(|(k, _)| k).collect();
-                keys.sort();
-                keys.dedup();
-                keys.into_iter().map(|k| (k.clone(), value(a, k), value(b, k))).filter(|(_, va, vb)| va != vb).collect()
-            }
+            Planned::Database { a, b } => (
+                setting_differences(&a.planned.shown, &b.planned.shown),
+                device_differences(&under(a.local_paths()), &under(b.local_paths())),
+            ),
+        };
+        let devices_are = match self {
+            Planned::Database { .. } if !devices.is_empty() => format!("\n  ({DB_PATHS})"),
+            _ => String::new(),
         };
         if diffs.is_empty() && devices.is_empty() {
-            return "A and B are the same workload: expect them to come out equivalent".into();
+            return match written_apart(files).as_slice() {
+                [] => "A and B are the same workload (their files set the same values): expect them to come out \
+                       equivalent"
+                    .into(),
+                keys => format!(
+                    "A and B differ only in how their files write {} (spindle plans both as the same workload): \
+                     expect them to come out equivalent",
+                    keys.join(", ")
+                ),
+            };
         }
         let mut text = "A and B differ in:".to_string();
         for (key, va, vb) in diffs {
@@ -89,7 +95,42 @@ impl Planned {
                 text.push_str(&format!("\n    ({meaning})"));
             }
         }
+        text.push_str(&devices_are);
         text
+    }
+}
+
+/// What a database side's devices are, as the differences number them.
+const DB_PATHS: &str = "a database's devices[0] holds its data and devices[1] its log; an SQLite file's one \
+                        devices[0] both";
+
+/// The paths of an I/O side's targets.
+fn targets(job: &JobSpec) -> Vec<&Path> {
+    job.targets.iter().map(|t| t.path.as_path()).collect()
+}
+
+impl DbSide {
+    /// The paths on this machine the side's database keeps its files in (`DB_PATHS`): an
+    /// instance's data directory and its log's (the data's when the log is inside it), an
+    /// SQLite file's directory; none for a server at a URL.
+    fn local_paths(&self) -> Vec<&Path> {
+        match &self.planned.target {
+            DbTarget::Managed { dir, wal_dir, .. } => vec![dir, wal_dir.as_ref().unwrap_or(dir)],
+            DbTarget::Url(url) => url.path.as_deref().and_then(Path::parent).into_iter().collect(),
+        }
+    }
+}
+
+/// The keys (`database.dir`) whose values two workload files write differently, names only (a
+/// URL's password stays unsaid); empty when either cannot be read again.
+fn written_apart(files: [&Path; 2]) -> Vec<String> {
+    let written = |path: &Path| -> Option<serde_json::Value> {
+        let value: toml::Value = toml::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+        serde_json::to_value(value).ok()
+    };
+    match (written(files[0]), written(files[1])) {
+        (Some(a), Some(b)) => value_differences(&a, &b).into_iter().map(|(key, _, _)| key).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -219,4 +260,65 @@ fn plan_database_side(args: &AbArgs, file: &SpecFile, side: Side) -> anyhow::Res
         }
     };
     Ok(DbSide { planned, db })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{Cli, Command};
+    use clap::Parser;
+
+    /// Two large-operations files, with these lines apart, planned and compared.
+    fn differences(dir: &Path, a_lines: &str, b_lines: &str) -> String {
+        let write = |name: &str, lines: &str| {
+            let path = dir.join(name);
+            let text = format!("[database]\nworkload = \"largeops\"\nsettle = \"0s\"\n{lines}");
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let (a, b) = (write("a.toml", a_lines), write("b.toml", b_lines));
+        let cli = Cli::try_parse_from(["spindle".as_ref(), "ab".as_ref(), a.as_os_str(), b.as_os_str()]).unwrap();
+        let Command::Ab(args) = cli.command else { panic!("not ab") };
+        plan(&args).unwrap().differences([&a, &b])
+    }
+
+    /// The issue's case: two files whose instances keep their data and log in other directories
+    /// were "the same workload: expect them to come out equivalent", the directories named only
+    /// at the end (and there only as the instances' ports).
+    #[test]
+    fn files_that_differ_in_dir_and_wal_dir_say_so_first() {
+        let scratch = tempfile::tempdir().unwrap();
+        let d = |name: &str| {
+            let path = scratch.path().join(name);
+            std::fs::create_dir(&path).unwrap();
+            path.display().to_string()
+        };
+        let (data_a, data_b, log_b) = (d("data-a"), d("data-b"), d("log-b"));
+        let text = differences(
+            scratch.path(),
+            &format!("engine = \"postgres\"\ndir = \"{data_a}\"\n"),
+            &format!("engine = \"postgres\"\ndir = \"{data_b}\"\nwal_dir = \"{log_b}\"\n"),
+        );
+        assert!(
+            text.starts_with(&format!(
+                "A and B differ in:\n  dir: A {data_a}; B {data_b}\n  wal_dir: A (inside dir); B {log_b}"
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("same workload"), "{text}");
+
+        // Written apart but planned alike (pg is postgres): the key is named, the workload said
+        // to be one.
+        let dir = format!("dir = \"{data_a}\"\n");
+        let text =
+            differences(scratch.path(), &format!("engine = \"postgres\"\n{dir}"), &format!("engine = \"pg\"\n{dir}"));
+        assert_eq!(
+            text,
+            "A and B differ only in how their files write database.engine (spindle plans both as the same workload): \
+             expect them to come out equivalent"
+        );
+        let a = format!("engine = \"postgres\"\n{dir}");
+        let text = differences(scratch.path(), &a, &format!("{a}# a comment\n"));
+        assert!(text.starts_with("A and B are the same workload (their files set the same values)"), "{text}");
+    }
 }

@@ -23,7 +23,7 @@ use crate::{Outcome, output, plan, runner, store};
 use layouts::{Layout, Places};
 use spindle_analysis::compare::Basis;
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
-use spindle_analysis::findings::placement::recommend;
+use spindle_analysis::findings::placement::{MoreRounds, recommend};
 use spindle_counters::volumes_under;
 use spindle_db::logtest::{LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
@@ -156,7 +156,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         (v, at_points)
     })
     .collect();
-    let recommendations = recommendations(&compared, &split_wal.display().to_string(), split_disk.as_deref(), rounds);
+    let recommendations = recommendations(&compared, &split_wal.display().to_string(), split_disk.as_deref());
     if args.json {
         output::write_stdout(&comparisons_json(&compared)?)?;
     } else if !quiet {
@@ -186,8 +186,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
 
 /// What to do with the log, a sentence per point the rounds compared (a session count, or
 /// the workload's one), each saying how sure it is; the loads, one run a side, decide nothing.
-fn recommendations(compared: &[Compared], log_dir: &str, shared_disk: Option<&str>, rounds: u32) -> Vec<String> {
-    let more = format!("--rounds {}", rounds * 2);
+fn recommendations(compared: &[Compared], log_dir: &str, shared_disk: Option<&str>) -> Vec<String> {
     let paired: Vec<&Compared> = compared.iter().filter(|c| c.comparison.basis == Basis::Paired).collect();
     if paired.is_empty() {
         return vec!["None: no point was measured in paired rounds on both layouts".into()];
@@ -195,7 +194,7 @@ fn recommendations(compared: &[Compared], log_dir: &str, shared_disk: Option<&st
     paired
         .iter()
         .map(|c| {
-            let r = recommend(&c.comparison, log_dir, shared_disk, &more);
+            let r = recommend(&c.comparison, log_dir, shared_disk, MoreRounds::Count("--rounds"));
             format!("at {}: {}.", point_name(c), r.text)
         })
         .collect()

@@ -229,12 +229,16 @@ fn ab(section: &mut Section, c: &Comparison) {
     section.notes.push(c.headline.clone());
     section.notes.extend(c.notes.iter().cloned());
     section.notes.push(format!("Method: {}.", c.method));
+    section.notes.push(format!("{}.", crate::compare::means_note(c)));
     let level = words::confidence_text(c.interval_confidence);
     let title = format!("B against A, with simultaneous {level} intervals");
     let mut chart = Chart::new(title, ChartKind::Interval, "metric", "change %");
     chart.band = Some(c.threshold_pct);
     let interval = format!("{level} interval");
-    let mut t = Table::new("Comparison", &["metric", "A", "B", "B vs A", &interval, "p (Bonferroni)", "verdict"]);
+    let mut t = Table::new(
+        "Comparison",
+        &["metric", "A geomean", "B geomean", "B vs A", &interval, "p (Bonferroni)", "verdict"],
+    );
     for m in &c.metrics {
         let label = m.metric.label(c.counts);
         if let Some(ci) = m.ci_pct {
@@ -242,10 +246,18 @@ fn ab(section: &mut Section, c: &Comparison) {
             chart.intervals.push(ci);
         }
         let verdict = m.verdict_words();
+        let (a, b, geometric) = m.change_means();
+        let mean_cell = |v: f64| {
+            let mut cell = metric_cell(m.metric, v);
+            if !geometric {
+                cell.text.push_str(crate::compare::ARITHMETIC_MARK);
+            }
+            cell
+        };
         t.rows.push(vec![
             Cell::text(label),
-            metric_cell(m.metric, m.a_mean),
-            metric_cell(m.metric, m.b_mean),
+            mean_cell(a),
+            mean_cell(b),
             Cell::change_pct(m.change_pct),
             Cell::text(m.ci_pct.map(words::interval).unwrap_or_else(|| "-".into())),
             Cell::opt(m.p_adjusted, |p| Cell::number(if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }, p)),
@@ -275,10 +287,7 @@ fn ab(section: &mut Section, c: &Comparison) {
     }
 }
 
-/// A metric's figure: latencies in their unit, rates as rates.
+/// A metric's figure: times in their unit, rates as rates.
 fn metric_cell(metric: Metric, v: f64) -> Cell {
-    match metric {
-        Metric::LatencyMean | Metric::LatencyP99 | Metric::CommitLatency => Cell::latency_ns(v),
-        Metric::Iops | Metric::MbPerSec => Cell::rate(v),
-    }
+    if metric.is_time() { Cell::latency_ns(v) } else { Cell::rate(v) }
 }
