@@ -19,8 +19,9 @@ pub struct Cli {
 pub enum Command {
     /// The main job: how will this storage serve a database? A battery of measurements in
     /// DIR (page reads to the knee, commit latency, checkpoint-like writes, read-ahead-like
-    /// reads, the log test on a database, a verified pass), then findings in plain words,
-    /// each held against published guidance, and an HTML report.
+    /// reads, the log test on a database, a verified pass), then findings in plain words, each
+    /// held against a threshold that is published (with its source) or spindle's own (said
+    /// so), and an HTML report.
     Check(Box<CheckArgs>),
     /// Run one synthetic I/O workload (SQLIO/DiskSpd/fio style) against one or more targets.
     Io(Box<IoArgs>),

@@ -270,4 +270,54 @@ mod tests {
         assert!(text.contains("more in the report") && text.contains("report: /a/r.html"), "{text}");
         assert!(text.contains("one physical device"), "{text}");
     }
+
+    fn moved(
+        what: &'static str,
+        verdict: Moved,
+        checks: usize,
+        swing: Option<f64>,
+    ) -> spindle_analysis::findings::since::Change {
+        spindle_analysis::findings::since::Change {
+            what,
+            before: 1.0,
+            now: 2.0,
+            pct: 100.0,
+            checks,
+            swing_pct: swing,
+            p: swing.map(|_| 0.01),
+            verdict,
+            text: format!("{what} moved"),
+        }
+    }
+
+    #[test]
+    fn since_names_changes_only_beyond_a_swing_it_could_measure() {
+        let since =
+            |checks: usize, changes| Since { group: 12, created_at: "2026-11-20T10:34:07Z".into(), checks, changes };
+        let few = since_line(&since(1, vec![moved("commit latency", Moved::Unjudged, 1, None)]));
+        assert_eq!(
+            few,
+            "  since the check of 2026-11-20T10:34:07Z (group 12): commit latency moved; 1 earlier check here, too \
+             few to know this disk's swing (3 are needed), so no move is called a change"
+        );
+        let within = since_line(&since(
+            4,
+            vec![
+                moved("commit latency", Moved::WithinSwing, 4, Some(12.0)),
+                moved("large writes", Moved::WithinSwing, 4, Some(27.4)),
+            ],
+        ));
+        assert!(
+            within.ends_with(": every figure within this disk's swing over 4 earlier checks here (up to ±27%)"),
+            "{within}"
+        );
+        let beyond = since_line(&since(
+            4,
+            vec![
+                moved("commit latency", Moved::Worse, 4, Some(12.0)),
+                moved("large writes", Moved::WithinSwing, 4, Some(27.4)),
+            ],
+        ));
+        assert!(beyond.ends_with(": commit latency moved; the rest within their swing"), "{beyond}");
+    }
 }
