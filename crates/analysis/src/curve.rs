@@ -209,6 +209,11 @@ mod tests {
         }
     }
 
+    /// IOPS at depths 1, 2, 4, ... as a curve of 8 KiB-ish points whose latency grows.
+    fn by_depth(iops: &[f64]) -> Vec<CurvePoint> {
+        iops.iter().enumerate().map(|(i, v)| point(&(1 << i).to_string(), v / 128.0, 100.0 * (i + 1) as f64)).collect()
+    }
+
     #[test]
     fn knee_is_where_throughput_flattens_and_latency_grows() {
         // Seed 003's shape: doubling depth doubles throughput until the device saturates.
@@ -262,11 +267,7 @@ mod tests {
     fn a_curve_that_falls_and_rises_again_is_too_noisy_for_a_knee() {
         // IOPS at depths 1..128 on a disk under other load.
         let iops = [3_632.0, 5_690.0, 3_510.0, 692.0, 5_136.0, 1_416.0, 13_595.0, 24_325.0];
-        let c: Vec<CurvePoint> = iops
-            .iter()
-            .enumerate()
-            .map(|(i, v)| point(&(1 << i).to_string(), v / 128.0, 100.0 * (i + 1) as f64))
-            .collect();
+        let c = by_depth(&iops);
         assert_eq!(shape(&c), Shape::Noisy);
         assert_eq!(knee(&c), None);
         // A fall after the knee that does not rise again is saturation, not noise.
@@ -344,11 +345,7 @@ mod tests {
         // The quick check's table: 1: 5,814, 2: 7,119, 4: 23,322, 8: 39,109, 16: 26,243,
         // 32: 40,035 IOPS. The fall was 8 -> 16, and 32 rose past it.
         let iops = [5_814.0, 7_119.0, 23_322.0, 39_109.0, 26_243.0, 40_035.0];
-        let c: Vec<CurvePoint> = iops
-            .iter()
-            .enumerate()
-            .map(|(i, v)| point(&(1 << i).to_string(), v / 128.0, 100.0 * (i + 1) as f64))
-            .collect();
+        let c = by_depth(&iops);
         assert_eq!(shape(&c), Shape::Noisy);
         let n = noise(&c).unwrap();
         assert_eq!((c[n.high].value.as_str(), c[n.low].value.as_str(), c[n.rose].value.as_str()), ("8", "16", "32"));
