@@ -301,6 +301,36 @@ pub(crate) fn virtual_disk(c: &Check) -> Option<Judgement> {
     Some(Judgement { advice: Some(advice.into()), ..judgement(Level::Note, text, name.into()) })
 }
 
+/// The steps during which other processes were busy enough to move the figures: each named,
+/// with what they did. A note: what the storage did is the measured rules' finding, beside
+/// which the same load is said.
+pub(crate) fn host_load(c: &Check) -> Option<Judgement> {
+    let busy: Vec<&super::load::StepLoad> = c.dir.loads.iter().filter(|l| l.busy()).collect();
+    if busy.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = busy.iter().take(3).map(|l| format!("{} ({})", l.step, l.words())).collect();
+    let more = if busy.len() > 3 { format!(", and {} more", busy.len() - 3) } else { String::new() };
+    let drowned = busy.iter().filter(|l| l.drowned()).count();
+    let worst = busy.iter().filter_map(|l| l.io_share()).fold(0.0, f64::max);
+    Some(Judgement {
+        level: Level::Note,
+        text: format!(
+            "The host was busy during {} of {} steps: {}{more}{}",
+            busy.len(),
+            c.dir.loads.len(),
+            named.join("; "),
+            if drowned > 0 { format!("; {drowned} drowned by other I/O, so not judged") } else { String::new() }
+        ),
+        figure: format!("{:.0}% of a step's own I/O at most", worst * 100.0),
+        threshold: Some(format!(
+            "other processes' I/O at most {:.0}% of a step's own",
+            bound_for(c.thresholds, Level::Note).unwrap_or_default() * 100.0
+        )),
+        advice: Some("Check again when nothing else uses this storage and the CPUs are idle".into()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::evidence::LoopBacking;
@@ -511,5 +541,48 @@ mod tests {
         assert_eq!((unknown.level, unknown.text.as_str()), (Level::Note, "vda may be a virtual disk: it may be"));
         assert_eq!(level("virtual-disk", &on(Some(DiskOrigin::Local { evidence: "its own".into() }))), None);
         assert_eq!(level("virtual-disk", &on(None)), None);
+    }
+
+    fn loaded(share: f64) -> super::super::load::StepLoad {
+        super::super::load::StepLoad {
+            area: super::super::Area::LargeWrites,
+            step: "large writes".into(),
+            own_mb_per_sec: 100.0,
+            other_mb_per_sec: Some(share * 100.0),
+            other_cpu: Some(0.1),
+        }
+    }
+
+    #[test]
+    fn a_busy_host_is_named_with_its_steps_and_a_drowned_step_gives_no_verdict() {
+        let mut d = dir();
+        d.loads = vec![loaded(0.05)];
+        assert_eq!(level("host-load", &d), None, "a twentieth is quiet enough");
+        d.loads.push(loaded(0.13));
+        let j = judge("host-load", &d).unwrap();
+        assert_eq!(j.level, Level::Note);
+        assert_eq!(
+            j.text,
+            "The host was busy during 1 of 2 steps: large writes (other processes moved 13 MB/s (13% of the step's own))"
+        );
+        assert!(j.basis.is_own());
+        // The large-writes finding says it too; drowned, it gives no verdict.
+        d.large_writes = Some(super::super::Transfer {
+            block: 262_144,
+            outstanding: 32,
+            mb_per_sec: 100.0,
+            iops: 400.0,
+            latency_mean_ns: 1e6,
+            latency_p99_ns: 2_000_000,
+        });
+        let writes = judge("large-writes", &d).unwrap();
+        assert!(writes.text.ends_with("; while it ran, other processes moved 13 MB/s (13% of the step's own), so the figure may understate this storage"), "{}", writes.text);
+        d.loads = vec![loaded(1.5)];
+        d.commits = Some(commits(20e6, 40_000_000, 10_000));
+        d.loads.push(super::super::load::StepLoad { area: super::super::Area::Commits, ..loaded(1.5) });
+        let slow = judge("commit-latency", &d).unwrap();
+        assert_eq!(slow.level, Level::Note, "20 ms commits would be a warning, but other I/O drowned them");
+        assert!(slow.text.ends_with(": no verdict from a step other I/O drowned"), "{}", slow.text);
+        assert!(judge("host-load", &d).unwrap().text.ends_with("; 2 drowned by other I/O, so not judged"));
     }
 }

@@ -50,6 +50,9 @@ pub struct DirEvidence {
     pub log: Option<LogCurve>,
     /// A short pass of writes read back and checked.
     pub verify: Option<VerifyOutcome>,
+    /// What else the host did during each I/O step (absent in older evidence).
+    #[serde(default)]
+    pub loads: Vec<super::load::StepLoad>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ pub mod evidence;
 mod figures;
 #[cfg(test)]
 mod fixtures;
+pub mod load;
 mod measured;
 mod outcomes;
 pub mod placement;
@@ -35,7 +36,7 @@ pub enum Level {
 }
 
 /// The part of the check a finding belongs to; the summary gives each area one verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Area {
     Environment,

@@ -7,6 +7,7 @@
 use super::basis::Basis;
 use super::durability::{SPINNING_DISK_FLOOR_NS, VOLATILE_SSD_FLOOR_NS};
 use super::evidence::{DirEvidence, Guidance};
+use super::load::{BUSY_CPU_SHARE, BUSY_IO_SHARE, DROWNED_IO_SHARE, busiest};
 use super::sources::*;
 use super::{Area, Finding, Level, Source, environment, measured, outcomes};
 use crate::curve::{CLOSE_CALL, KNEE_GAIN, NOISE_SWING};
@@ -17,6 +18,9 @@ pub struct Rule {
     /// Stable name (`Finding::rule`).
     pub name: &'static str,
     pub area: Area,
+    /// The step whose figure the rule judges, when it judges one: what else the host did
+    /// during it is said beside the finding, and a step other I/O drowned gives no verdict.
+    pub step: Option<Area>,
     /// What the figure is held against, mildest first; empty for a rule that judges a fact
     /// (a filesystem, a mount option) or reports a figure no source gives a bound for.
     pub thresholds: &'static [Threshold],
@@ -112,7 +116,17 @@ pub(crate) struct Judgement {
 impl Rule {
     /// This rule's finding about one directory, if it has one.
     pub fn apply(&self, dir: &DirEvidence, guidance: Guidance) -> Option<Finding> {
-        let j = (self.judge)(&Check { dir, guidance, thresholds: self.thresholds })?;
+        let mut j = (self.judge)(&Check { dir, guidance, thresholds: self.thresholds })?;
+        if let Some(load) = self.step.and_then(|area| busiest(&dir.loads, area)) {
+            j.text.push_str(&format!("; while it ran, {}", load.words()));
+            if load.drowned() {
+                j.level = Level::Note;
+                j.text.push_str(": no verdict from a step other I/O drowned");
+                j.advice = Some("Check again when nothing else uses this storage".into());
+            } else {
+                j.text.push_str(", so the figure may understate this storage");
+            }
+        }
         Some(Finding {
             dir: dir.dir.clone(),
             area: self.area,
@@ -186,6 +200,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "memory-filesystem",
         area: Area::Environment,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -198,6 +213,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "overlay-filesystem",
         area: Area::Environment,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -211,6 +227,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "loop-device",
         area: Area::Environment,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -229,6 +246,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "mount-options",
         area: Area::Environment,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -242,6 +260,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "volatile-write-cache",
         area: Area::Environment,
+        step: Some(Area::Commits),
         // Which floor applies depends on the device class (durability::read_flush).
         thresholds: &[
             Threshold { level: Level::Note, bound: Bound::Below(VOLATILE_SSD_FLOOR_NS as f64) },
@@ -262,6 +281,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "partition-alignment",
         area: Area::Environment,
+        step: None,
         thresholds: &[
             Threshold { level: Level::Note, bound: Bound::NotMultipleOf(1 << 20) },
             Threshold { level: Level::Warning, bound: Bound::NotMultipleOf(4096) },
@@ -278,6 +298,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "free-space",
         area: Area::Environment,
+        step: None,
         // Shares of the filesystem free: Zabbix's 80% and 90% used.
         thresholds: &[
             Threshold { level: Level::Note, bound: Bound::Below(0.20) },
@@ -294,6 +315,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "virtual-disk",
         area: Area::Environment,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -305,8 +327,26 @@ pub static RULES: &[Rule] = &[
         judge: environment::virtual_disk,
     },
     Rule {
+        name: "host-load",
+        area: Area::Environment,
+        step: None,
+        thresholds: &[Threshold { level: Level::Note, bound: Bound::Above(BUSY_IO_SHARE) }],
+        unit: Unit::Share,
+        constants: &[Constant::Percent(DROWNED_IO_SHARE), Constant::Percent(BUSY_CPU_SHARE)],
+        basis: |_| Basis::Own {
+            how: "set by this project: other processes' reads and writes (their own accounting, /proc/PID/io) \
+                  of more than a tenth of a step's own may move its figures, and are said beside them; as much as \
+                  the step's own or more drowns it, and no verdict is drawn from it; other processes keeping more \
+                  than half the CPUs busy are said too (on this project's 2-CPU VM a build beside the check moved \
+                  13% of a page-read step's bytes and kept the CPUs full)",
+            after: None,
+        },
+        judge: environment::host_load,
+    },
+    Rule {
         name: "page-read-latency",
         area: Area::PageReads,
+        step: Some(Area::PageReads),
         thresholds: DATA_READ_LATENCY,
         unit: Unit::Nanoseconds,
         constants: &[],
@@ -316,6 +356,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "page-read-knee",
         area: Area::PageReads,
+        step: Some(Area::PageReads),
         thresholds: &[],
         unit: Unit::Count,
         constants: &[Constant::Percent(KNEE_GAIN), Constant::Points(CLOSE_CALL), Constant::Percent(NOISE_SWING)],
@@ -332,6 +373,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "commit-latency",
         area: Area::Commits,
+        step: Some(Area::Commits),
         thresholds: COMMIT_LATENCY,
         unit: Unit::Nanoseconds,
         constants: &[],
@@ -341,6 +383,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "large-writes",
         area: Area::LargeWrites,
+        step: Some(Area::LargeWrites),
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -350,6 +393,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "large-reads",
         area: Area::LargeReads,
+        step: Some(Area::LargeReads),
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -359,6 +403,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "log-optimum",
         area: Area::Log,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[Constant::Percent(1.0 - OPTIMUM_SHARE)],
@@ -374,6 +419,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "log-single-row",
         area: Area::Log,
+        step: None,
         thresholds: &[],
         unit: Unit::Count,
         constants: &[],
@@ -400,6 +446,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "verify",
         area: Area::Verify,
+        step: None,
         thresholds: &[Threshold { level: Level::Problem, bound: Bound::Above(0.0) }],
         unit: Unit::Count,
         constants: &[],

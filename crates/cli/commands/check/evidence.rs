@@ -4,8 +4,9 @@
 use super::battery::page_bytes;
 use crate::commands::logtest::table;
 use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, dip, noise, shape};
+use spindle_analysis::findings::load::StepLoad;
 use spindle_analysis::findings::{
-    Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
+    Area, Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
 };
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
@@ -47,11 +48,31 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
             .map(|f| format!("{} at offset {} ({} bytes)", f.kind.name(), f.offset, f.bytes))
             .collect(),
     });
+    dir.loads = loads(runs);
     let log_records: Vec<RunRecord> =
         runs.iter().filter(|f| f.record.details.log_test().is_some()).map(|f| f.record.clone()).collect();
     if !log_records.is_empty() {
         dir.log = Some(log_curve(&log_records, log_engine));
     }
+}
+
+/// What else the host did during each complete I/O step, by the area its figures are judged
+/// in (the verified pass and the log test are judged on what they read back and count, not on
+/// a rate other I/O moves).
+fn loads(runs: &[&Finished]) -> Vec<StepLoad> {
+    runs.iter()
+        .filter(|f| f.record.status == RunStatus::Complete)
+        .filter_map(|f| {
+            let (area, step) = match f.point.as_ref()? {
+                p if depth_of(p).is_some() => (Area::PageReads, format!("page reads at {} outstanding", depth_of(p)?)),
+                Point::Member(m) if m == "commits" => (Area::Commits, "commits".into()),
+                Point::Member(m) if m == "large-writes" => (Area::LargeWrites, "large writes".into()),
+                Point::Member(m) if m == "large-reads" => (Area::LargeReads, "large reads".into()),
+                _ => return None,
+            };
+            Some(StepLoad::of(area, step, &f.record))
+        })
+        .collect()
 }
 
 /// The page reads' depth curve over the complete runs of the sweep, in the order the depths were
