@@ -2,10 +2,20 @@
 //! run over several session counts, everything saved; bad input named, passwords never shown.
 
 use crate::common::spindle_with_store;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn hammer(store: &Path, args: &[&str]) -> std::process::Output {
     spindle_with_store(store).arg("hammer").args(args).output().unwrap()
+}
+
+/// A scratch directory with a store and a SQLite Hammer database of 1,000 rows loaded: the
+/// directory (kept while it lives), the store and the database's URL.
+fn loaded() -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
+    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K"]).status.success());
+    (dir, store, db)
 }
 
 #[test]
@@ -98,10 +108,7 @@ fn bad_hammer_input_is_named_and_passwords_never_shown() {
 
 #[test]
 fn more_sqlite_sessions_than_the_machine_has_threads_for_are_refused_before_any_start() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("results.db");
-    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
-    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K"]).status.success());
+    let (_dir, store, db) = loaded();
     // More threads than any machine's default vm.max_map_count allows (65,530 mappings, four a
     // thread): once started, the runtime would abort the process as its mappings ran out.
     let out = hammer(&store, &["run", "--db", &db, "--sessions", "100000", "--duration", "1s"]);
@@ -112,10 +119,7 @@ fn more_sqlite_sessions_than_the_machine_has_threads_for_are_refused_before_any_
 
 #[test]
 fn calls_a_rate_still_owes_at_the_end_are_a_warning() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("results.db");
-    let db = format!("sqlite://{}", dir.path().join("hammer.db").display());
-    assert!(hammer(&store, &["load", "--db", &db, "--rows", "1K"]).status.success());
+    let (_dir, store, db) = loaded();
     // Ten million calls a second: no session keeps up, on any machine.
     let args = ["run", "--db", &db, "--sessions", "1", "--rate", "10000000", "--duration", "300ms", "--warmup", "0s"];
     let out = hammer(&store, &[&args[..], &["--json"]].concat());
@@ -225,4 +229,47 @@ fn a_load_that_fills_the_disk_is_saved_as_an_incomplete_run_and_exits_1() {
     let runs = crate::common::runs_in(&store);
     assert_eq!(runs.len(), 1, "the partial load is saved");
     assert_eq!((runs[0]["kind"].as_str(), runs[0]["status"].as_str()), (Some("hammer-load"), Some("interrupted")));
+}
+
+/// The window holds the calls that ended inside it: with no warm-up, no counted call can have
+/// taken longer than the window, however long the calls queued on SQLite's one writer.
+#[test]
+fn no_counted_call_is_longer_than_the_window_it_is_counted_in() {
+    let (_dir, store, db) = loaded();
+    let args = ["run", "--db", &db, "--sessions", "50", "--read-ratio", "0", "--duration", "300ms", "--warmup", "0s"];
+    let out = hammer(&store, &[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    crate::io_output::assert_valid(&r);
+    let window_ns = r["measured_seconds"].as_f64().unwrap() * 1e9;
+    let slowest = r["summary"]["write"]["latency_ns"]["max"].as_f64().unwrap();
+    assert!(slowest <= window_ns, "a call of {slowest} ns counted in a window of {window_ns} ns");
+    assert!(r["in_flight_at_end"].as_u64().unwrap() <= 50, "at most one call a session was running at the end");
+    assert_eq!(
+        r["sessions_started"]["started"].as_u64().unwrap() + r["sessions_started"]["not_started"].as_u64().unwrap(),
+        50
+    );
+}
+
+/// Sessions that began no call before a short window's end are said, in the record and on
+/// stderr, with how many did and when the last began: at 2 calls/s over 20 sessions each
+/// session's first call comes within 10 s of the start, so most fall after a 200 ms window.
+#[test]
+fn sessions_that_began_no_call_in_a_short_window_are_said() {
+    let (_dir, store, db) = loaded();
+    let args = ["run", "--db", &db, "--sessions", "20", "--rate", "2", "--duration", "200ms", "--warmup", "0s"];
+    let out = hammer(&store, &[&args[..], &["--json"]].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    crate::io_output::assert_valid(&r);
+    let starts = &r["sessions_started"];
+    let count = |what: &str| starts[what].as_u64().unwrap();
+    assert!(count("not_due") > 0, "{starts}");
+    assert_eq!(count("started") + count("not_started") + count("not_due"), 20, "{starts}");
+    let warning = format!("{} of 20 sessions had no call due in the measured window", count("not_due"));
+    let warnings = r["warnings"].as_array().unwrap();
+    assert!(warnings.iter().any(|w| w.as_str().unwrap().starts_with(&warning)), "{warnings:?}");
+    assert!(stderr.contains(&warning), "said as it arises: {stderr}");
+    assert!(stderr.contains(&format!("{} of 20 began a call in the measured window", count("started"))), "{stderr}");
 }

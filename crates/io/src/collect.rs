@@ -196,6 +196,7 @@ pub fn build_record(spec: &JobSpec, outcome: &JobOutcome, context: RunContext) -
         errors,
         warnings,
         behind_schedule_ios: outcome.workers.iter().map(|w| w.behind_schedule).sum(),
+        in_flight_at_end: outcome.workers.iter().map(|w| w.in_flight_at_end).sum(),
         ..RunRecord::new(KindData::Io { spec: spec.clone(), verify }, status, outcome.started_at, measured)
     }
 }

@@ -61,7 +61,8 @@ pub struct Progress {
 pub struct JobOutcome {
     pub workers: Vec<WorkerResult>,
     pub started_at: SystemTime,
-    /// Nanoseconds actually measured (after warm-up, until the end or the stop).
+    /// Nanoseconds measured: from the warm-up's end to the window's end, or to the last moment
+    /// known to be before a stop (see `window_end`).
     pub measured_ns: u64,
     pub interrupted: bool,
     /// Process CPU time over the measured window (user, system), seconds.
@@ -198,7 +199,7 @@ fn run_job_spawning(
             }
         }
         let t0 = gate.open_at(start);
-        let (measured_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
+        let (open_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
         // Every worker has ended: the saver stops, and the last save (below) is complete.
         drop(saved);
         let workers: Vec<WorkerResult> = handles
@@ -216,6 +217,7 @@ fn run_job_spawning(
                 }
             })
             .collect();
+        let measured_ns = window_end(spec, open_ns, &workers).saturating_sub(spec.warmup_ns);
         (workers, measured_ns, cpu, t0)
     });
     let warnings: Vec<String> = savings.into_iter().filter_map(Saving::finish).collect();
@@ -283,8 +285,17 @@ fn mark_verified(spec: &JobSpec, id: u64, maps: Option<&[Option<GenerationMap>]>
     }
 }
 
+/// Where the run's window closed, nanoseconds after time zero: at its end, or at the latest
+/// moment the coordinator (`open_ns`) or any worker knew no stop had come. Every I/O counted
+/// completed by then (a worker counts a batch only once it knows no stop came before it).
+fn window_end(spec: &JobSpec, open_ns: u64, workers: &[WorkerResult]) -> u64 {
+    let workers_open = workers.iter().map(|w| w.window_end_ns).max().unwrap_or(0);
+    open_ns.max(workers_open).min(spec.warmup_ns + spec.duration_ns)
+}
+
 /// The coordinator's loop while workers run: progress once a second, process CPU at the
-/// measurement's edges, and the moment a stop was first seen.
+/// measurement's edges, and the last moment it knew no stop had come (nanoseconds after
+/// time zero; the window's end when none came).
 fn watch<T>(
     spec: &JobSpec,
     t0: Instant,
@@ -296,7 +307,7 @@ fn watch<T>(
     let warmup = Duration::from_nanos(spec.warmup_ns);
     let end = warmup + Duration::from_nanos(spec.duration_ns);
     let mut cpu_start = (warmup.is_zero()).then(worker::process_cpu);
-    let mut stopped_at: Option<Duration> = None;
+    let (mut stopped, mut open) = (false, Duration::ZERO);
     let mut last_tick = Duration::ZERO;
     let mut last = LiveSnapshot::default();
     while !handles.iter().all(|h| h.is_finished()) {
@@ -311,8 +322,12 @@ fn watch<T>(
         if cpu_start.is_none() && elapsed >= warmup {
             cpu_start = Some(worker::process_cpu());
         }
-        if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
-            stopped_at = Some(elapsed);
+        // The flag is read after the clock: found down, no stop had come by `elapsed`.
+        if !stopped {
+            stopped = stop.load(Ordering::Relaxed);
+            if !stopped {
+                open = elapsed;
+            }
         }
         if elapsed >= next_tick {
             let now = live::total(live);
@@ -329,15 +344,13 @@ fn watch<T>(
         }
     }
     // Workers that saw a stop before this loop first looked (a Ctrl-C as the run began) ended
-    // it now, not at its planned end: the run is interrupted, not complete.
-    if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
-        stopped_at = Some(t0.elapsed());
+    // it then, not at its planned end: the window is theirs, not the end.
+    if !stopped && !stop.load(Ordering::Relaxed) {
+        open = end;
     }
     let cpu_end = worker::process_cpu();
     let cpu_start = cpu_start.unwrap_or(cpu_end);
-    let stop_point = stopped_at.unwrap_or(end).min(end);
-    let measured = stop_point.saturating_sub(warmup).as_nanos() as u64;
-    (measured, (cpu_end.0 - cpu_start.0, cpu_end.1 - cpu_start.1))
+    (open.as_nanos() as u64, (cpu_end.0 - cpu_start.0, cpu_end.1 - cpu_start.1))
 }
 
 /// One worker thread: open the target with the workload's flags, start the job's engine on it

@@ -2,6 +2,15 @@
 //! it is handed to the kernel and each batch of completions with one clock read, and record
 //! every completion into the thread's own histograms. Nothing here takes a lock; the only
 //! shared writes are relaxed stores to this worker's live counters.
+//!
+//! The measured window is [warm-up's end, end), closed early by a stop (Ctrl-C, out of space,
+//! another worker's error). An I/O belongs to the window its completion falls in, as the
+//! kernel's disk statistics (iostat, perfmon) count it between two reads: one still in flight
+//! at the window's end is not in it (it is counted as such), and one issued in the warm-up
+//! that completes inside the window is. fio differs: it reaps the I/Os in flight once its
+//! runtime is up, accounts them, and its runtime runs until they are in. The stop flag is read
+//! right after each batch's clock read, so a batch stamped before a stop was seen is known to
+//! have completed inside the window; one stamped after may not have, and is left out.
 
 use crate::engine::{BufferPool, Completion, Engine, Handoff, IoRequest, OpKind};
 use crate::live::LiveCounters;
@@ -76,6 +85,12 @@ pub struct WorkerResult {
     /// Rate-limited I/Os meant to start inside the measured window that were never issued,
     /// because the device (or spindle) fell behind the schedule.
     pub behind_schedule: u64,
+    /// Reads and writes issued before the window's end that completed after it (or after a
+    /// stop was seen): not counted.
+    pub in_flight_at_end: u64,
+    /// Where this worker's window closed, nanoseconds after time zero: the end, or the last
+    /// moment it knew no stop had come.
+    pub window_end_ns: u64,
     /// What verification found (runs under `--verify`).
     pub verify: Option<VerifySummary>,
 }
@@ -98,13 +113,21 @@ struct InFlight {
     kind: OpKind,
     offset: u64,
     len: u32,
-    /// Due inside the measured window (not warm-up), so recorded.
-    measured: bool,
 }
 
 impl InFlight {
-    const IDLE: InFlight =
-        InFlight { start_ns: 0, device_late_ns: 0, kind: OpKind::Read, offset: 0, len: 0, measured: false };
+    const IDLE: InFlight = InFlight { start_ns: 0, device_late_ns: 0, kind: OpKind::Read, offset: 0, len: 0 };
+}
+
+/// Where a batch of completions fell, by its clock read.
+#[derive(Clone, Copy)]
+enum Phase {
+    /// Before the window: shown live as the warm-up's, not recorded.
+    Warmup,
+    /// Inside the window, in this second of it (its per-second slot made): recorded.
+    Measured(usize),
+    /// After the window's end, or after a stop was seen: in flight at the end.
+    After,
 }
 
 /// Places tried for an I/O before the worker waits for its own I/Os to free some: under
@@ -126,6 +149,11 @@ struct State<'a> {
     measure_start_ns: u64,
     /// The end of the worker's timing window.
     end_ns: u64,
+    /// A stop was seen (raised by anyone, this worker included).
+    stopped: bool,
+    /// The last moment this worker knew no stop had come: its clock read just before a look at
+    /// the stop flag that found it down.
+    open_ns: u64,
     writes_since_flush: u32,
     measuring: bool,
     cpu_start: (f64, f64),
@@ -139,6 +167,35 @@ impl State<'_> {
     #[inline(always)]
     fn flush_due(&self) -> bool {
         self.plan.fsync_every > 0 && self.writes_since_flush >= self.plan.fsync_every
+    }
+
+    /// Looks at the stop flag right after the clock read `now`: found down, the window was
+    /// still open at `now`. Once seen, a stop is not looked for again.
+    #[inline(always)]
+    fn look_for_stop(&mut self, now: u64, stop: &AtomicBool) {
+        if !self.stopped {
+            self.stopped = stop.load(Ordering::Relaxed);
+            if !self.stopped {
+                self.open_ns = now;
+            }
+        }
+    }
+
+    /// The second of the window a batch stamped `now` (inside it) falls in, its slot in the
+    /// per-second counts made: once a batch, as its completions share the stamp.
+    #[inline(always)]
+    fn second_of(&mut self, now: u64) -> usize {
+        let second = ((now - self.measure_start_ns) / 1_000_000_000) as usize;
+        if second >= self.result.seconds.len() {
+            self.result.seconds.resize(second + 1, Second::default());
+        }
+        second
+    }
+
+    /// Raises the stop for every worker, this one first.
+    fn raise_stop(&mut self, stop: &AtomicBool) {
+        self.stopped = true;
+        stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -172,6 +229,8 @@ pub fn run<E: Engine, P: Payload>(
             out_of_space: false,
             cpu: (0.0, 0.0),
             behind_schedule: 0,
+            in_flight_at_end: 0,
+            window_end_ns: 0,
             verify: None,
         },
         rng,
@@ -182,6 +241,8 @@ pub fn run<E: Engine, P: Payload>(
         commit_start_ns: None,
         measure_start_ns: timing.measure_start_ns,
         end_ns: timing.end_ns,
+        stopped: false,
+        open_ns: 0,
         writes_since_flush: 0,
         measuring: false,
         cpu_start: (0.0, 0.0),
@@ -198,33 +259,12 @@ pub fn run<E: Engine, P: Payload>(
     let mut flushing = false;
     let mut pacer = Pacer::for_this_thread(timing.t0);
     let mut now = pacer.now();
-    // Where the window closed for this worker: its end, or the moment a stop was seen.
-    let mut window_end = timing.end_ns;
-    let mut late_at_end: Option<bool> = None;
+    s.look_for_stop(now, stop);
 
     loop {
-        // A rate-limited worker that wakes after its window's end, late because the host did
-        // not run it (the device was not holding it), still owes the starts intended inside the
-        // window: it issues them, as it catches up anywhere else in the run, before stopping.
-        // Otherwise the window's edge alone loses them, and one run of a paced workload comes
-        // out short of its rate where its repeat does not.
-        // Whether it was late is decided when it first sees the window closed: the burst that
-        // catches up then fills its slots, which is not the device holding it.
-        let ended = now >= timing.end_ns;
-        if ended && late_at_end.is_none() {
-            late_at_end = Some(
-                plan.interval_ns.is_some()
-                    && s.next_intended_ns < timing.end_ns
-                    && s.device_busy_until_ns <= s.next_intended_ns,
-            );
-        }
-        let owes = late_at_end == Some(true) && s.next_intended_ns < timing.end_ns;
-        let stopping = (ended && !owes) || stop.load(Ordering::Relaxed);
-        if stopping {
-            window_end = window_end.min(now);
-            if outstanding == 0 {
-                break;
-            }
+        let stopping = now >= timing.end_ns || s.stopped;
+        if stopping && outstanding == 0 {
+            break;
         }
         if !s.measuring && now >= timing.measure_start_ns {
             s.measuring = true;
@@ -236,9 +276,7 @@ pub fn run<E: Engine, P: Payload>(
                 // database's log writer does before acknowledging a commit.
                 if outstanding == 0 && !flushing {
                     let slot = free.pop().expect("a free slot when nothing is in flight");
-                    let measured = now >= timing.measure_start_ns;
-                    in_flight[slot as usize] =
-                        InFlight { start_ns: now, kind: OpKind::Flush, measured, ..InFlight::IDLE };
+                    in_flight[slot as usize] = InFlight { start_ns: now, kind: OpKind::Flush, ..InFlight::IDLE };
                     batch.push(IoRequest { slot, kind: OpKind::Flush, offset: 0, len: 0 });
                     flushing = true;
                 }
@@ -268,6 +306,7 @@ pub fn run<E: Engine, P: Payload>(
                 Some(at) => pacer.wait_until(at, stop),
                 None => pacer.now(),
             };
+            s.look_for_stop(now, stop);
             continue;
         }
         // With an I/O falling due, wait for completions only until shortly before it; inside
@@ -281,13 +320,21 @@ pub fn run<E: Engine, P: Payload>(
             break;
         }
         now = pacer.now();
+        s.look_for_stop(now, stop);
         if blocked {
             s.device_busy_until_ns = now;
         }
+        let phase = if s.stopped || now >= timing.end_ns {
+            Phase::After
+        } else if now < timing.measure_start_ns {
+            Phase::Warmup
+        } else {
+            Phase::Measured(s.second_of(now))
+        };
         for c in done.drain(..) {
             let io = in_flight[c.slot as usize];
             outstanding -= 1;
-            complete(&mut s, io, c.result, now, timing, stop);
+            complete(&mut s, io, c.result, now, phase, stop);
             if io.kind != OpKind::Flush {
                 let ok = c.result >= 0 && c.result as u32 >= io.len;
                 let done = Done { kind: io.kind, slot: c.slot, offset: io.offset, len: io.len, ok };
@@ -307,6 +354,8 @@ pub fn run<E: Engine, P: Payload>(
         );
     }
     while payload.idle(buffers) {}
+    let window_end = s.open_ns.min(timing.end_ns);
+    s.result.window_end_ns = window_end;
     if let Some(interval) = plan.interval_ns {
         s.result.behind_schedule = starts_between(s.next_intended_ns, interval, timing.measure_start_ns, window_end);
     }
@@ -393,13 +442,13 @@ fn fill_batch<P: Payload>(
         if s.pattern_index == pattern_len {
             s.pattern_index = 0;
         }
-        let (device_late_ns, due_ns) = match s.plan.interval_ns {
+        let device_late_ns = match s.plan.interval_ns {
             Some(interval) => {
                 let intended = s.next_intended_ns;
                 s.next_intended_ns += interval;
-                (device_lateness(intended, s.device_busy_until_ns), intended)
+                device_lateness(intended, s.device_busy_until_ns)
             }
-            None => (0, now),
+            None => 0,
         };
         let kind = if access.read {
             OpKind::Read
@@ -417,7 +466,6 @@ fn fill_batch<P: Payload>(
             kind,
             offset,
             len: access.len,
-            measured: due_ns >= s.measure_start_ns,
         };
         batch.push(IoRequest { slot, kind, offset, len: access.len });
         if s.flush_due() {
@@ -490,12 +538,14 @@ fn draw_place(access: Access, rng: &mut Rng, cursor: u64, target_size: u64) -> (
     }
 }
 
+/// Records one completion, stamped `now`, in the batch's `phase`. A failure is counted
+/// wherever it fell: it is something the target did.
 #[inline(always)]
-fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timing, stop: &AtomicBool) {
+fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, phase: Phase, stop: &AtomicBool) {
     if result < 0 || (io.kind != OpKind::Flush && (result as u32) < io.len) {
         if result == -libc::ENOSPC {
             s.result.out_of_space = true;
-            stop.store(true, Ordering::Relaxed);
+            s.raise_stop(stop);
         }
         let kind = if result < 0 {
             errno_name(-result)
@@ -511,14 +561,20 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
     if io.kind == OpKind::Write && s.plan.fsync_every > 0 {
         s.commit_start_ns = Some(s.commit_start_ns.map_or(io.start_ns, |first| first.min(io.start_ns)));
     }
-    if !io.measured {
-        if io.kind != OpKind::Flush {
+    let second = match phase {
+        Phase::Measured(second) => second,
+        Phase::Warmup if io.kind != OpKind::Flush => {
             s.warmup.0 += 1;
             s.warmup.1 += io.len as u64;
             s.warmup.2 += now.saturating_sub(io.start_ns);
+            return;
         }
-        return;
-    }
+        Phase::After if io.kind != OpKind::Flush => {
+            s.result.in_flight_at_end += 1;
+            return;
+        }
+        Phase::Warmup | Phase::After => return,
+    };
     let latency = now.saturating_sub(io.start_ns);
     match io.kind {
         OpKind::Read => {
@@ -531,17 +587,13 @@ fn complete(s: &mut State<'_>, io: InFlight, result: i32, now: u64, timing: Timi
         }
         OpKind::Flush => {
             s.result.flush.record(latency);
-            // The commit a database acknowledges: its writes and this flush (a group begun in
-            // the warm-up is not measured).
-            if let Some(first) = s.commit_start_ns.filter(|first| *first >= timing.measure_start_ns) {
+            // The commit a database acknowledges: its writes and this flush, in the window its
+            // flush completed in.
+            if let Some(first) = s.commit_start_ns {
                 s.result.commit.record(now.saturating_sub(first));
             }
             return;
         }
-    }
-    let second = (now.saturating_sub(timing.measure_start_ns) / 1_000_000_000) as usize;
-    if second >= s.result.seconds.len() {
-        s.result.seconds.resize(second + 1, Second::default());
     }
     let sec = &mut s.result.seconds[second];
     if io.kind == OpKind::Read {
@@ -602,6 +654,7 @@ mod tests {
     use crate::engine::null::NullEngine;
     use spindle_model::spec::{MixEntry, Workload};
     use std::cell::RefCell;
+    use std::time::Duration;
 
     /// Records the places anticipated and claimed (with how many hints came before), and stops
     /// the worker after `CLAIMS` claims.
@@ -685,12 +738,12 @@ mod tests {
     }
 
     #[test]
-    fn a_paced_worker_waking_after_its_window_issues_the_starts_it_owes_from_inside_it() {
+    fn a_paced_worker_waking_after_its_window_owes_every_start_of_it() {
         let read = MixEntry { block: 4096, weight: 1, read_pct: 100, random_pct: 100 };
         let pattern = Pattern::new(&workload(vec![read], 4, Some(500)), SIZE, 3);
         let plan = plan_of(&pattern, 4, Some(2_000_000));
         // The host ran the worker only after its 400 ms window had closed: 200 starts, one
-        // every 2 ms, were intended inside it, and the device was never busy.
+        // every 2 ms, were intended inside it, and none can complete inside it now.
         let window = 400_000_000;
         let timing = Timing {
             t0: Instant::now() - std::time::Duration::from_nanos(2 * window),
@@ -700,7 +753,73 @@ mod tests {
         let (buffers, stop) = (BufferPool::new(4, 4096), AtomicBool::new(false));
         let live = LiveCounters::default();
         let r = run(&mut NullEngine::new(4), &buffers, &plan, &mut crate::payload::Plain, timing, &stop, &live);
-        assert_eq!((r.read.count(), r.behind_schedule), (200, 0), "every start owed, none after the window");
+        assert_eq!((r.read.count(), r.behind_schedule, r.in_flight_at_end), (0, 200, 0), "owed, none issued late");
+    }
+
+    /// The null engine, except that its first reap returns only at `until`, raising `stop`
+    /// first when given one (a Ctrl-C while the I/O was in flight): the first I/O spans that.
+    struct Held<'a> {
+        engine: NullEngine,
+        until: Instant,
+        raise: Option<&'a AtomicBool>,
+        held: bool,
+    }
+
+    impl Engine for Held<'_> {
+        fn submit(&mut self, requests: &[IoRequest]) -> Result<(), crate::engine::EngineError> {
+            self.engine.submit(requests)
+        }
+
+        fn reap(
+            &mut self,
+            min: usize,
+            timeout: Option<std::time::Duration>,
+            out: &mut Vec<Completion>,
+            handoff: impl Handoff,
+        ) -> Result<(), crate::engine::EngineError> {
+            if !std::mem::replace(&mut self.held, true) {
+                if let Some(stop) = self.raise {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                while Instant::now() < self.until {
+                    std::thread::sleep(self.until - Instant::now());
+                }
+            }
+            self.engine.reap(min, timeout, out, handoff)
+        }
+    }
+
+    /// One read at a time for a 50 ms window, on `engine`; the worker's result.
+    fn one_read_at_a_time(engine: &mut Held<'_>, t0: Instant, stop: &AtomicBool) -> WorkerResult {
+        let read = MixEntry { block: 4096, weight: 1, read_pct: 100, random_pct: 100 };
+        let pattern = Pattern::new(&workload(vec![read], 1, None), SIZE, 3);
+        let plan = plan_of(&pattern, 1, None);
+        let timing = Timing { t0, measure_start_ns: 0, end_ns: 50_000_000 };
+        let (buffers, live) = (BufferPool::new(1, 4096), LiveCounters::default());
+        run(engine, &buffers, &plan, &mut crate::payload::Plain, timing, stop, &live)
+    }
+
+    #[test]
+    fn an_io_in_flight_at_the_windows_end_is_not_in_it() {
+        // The first read is issued at once and completes 20 ms after the 50 ms window's end.
+        let (t0, stop) = (Instant::now(), AtomicBool::new(false));
+        let mut engine =
+            Held { engine: NullEngine::new(1), until: t0 + Duration::from_millis(70), raise: None, held: false };
+        let r = one_read_at_a_time(&mut engine, t0, &stop);
+        assert_eq!((r.read.count(), r.in_flight_at_end), (0, 1), "the read spanning the end is not counted");
+        assert_eq!(r.window_end_ns, 50_000_000, "no stop came: the window ran to its end");
+    }
+
+    #[test]
+    fn an_io_that_completes_after_a_stop_is_not_in_the_window_the_stop_closed() {
+        // Ctrl-C while the first read is in flight; it completes 400 ms after it began.
+        let (t0, stop) = (Instant::now(), AtomicBool::new(false));
+        let until = t0 + Duration::from_millis(400);
+        let mut engine = Held { engine: NullEngine::new(1), until, raise: Some(&stop), held: false };
+        let r = one_read_at_a_time(&mut engine, t0, &stop);
+        assert_eq!((r.read.count(), r.in_flight_at_end), (0, 1), "the read the stop cut is not counted");
+        let completed = until.duration_since(t0).as_nanos() as u64;
+        assert!(r.window_end_ns < completed, "the window closed before the read completed: {}", r.window_end_ns);
     }
 
     #[test]

@@ -179,6 +179,8 @@ pub fn record() -> RunRecord {
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
         behind_schedule_ios: 12,
+        in_flight_at_end: 0,
+        sessions_started: None,
         counts: crate::db::Counts::Ios,
         agents: None,
     }

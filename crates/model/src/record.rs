@@ -42,6 +42,38 @@ impl RunStatus {
     }
 }
 
+/// A Database Hammer run's sessions by whether each began a call before the measured window's
+/// end: a run too short for the host to start them all measures fewer sessions than it names.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionStarts {
+    /// Sessions that began a call before the window's end.
+    pub started: u32,
+    /// When the last of them began its first call, seconds after time zero (every session
+    /// connected; the warm-up, if any, comes first).
+    pub last_started_s: f64,
+    /// Sessions that began none though a call of theirs was due before the window's end: the
+    /// host did not run them in time.
+    pub not_started: u32,
+    /// Sessions with no call due before the window's end: under a rate, their first intended
+    /// start fell after it.
+    pub not_due: u32,
+}
+
+impl SessionStarts {
+    /// Several agents' sessions as one run's (their time zeros are the run's shared start).
+    pub fn merged<'a>(parts: impl IntoIterator<Item = &'a SessionStarts>) -> Option<SessionStarts> {
+        parts.into_iter().fold(None, |all: Option<SessionStarts>, one| {
+            let all = all.unwrap_or_default();
+            Some(SessionStarts {
+                started: all.started + one.started,
+                last_started_s: all.last_started_s.max(one.last_started_s),
+                not_started: all.not_started + one.not_started,
+                not_due: all.not_due + one.not_due,
+            })
+        })
+    }
+}
+
 /// The derived (de)serializers are the current schema's (`remote = "Self"` makes them inherent
 /// functions); the trait impls below wrap them so that reading also accepts earlier schemas.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,6 +109,15 @@ pub struct RunRecord {
     /// the schedule was kept or there was no rate (and in records from before it was counted).
     #[serde(default)]
     pub behind_schedule_ios: u64,
+    /// Operations (I/Os, calls) begun before the measured window's end and still running at
+    /// it: not counted, as the window holds only what ended inside it (0 in records from before
+    /// they were said, which counted them).
+    #[serde(default)]
+    pub in_flight_at_end: u64,
+    /// A Database Hammer run's sessions by whether they began a call before the measured
+    /// window's end (absent for other kinds, and in records from before it was said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions_started: Option<SessionStarts>,
     /// What `ios`, `iops` and the latencies count: I/Os, calls or rows (`ios` in records
     /// from before it was said).
     #[serde(default)]
@@ -143,6 +184,8 @@ impl RunRecord {
             errors: BTreeMap::new(),
             warnings: Vec::new(),
             behind_schedule_ios: 0,
+            in_flight_at_end: 0,
+            sessions_started: None,
             counts: kind.counts(),
             agents: None,
         }

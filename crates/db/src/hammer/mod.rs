@@ -1,7 +1,8 @@
 //! Running Database Hammer: N sessions, each with its own connection, calling GetAccount or
 //! UpdateAccount at random (by the read ratio) on uniformly chosen rows, with optional think
 //! time or a rate. Measurement starts when every session is connected (the ramp-up is timed
-//! and excluded), then a warm-up is excluded too. Each session keeps its own histograms
+//! and excluded), then a warm-up is excluded too; the window holds the calls that ended inside
+//! it (`state`), not those still running at its end. Each session keeps its own histograms
 //! (compact: only the buckets its calls fell in) and per-second counts; nothing is shared in
 //! the loop but the stop flag and live totals. Waits
 //! for a rate or a think time end to within microseconds (`crate::precise`), since a late
@@ -20,6 +21,7 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 mod threads;
+mod window;
 
 pub use driver::Driver;
 pub use record::run_record;
@@ -75,6 +77,16 @@ pub struct SessionResult {
     /// Under a rate: calls owed in the measured window that never started, because the
     /// session fell behind its schedule (reported, not silently dropped).
     pub behind_schedule: u64,
+    /// Where the session's window closed, nanoseconds since time zero: the window's end, or
+    /// the last moment the session knew no stop had come.
+    pub window_end_ns: u64,
+    /// When the session began its first call, nanoseconds since time zero (`None`: it began
+    /// none before the window's end).
+    pub first_call_ns: Option<u64>,
+    /// When its first call was due: time zero, or its rate's first intended start.
+    pub first_due_ns: u64,
+    /// The call still running at the window's end (not counted), by when it counts from.
+    pub in_flight_at_end: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -85,8 +97,10 @@ pub struct RunOutcome {
     /// Time zero: every session connected, the warm-up starts, then the measurement.
     pub time_zero: Instant,
     pub started_at: SystemTime,
-    /// Seconds measured (after ramp-up and warm-up; shorter when interrupted).
+    /// The window measured: after ramp-up and warm-up, to its end or the last moment known
+    /// to be before a stop (`window`).
     pub measured: Duration,
+    /// A stop came before the window's end.
     pub interrupted: bool,
 }
 

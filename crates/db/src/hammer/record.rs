@@ -1,7 +1,7 @@
 //! A Hammer run as a run record: GetAccount calls are the reads, UpdateAccount calls the
 //! writes, each session a thread, no bytes; the record counts calls.
 
-use super::{RunOutcome, RunPlan, Second};
+use super::{RunOutcome, RunPlan, Second, window};
 use crate::DbUrl;
 use spindle_model::db_spec::HammerSpec;
 use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
@@ -74,6 +74,8 @@ pub fn run_record(
         (None, true) => String::new(),
     };
     let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+    let end_ns = (plan.warmup + out.measured).as_nanos() as u64;
+    let slowest_ns = reads.max().max(writes.max());
     let spec = HammerSpec {
         db: url.to_string(),
         engine: url.engine.name().into(),
@@ -106,6 +108,9 @@ pub fn run_record(
         threads,
         timeseries: series,
         errors,
+        warnings: window::left_out(plan, &out.sessions, end_ns, slowest_ns),
+        in_flight_at_end: out.sessions.iter().filter(|s| s.in_flight_at_end.is_some()).count() as u64,
+        sessions_started: Some(window::starts(&out.sessions, end_ns)),
         ..RunRecord::new(KindData::Hammer { spec }, status, out.started_at, secs)
     }
 }

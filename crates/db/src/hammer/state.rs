@@ -1,6 +1,15 @@
 //! One session's schedule and bookkeeping, shared by the thread and task loops: what to call
 //! next (or until when to wait, under a rate or a think time), what a finished call adds to
 //! the session's result, and the calls a rate still owed when the session stopped.
+//!
+//! The measured window is [warm-up's end, warm-up + duration], cut short where a stop (Ctrl-C,
+//! a failed session) came first. A call belongs to the window its end falls in, as a counter
+//! read at the window's edges counts it (HammerDB's snapshots of the server's transaction
+//! count; the kernel's disk statistics): a call still running at the window's end is not in it,
+//! however it ends, and one that began in the warm-up and ended inside the window is. fio and
+//! pgbench differ: each lets the operations in flight at its end finish, counts them, and
+//! stretches its elapsed time over them; with calls that queue for seconds, that made a 1 s
+//! window count calls that ended half a minute later.
 
 use super::{Live, RunPlan, Second, SessionResult};
 use crate::keys::CardNo;
@@ -38,6 +47,11 @@ pub(super) struct SessionState<'a> {
     next_ns: u64,
     /// The end of the think time after the last call.
     thought_ns: u64,
+    /// The latest moment this session knew no stop had come: its window is open until here.
+    open_ns: u64,
+    /// The call that ended last, when (since time zero) and how: recorded at the next look at
+    /// the stop flags, which says whether a stop had come by its end.
+    ended: Option<(Call, u64, Result<(), CallError>)>,
 }
 
 impl<'a> SessionState<'a> {
@@ -53,7 +67,7 @@ impl<'a> SessionState<'a> {
         SessionState {
             plan,
             live,
-            result: SessionResult { session: id, seconds, ..SessionResult::default() },
+            result: SessionResult { session: id, seconds, first_due_ns: next_ns, ..SessionResult::default() },
             rng,
             warmup_ns: plan.warmup.as_nanos() as u64,
             end_ns: (plan.warmup + plan.duration).as_nanos() as u64,
@@ -61,11 +75,22 @@ impl<'a> SessionState<'a> {
             interval_ns,
             next_ns,
             thought_ns: 0,
+            open_ns: 0,
+            ended: None,
         }
     }
 
-    /// What to do at `now_ns` (since time zero).
-    pub fn next(&mut self, now_ns: u64) -> Next {
+    /// What to do at `now_ns` (since time zero), a time read before the loop looked at the
+    /// stop flags; `stopped`: what they said. Found down, the window was open at `now_ns`, and
+    /// the call that ended then (`ended`) is recorded as inside it.
+    pub fn next(&mut self, now_ns: u64, stopped: bool) -> Next {
+        if let Some((call, done_ns, outcome)) = self.ended.take() {
+            self.done(&call, done_ns, outcome, stopped);
+        }
+        if stopped {
+            return Next::Stop;
+        }
+        self.open_ns = self.open_ns.max(now_ns);
         if now_ns >= self.end_ns {
             return Next::Stop;
         }
@@ -84,6 +109,7 @@ impl<'a> SessionState<'a> {
             }
             None => now_ns,
         };
+        self.result.first_call_ns.get_or_insert(now_ns);
         let read = self.rng.below(100) < u64::from(self.plan.read_pct);
         let key = CardNo::of_row(self.rng.below(self.plan.rows.max(1)));
         // Hammer's UpdateAccount charges an amount; keep it small and varied.
@@ -91,11 +117,24 @@ impl<'a> SessionState<'a> {
         Next::Call(Call { read, key, amount, start_ns })
     }
 
-    /// Records a finished call (calls that started in the warm-up are not measured); the
-    /// think time runs from here.
-    pub fn done(&mut self, call: &Call, done_ns: u64, outcome: Result<(), CallError>) {
+    /// A call ended at `done_ns` (since time zero), the time the loop reads next; recorded at
+    /// the next look at the stop flags (`next`).
+    pub fn ended(&mut self, call: Call, done_ns: u64, outcome: Result<(), CallError>) {
+        self.ended = Some((call, done_ns, outcome));
+    }
+
+    /// Records a call that ended at `done_ns`; `stopped`: a stop was found right after
+    /// `done_ns` was read, so the call may have ended after it. A call that ended in the
+    /// warm-up is not measured, nor one that ended after the window (or may have): that one
+    /// is said to have been in flight at the window's end. The think time runs from here.
+    fn done(&mut self, call: &Call, done_ns: u64, outcome: Result<(), CallError>, stopped: bool) {
         self.thought_ns = done_ns + self.think_ns;
-        if call.start_ns < self.warmup_ns {
+        if stopped || done_ns > self.end_ns {
+            self.result.in_flight_at_end = Some(call.start_ns);
+            return;
+        }
+        self.open_ns = self.open_ns.max(done_ns);
+        if done_ns < self.warmup_ns {
             return;
         }
         let e = match outcome {
@@ -103,7 +142,7 @@ impl<'a> SessionState<'a> {
                 let latency = done_ns.saturating_sub(call.start_ns);
                 let r = &mut self.result;
                 if call.read { &mut r.reads } else { &mut r.writes }.record(latency);
-                let second = (done_ns.saturating_sub(self.warmup_ns) / 1_000_000_000) as usize;
+                let second = ((done_ns - self.warmup_ns) / 1_000_000_000) as usize;
                 if r.seconds.len() <= second {
                     r.seconds.resize(second + 1, Second::default());
                 }
@@ -124,12 +163,14 @@ impl<'a> SessionState<'a> {
         *self.result.errors.entry(e.kind).or_default() += 1;
     }
 
-    /// The session's result, once it stopped at `stop_ns`: with the calls a rate owed in the
-    /// measured window up to then that never started (the session fell behind schedule).
-    pub fn finish(mut self, stop_ns: u64) -> SessionResult {
+    /// The session's result, once it stopped: where its window closed (the end, or the last
+    /// moment it knew no stop had come), and the calls a rate owed in the window up to then
+    /// that never started (the session fell behind schedule).
+    pub fn finish(mut self) -> SessionResult {
+        let window_end = self.open_ns.min(self.end_ns);
+        self.result.window_end_ns = window_end;
         if let Some(i) = self.interval_ns.filter(|i| *i > 0) {
-            let upto = stop_ns.min(self.end_ns);
-            self.result.behind_schedule = starts_between(self.next_ns, i, self.warmup_ns, upto);
+            self.result.behind_schedule = starts_between(self.next_ns, i, self.warmup_ns, window_end);
         }
         self.result
     }

@@ -2,6 +2,7 @@
 //! Must be called inside a multi-threaded tokio runtime.
 
 use super::state::{Next, SessionState};
+use super::window::Watch;
 use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
 use crate::join::join_all;
@@ -65,17 +66,11 @@ where
     let _ = gate.t0.set(time_zero);
     let _ = live.time_zero.set(time_zero);
     gate.go.wait().await;
+    let finished = || handles.iter().all(|h| h.is_finished());
+    let watch = Watch::until_end(time_zero, plan.warmup + plan.duration, stop, &finished).await;
     let sessions = join_all(handles).await?;
-    let end = plan.warmup + plan.duration;
-    let elapsed = time_zero.elapsed().min(end);
-    Ok(RunOutcome {
-        sessions,
-        ramp_up,
-        time_zero,
-        started_at,
-        measured: elapsed.saturating_sub(plan.warmup),
-        interrupted: stop.load(Ordering::Relaxed),
-    })
+    let (measured, interrupted) = watch.close(plan, &sessions);
+    Ok(RunOutcome { sessions, ramp_up, time_zero, started_at, measured, interrupted })
 }
 
 /// Where sessions meet before measuring: every session arrives once connected (or failed),
@@ -130,11 +125,15 @@ async fn session_loop<S: AsyncSession>(
     live: &Live,
 ) -> SessionResult {
     let mut state = SessionState::new(id, plan, live);
-    while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
-        let call = match state.next(clock.now()) {
+    // As the thread loop: the time is read before the flags are looked at.
+    let mut t = clock.now();
+    loop {
+        let stopped = stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
+        let call = match state.next(t, stopped) {
             Next::Stop => break,
             Next::WaitUntil(ns) => {
                 clock.wait_until(ns).await;
+                t = clock.now();
                 continue;
             }
             Next::Call(c) => c,
@@ -147,7 +146,8 @@ async fn session_loop<S: AsyncSession>(
         } else {
             Box::pin(session.update_account(call.key.as_str(), call.amount)).await
         };
-        state.done(&call, clock.now(), outcome);
+        t = clock.now();
+        state.ended(call, t, outcome);
     }
-    state.finish(clock.now())
+    state.finish()
 }

@@ -54,19 +54,28 @@ fn every_session_runs_and_the_ratio_holds() {
     assert!(sum > 0, "updates landed");
 }
 
-/// Calls a session made, failed or not.
+/// Calls a session made, failed or not, and the one still running at the window's end.
 fn calls(s: &SessionResult) -> u64 {
-    s.reads.count() + s.writes.count() + s.errors.values().sum::<u64>()
+    s.reads.count() + s.writes.count() + s.errors.values().sum::<u64>() + u64::from(s.in_flight_at_end.is_some())
+}
+
+/// `plan` without a warm-up: the window holds the calls that ended in it, so with a warm-up
+/// it would also hold calls the warm-up's schedule began, and a schedule's sums would not be
+/// exact.
+fn unwarmed(plan: RunPlan) -> RunPlan {
+    RunPlan { warmup: Duration::ZERO, ..plan }
 }
 
 #[test]
 fn a_rate_is_held_and_think_time_slows_sessions() {
     let (_dir, path) = loaded();
     let stop = AtomicBool::new(false);
-    let capped = RunPlan { rate_per_session: Some(100.0), duration: Duration::from_millis(500), ..plan(2, 50) };
+    let capped =
+        unwarmed(RunPlan { rate_per_session: Some(100.0), duration: Duration::from_millis(500), ..plan(2, 50) });
     let out = run(&capped, |_| SqliteSession::connect(&path), &stop, &Live::default()).unwrap();
     for s in &out.sessions {
-        // 100/s over 0.5 s is 50 intended starts: each made, or owed when the machine lagged.
+        // 100/s over 0.5 s is 50 intended starts: each made (ended in the window or running
+        // at its end), or owed when the machine lagged.
         assert_eq!(calls(s) + s.behind_schedule, 50, "session {}", s.session);
     }
     let thinking = RunPlan { think: Duration::from_millis(10), ..plan(1, 50) };
@@ -147,12 +156,7 @@ fn ramp_up_is_left_out(plan: &RunPlan, out: &RunOutcome, connected: &[Instant]) 
 
 fn slow_to_connect() -> RunPlan {
     // Measured for less than the ramp-up: measuring from the spawn would leave no calls.
-    RunPlan {
-        rate_per_session: Some(1000.0),
-        warmup: Duration::from_millis(20),
-        duration: Duration::from_millis(200),
-        ..plan(3, 50)
-    }
+    unwarmed(RunPlan { rate_per_session: Some(1000.0), duration: Duration::from_millis(200), ..plan(3, 50) })
 }
 
 #[test]
@@ -196,6 +200,80 @@ fn a_failed_connection_stops_the_run_before_it_measures() {
         if i == 2 { SqliteSession::connect(Path::new("/nonexistent/h.db")) } else { SqliteSession::connect(&path) }
     };
     assert!(run(&plan(4, 50), connect, &stop, &Live::default()).is_err());
+}
+
+/// Waits until the run that `live` follows has been measuring for longer than `window`.
+fn wait_past(live: &Live, window: Duration) {
+    let t0 = loop {
+        match live.time_zero.get() {
+            Some(t0) => break *t0,
+            None => std::thread::sleep(Duration::from_millis(1)),
+        }
+    };
+    while t0.elapsed() <= window {
+        std::thread::sleep(window.saturating_sub(t0.elapsed()) + Duration::from_millis(1));
+    }
+}
+
+/// A call still running at the window's end is not in it, however it ends: the test holds
+/// SQLite's write lock from before time zero until the 200 ms window has ended, so the one
+/// session's first UpdateAccount, begun after time zero, waits for it and ends after the window.
+#[test]
+fn a_call_running_at_the_windows_end_is_not_in_it() {
+    let (_dir, path) = loaded();
+    let blocker = rusqlite::Connection::open(&path).unwrap();
+    blocker.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let plan = unwarmed(plan(1, 0));
+    let (stop, live) = (AtomicBool::new(false), Live::default());
+    let out = std::thread::scope(|scope| {
+        let running = scope.spawn(|| run(&plan, |_| SqliteSession::connect(&path), &stop, &live));
+        wait_past(&live, plan.duration);
+        blocker.execute_batch("COMMIT").unwrap();
+        running.join().unwrap().unwrap()
+    });
+    let s = &out.sessions[0];
+    assert_eq!((s.writes.count(), s.errors.len()), (0, 0), "the call that ended after the window is not in it");
+    let began = s.in_flight_at_end.expect("it is said to have been running at the window's end");
+    assert!(began < plan.duration.as_nanos() as u64, "begun inside the window, at {began} ns");
+    assert!(s.seconds.iter().all(|x| x.writes == 0), "nor in the per-second counts: {:?}", s.seconds);
+    assert_eq!((out.measured, out.interrupted), (plan.duration, false), "no stop: the window ran to its end");
+    let updated: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM TestTransaction WHERE ChargeDate <> '2026-01-01 00:00:00'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(updated, 1, "the call did end, after the window");
+}
+
+/// A session whose first call raises the stop (as a Ctrl-C during it would) and returns 50 ms
+/// later.
+struct StoppedDuring<'a> {
+    stop: &'a AtomicBool,
+}
+
+impl Session for StoppedDuring<'_> {
+    fn get_account(&mut self, _: &str) -> Result<(), CallError> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(50));
+        Ok(())
+    }
+    fn update_account(&mut self, card_no: &str, _: i64) -> Result<(), CallError> {
+        self.get_account(card_no)
+    }
+}
+
+#[test]
+fn a_call_that_ends_after_a_stop_is_not_in_the_window_the_stop_closed() {
+    let stop = AtomicBool::new(false);
+    let plan = RunPlan { duration: Duration::from_secs(60), ..unwarmed(plan(1, 50)) };
+    let started = Instant::now();
+    let out = run(&plan, |_| Ok(StoppedDuring { stop: &stop }), &stop, &Live::default()).unwrap();
+    let s = &out.sessions[0];
+    assert_eq!(calls(s), 1, "one call, begun before the stop");
+    assert_eq!(s.reads.count() + s.writes.count(), 0, "and not counted");
+    assert!(s.in_flight_at_end.is_some(), "but said to have been running at the window's end");
+    assert!(out.interrupted, "the stop closed the window");
+    assert!(out.measured < Duration::from_millis(50), "the window closed before the call ended: {:?}", out.measured);
+    assert!(started.elapsed() < Duration::from_secs(60), "the run stopped at the stop");
 }
 
 /// A session whose calls return at once: what a run records of it is the runner itself.

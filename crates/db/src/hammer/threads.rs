@@ -1,6 +1,7 @@
 //! A thread per session, for blocking drivers (SQLite).
 
 use super::state::{Next, SessionState};
+use super::window::Watch;
 use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
 use crate::session::Session;
@@ -37,7 +38,7 @@ where
     let gate = StartGate::new(plan.sessions as usize);
     let failed = AtomicBool::new(false);
     let ramp_start = Instant::now();
-    let (results, ramp_up, time_zero, started_at) = std::thread::scope(|scope| {
+    let (results, ramp_up, time_zero, started_at, watch) = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(plan.sessions as usize);
         let mut not_started = None;
         for i in 0..plan.sessions {
@@ -73,25 +74,19 @@ where
         let started_at = SystemTime::now();
         let ramp_up = time_zero.duration_since(ramp_start);
         let _ = live.time_zero.set(time_zero);
+        let finished = || handles.iter().all(|h| h.is_finished());
+        let watch = Watch::blocking(time_zero, plan.warmup + plan.duration, stop, &finished);
         let mut results: Vec<Result<SessionResult, DbError>> =
             handles.into_iter().map(|h| h.join().unwrap_or(Err(DbError::Panic))).collect();
         // The thread that could not start is the cause: said before what the others met.
         if let Some(e) = not_started {
             results.insert(0, Err(e));
         }
-        (results, ramp_up, time_zero, started_at)
+        (results, ramp_up, time_zero, started_at, watch)
     });
     let sessions = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let end = plan.warmup + plan.duration;
-    let elapsed = time_zero.elapsed().min(end);
-    Ok(RunOutcome {
-        sessions,
-        ramp_up,
-        time_zero,
-        started_at,
-        measured: elapsed.saturating_sub(plan.warmup),
-        interrupted: stop.load(Ordering::Relaxed),
-    })
+    let (measured, interrupted) = watch.close(plan, &sessions);
+    Ok(RunOutcome { sessions, ramp_up, time_zero, started_at, measured, interrupted })
 }
 
 fn session_loop<S: Session>(
@@ -106,11 +101,16 @@ fn session_loop<S: Session>(
     let mut pacer = Pacer::for_this_thread(t0);
     let now = || t0.elapsed().as_nanos() as u64;
     let mut state = SessionState::new(id, plan, live);
-    while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
-        let call = match state.next(now()) {
+    // The time is read before the flags are looked at, so flags found down mean the window
+    // was still open then.
+    let mut t = now();
+    loop {
+        let stopped = stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
+        let call = match state.next(t, stopped) {
             Next::Stop => break,
             Next::WaitUntil(ns) => {
-                pacer.wait_until(ns.min(now() + MAX_WAIT.as_nanos() as u64), stop);
+                pacer.wait_until(ns.min(t + MAX_WAIT.as_nanos() as u64), stop);
+                t = now();
                 continue;
             }
             Next::Call(c) => c,
@@ -120,7 +120,8 @@ fn session_loop<S: Session>(
         } else {
             session.update_account(call.key.as_str(), call.amount)
         };
-        state.done(&call, now(), outcome);
+        t = now();
+        state.ended(call, t, outcome);
     }
-    state.finish(now())
+    state.finish()
 }

@@ -46,6 +46,9 @@ pub struct OpOutcome {
     /// Rows loaded, scanned or updated (the table's rows for a checkpoint after the update).
     pub rows: u64,
     pub started_at: SystemTime,
+    /// The operation's window: from its start to the return of the last statement (or load
+    /// batch) counted; a stop is looked for only between batches, so nothing counted ends
+    /// after it.
     pub elapsed: Duration,
     /// Rows done in each whole second (the load; one figure for the others).
     pub per_second: Vec<u64>,

@@ -1,6 +1,11 @@
 //! One transaction size: the rows inserted, a commit every `size` rows (the last
 //! transaction takes what is left when `size` does not divide the rows), each insert and
 //! each commit timed, and the engine's file statistics read before and after.
+//!
+//! The measured window runs from the first insert to the return of the last commit counted: a
+//! stop is looked for only between transactions, so no counted row's commit ends after it, and
+//! none is in flight at its end. A transaction an error cut short is inside the window (its
+//! time was spent) but its rows are not counted (they never committed).
 
 use super::LogTestPlan;
 use super::table::{INSERT, payload};

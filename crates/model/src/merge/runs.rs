@@ -6,7 +6,9 @@
 
 use super::{AgentPart, Grid, Layout, MergeError, Merged};
 use crate::histogram::{Histogram, SparseHistogram};
-use crate::record::{CpuUsage, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
+use crate::record::{
+    CpuUsage, IoStats, OpStats, RunRecord, RunStatus, SessionStarts, TargetResult, ThreadResult, TimePoint,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -171,6 +173,8 @@ pub fn merge_runs(parts: &[(u32, &RunRecord)], distribution: Distribution) -> Re
     merged.warnings =
         parts.iter().flat_map(|(a, r)| r.warnings.iter().map(move |w| format!("agent {a}: {w}"))).collect();
     merged.behind_schedule_ios = parts.iter().map(|(_, r)| r.behind_schedule_ios).sum();
+    merged.in_flight_at_end = parts.iter().map(|(_, r)| r.in_flight_at_end).sum();
+    merged.sessions_started = SessionStarts::merged(parts.iter().filter_map(|(_, r)| r.sessions_started.as_ref()));
     merged.status = if parts.iter().all(|(_, r)| r.status == RunStatus::Complete) {
         RunStatus::Complete
     } else {

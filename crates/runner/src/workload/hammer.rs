@@ -13,6 +13,7 @@ use spindle_db::hammer::{Driver, Live, RunPlan};
 use spindle_db::load::LoadMode;
 use spindle_io::live::LiveSnapshot;
 use spindle_io::run::Progress;
+use spindle_model::RunRecord;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,10 +98,9 @@ impl Workload for Hammer {
         super::started(cx)?;
         let out = result?;
         release_freed_memory();
-        cx.observer
-            .note(&format!("{n} sessions connected in {:.2} s (ramp-up, not measured)", out.ramp_up.as_secs_f64()));
         let calls: u64 = out.sessions.iter().map(|s| s.reads.count() + s.writes.count()).sum();
         let mut record = spindle_db::hammer::run_record(url, &plan, &out, &p.durability, self.db.settings());
+        cx.observer.note(&connected(&sessions, n, out.ramp_up, &record));
         measured.fill(&mut record, calls);
         let behind: u64 = out.sessions.iter().map(|s| s.behind_schedule).sum();
         if behind > 0 {
@@ -108,6 +108,10 @@ impl Workload for Hammer {
             record.warnings.push(format!(
                 "behind schedule by {behind} calls: the sessions could not keep up with --rate {rate:.0}, and the calls still owed at the end were not made"
             ));
+        }
+        // Said as they arise: the report printed once the run is saved leaves warnings out.
+        for w in &record.warnings {
+            cx.observer.warn(w);
         }
         let end = if out.interrupted {
             RunEnd::Interrupted
@@ -128,6 +132,28 @@ impl Workload for Hammer {
         // managed instance an experiment made.
         Ok(())
     }
+}
+
+/// How long the sessions took to connect, how many began a call in the measured window and
+/// when the last did, and the calls still running at its end (not counted).
+/// `sessions`: their count in words ("1 session", "8 sessions").
+fn connected(sessions: &str, n: u32, ramp_up: Duration, record: &RunRecord) -> String {
+    let mut text = format!("{sessions} connected in {:.2} s (ramp-up, not measured)", ramp_up.as_secs_f64());
+    match &record.sessions_started {
+        Some(s) if s.started == 0 => text.push_str("; none began a call in the measured window"),
+        Some(s) => {
+            let all = if s.started == n { "all".to_string() } else { format!("{} of {n}", s.started) };
+            text.push_str(&format!(
+                "; {all} began a call in the measured window, the last {:.2} s after every session was connected",
+                s.last_started_s
+            ));
+        }
+        None => {}
+    }
+    if record.in_flight_at_end > 0 {
+        text.push_str(&format!("; {} calls still running at its end are not counted", record.in_flight_at_end));
+    }
+    text
 }
 
 /// Runs `f` while the observer is shown calls per second and mean latency once a second,
