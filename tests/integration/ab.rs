@@ -4,11 +4,14 @@
 use crate::common::{Ext4, Loop, path_str, spindle_with_store};
 use std::path::{Path, PathBuf};
 
-/// A workload file: the null engine, capped at `rate` IOPS, on `target`.
+/// A workload file: the null engine, capped at `rate` IOPS, on `target`. A window counts the
+/// I/Os that complete inside it, so the schedule's last start (at 400 ms for 10 a second, 450
+/// for 20) leaves 40 ms or more before the window's 490 ms end: a host that stalls the worker
+/// for less cannot take an I/O out of it.
 fn workload(dir: &Path, name: &str, rate: u32) -> PathBuf {
     let path = dir.join(name);
     let text = format!(
-        "engine = \"null\"\nduration = \"400ms\"\n\n[[target]]\npath = \"{}\"\nrate = {rate}\n",
+        "engine = \"null\"\nduration = \"490ms\"\n\n[[target]]\npath = \"{}\"\nrate = {rate}\n",
         path_str(&dir.join("t.dat"))
     );
     std::fs::write(&path, text).unwrap();
@@ -19,7 +22,7 @@ fn workload(dir: &Path, name: &str, rate: u32) -> PathBuf {
 fn a_doubled_rate_is_better_and_every_run_is_kept_with_its_side_and_round() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
-    let (a, b) = (workload(dir.path(), "a.toml", 400), workload(dir.path(), "b.toml", 800));
+    let (a, b) = (workload(dir.path(), "a.toml", 10), workload(dir.path(), "b.toml", 20));
     let out = spindle_with_store(&store).arg("ab").args([&a, &b]).args(["--rounds", "3", "--json"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -30,7 +33,7 @@ fn a_doubled_rate_is_better_and_every_run_is_kept_with_its_side_and_round() {
     assert_eq!(c["metrics"][0]["verdict"], "better", "{c}");
     assert_eq!(c["a_runs"].as_array().unwrap().len(), 3);
     // The difference is said before the first run, and the order with the side chosen first.
-    let listed = stderr.find("targets[0].workload.rate_iops: A 400; B 800").expect("the difference is listed");
+    let listed = stderr.find("targets[0].workload.rate_iops: A 10; B 20").expect("the difference is listed");
     assert!(listed < stderr.find("run 1 of 6").unwrap(), "{stderr}");
     assert!(stderr.contains("(chosen at random)"), "{stderr}");
 
@@ -47,7 +50,7 @@ fn a_doubled_rate_is_better_and_every_run_is_kept_with_its_side_and_round() {
 fn identical_files_come_out_equivalent() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("results.db");
-    let (a, b) = (workload(dir.path(), "a.toml", 500), workload(dir.path(), "b.toml", 500));
+    let (a, b) = (workload(dir.path(), "a.toml", 10), workload(dir.path(), "b.toml", 10));
     let out = spindle_with_store(&store).arg("ab").args([&a, &b]).args(["--rounds", "2"]).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
