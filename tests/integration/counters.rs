@@ -79,3 +79,32 @@ fn a_run_on_a_loop_device_samples_and_records_the_loop_and_names_the_disk_under_
     let disks: Vec<&&str> = paths.iter().filter(|p| p.starts_with("\\PhysicalDisk(")).collect();
     assert!(disks.iter().all(|p| p.starts_with(&format!("\\PhysicalDisk({name})"))), "the loop alone: {disks:?}");
 }
+
+/// Writes of 8 KiB each followed by an fdatasync, on an ext4 loop device: the loop's write
+/// counters count the writes that carried data, 8 KiB each, and its flushes apart, about one a
+/// write (a kernel of the 6 series counts each of those flushes as a write of no bytes too).
+#[test]
+fn a_runs_disk_writes_are_those_that_carried_data_and_its_flushes_apart() {
+    let scratch = tempfile::tempdir().unwrap();
+    let Some(device) = Loop::over(scratch.path().join("io.img"), 256 << 20, &[]) else { return };
+    let name = device.0.trim_start_matches("/dev/").to_string();
+    let Some(fs) = Ext4::on(device) else { return };
+    let target = fs.mount.join("t.dat");
+    let args = ["--engine", "sync", "--target", path_str(&target), "--size", "32M", "--duration", "2s"];
+    let r = io_json(&[&args[..], &["--read", "0", "--block", "8K", "--fsync-every", "1"]].concat());
+    let log = &r["counters"]["counters"];
+    let avg = |counter: &str| {
+        let path = format!("\\PhysicalDisk({name})\\{counter}");
+        log.as_array().unwrap().iter().find(|c| c["path"] == path.as_str()).map(|c| c["avg"].as_f64().unwrap())
+    };
+    let Some(flushes) = avg("Disk Flushes/sec") else {
+        spindle_testenv::unavailable("a kernel that counts flushes (5.5 and later)", "no flush counter");
+        return;
+    };
+    // ext4 may commit its journal once or twice meanwhile: a few writes of other sizes among
+    // some thousands.
+    let size = avg("Avg. Disk Bytes/Write").unwrap();
+    assert!((size - 8192.0).abs() <= 82.0, "{size} bytes a write, not half of 8 KiB");
+    let writes = avg("Disk Writes/sec").unwrap();
+    assert!((flushes - writes).abs() <= 0.05 * writes, "{flushes} flushes a second apart from {writes} writes");
+}

@@ -105,12 +105,16 @@ fn synced_file(path: &Path) -> Option<PathBuf> {
     files.into_iter().next()
 }
 
-/// Whether each flush of `volume` is also counted as a write: syncs `file` (on that volume,
-/// with nothing of it unwritten) and reads what the counters add. `None` when the file cannot
-/// be opened or synced, or the volume did not flush (a filesystem without barriers).
+/// Whether each flush of `volume` is also counted as a write: syncs `file` (on that volume)
+/// once, so nothing of it is left unwritten, then again and again, and reads what the counters
+/// add. `None` when the file cannot be opened or synced, or the volume did not flush (a
+/// filesystem without barriers).
 fn flush_counted_as_write(root: &ProcRoot, volume: &str, file: &Path) -> Option<bool> {
     let names = [volume.to_string()];
     let handle = std::fs::File::open(file).ok()?;
+    // A file just written (a test file laid out) would otherwise write its data in the first
+    // sync, writes that are no flush's.
+    handle.sync_data().ok()?;
     let before = Snapshot::take(root, &names).disks.into_iter().next()??;
     for _ in 0..SYNCS {
         handle.sync_data().ok()?;
