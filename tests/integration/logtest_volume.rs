@@ -32,23 +32,27 @@ impl Drop for Instance {
 #[test]
 fn logtest_leads_with_the_wal_volumes_own_io() {
     if installed("postgres") {
-        leads_with_the_logs_own_volume("postgres", "write() calls");
+        // Its WAL segments are written ahead (zeroed): a commit's fdatasync flushes alone.
+        leads_with_the_logs_own_volume("postgres", "write() calls", 0.95..=1.2);
     }
 }
 
 #[test]
 fn logtest_leads_with_the_redo_logs_volumes_own_io() {
     if installed("mariadb") {
-        leads_with_the_logs_own_volume("mariadb", "redo writes");
+        // Its redo log is new: each commit's fdatasync also commits ext4's journal, whose
+        // descriptor and commit block are two more writes (counted against the block layer's
+        // trace of every request: 9,013 writes of data for 3,000 commits).
+        leads_with_the_logs_own_volume("mariadb", "redo writes", 2.9..=3.2);
     }
 }
 
 /// A managed instance of `engine` whose log has an ext4 loop device of its own: the log test
 /// leads with what that volume did, and its writes and bytes are the device's own counts over
-/// the run (less the settling between sizes), a write per commit at one row a transaction (the
-/// flushes the kernel also counts as writes set apart), with the engine's counters beside,
-/// named `writes_are`.
-fn leads_with_the_logs_own_volume(engine: &str, writes_are: &str) {
+/// the run (less the settling between sizes), `per_commit` writes a commit at one row a
+/// transaction (the flushes the kernel also counts as writes set apart), with the engine's
+/// counters beside, named `writes_are`.
+fn leads_with_the_logs_own_volume(engine: &str, writes_are: &str, per_commit: std::ops::RangeInclusive<f64>) {
     let scratch = tempfile::tempdir().unwrap();
     let Some(device) = Loop::over(scratch.path().join("wal.img"), 1 << 30, &[]) else { return };
     let name = device.0.trim_start_matches("/dev/").to_string();
@@ -88,8 +92,8 @@ fn leads_with_the_logs_own_volume(engine: &str, writes_are: &str) {
     assert!((bytes - dev_bytes).abs() <= 0.02 * dev_bytes, "bytes {bytes} against the device's {dev_bytes}");
     let empty: f64 = rows.iter().map(|r| r["device"]["empty_writes"].as_f64().unwrap_or(0.0)).sum();
     assert!((writes - empty - rows.iter().map(|r| lead(r, "writes")).sum::<f64>()).abs() < 0.5);
-    let per_commit = lead(&rows[0], "writes_per_transaction");
-    assert!((0.95..=1.2).contains(&per_commit), "{per_commit} writes per commit at one row: {}", rows[0]);
+    let at_one = lead(&rows[0], "writes_per_transaction");
+    assert!(per_commit.contains(&at_one), "{at_one} writes per commit at one row: {}", rows[0]);
     assert!(lead(&rows[0], "flushes") >= 3000.0, "a flush per durable commit: {}", rows[0]);
     let best: Vec<&serde_json::Value> = rows.iter().filter(|r| r["optimum"] == true).collect();
     let rising: Vec<&serde_json::Value> = rows.iter().filter(|r| r["still_rising"] == true).collect();

@@ -7,10 +7,10 @@ use crate::plan;
 use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output};
 use anyhow::Context;
-use spindle_counters::{ProcRoot, Snapshot, counter_paths, values, whole_disks};
+use spindle_counters::{ProcRoot, Snapshot, counter_paths, flush_counting, values, whole_disks};
 use spindle_formats::perfmon::{csv_header, csv_row};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
@@ -46,6 +46,10 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
     }
 
     interrupt::stop_flag(); // installs the Ctrl-C handler that ends the recording
+    // How each disk counts its flushes, asked by flushing it through its node (32 flushes,
+    // before the first row; where the node cannot be opened, not known).
+    let nodes: Vec<PathBuf> = devices.iter().map(|d| Path::new("/dev").join(d)).collect();
+    let counting = flush_counting(&devices, &nodes.iter().map(PathBuf::as_path).collect::<Vec<_>>());
     let start = Instant::now();
     let mut prev = Snapshot::take(&root, &devices);
     let mut rows = 0u64;
@@ -59,7 +63,7 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
             break;
         }
         let cur = Snapshot::take(&root, &devices);
-        let row = csv_row(&spindle_model::time::perfmon_utc(SystemTime::now()), &values(&prev, &cur));
+        let row = csv_row(&spindle_model::time::perfmon_utc(SystemTime::now()), &values(&prev, &cur, &counting));
         writeln!(out, "{row}").and_then(|_| out.flush()).with_context(|| format!("cannot write {shown}"))?;
         rows += 1;
         prev = cur;

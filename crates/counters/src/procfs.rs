@@ -16,6 +16,8 @@ pub struct DiskStat {
     /// Flush requests completed (16), counted by kernels from 5.5 on; `None` before, so an
     /// old kernel's lines are never read as a device that flushed nothing.
     pub flushes: Option<u64>,
+    /// Milliseconds spent on them (17), from the same kernels.
+    pub flush_ms: Option<u64>,
 }
 
 /// `(device name, counters)` for every line with at least the 11 classic fields (old 4-field
@@ -42,6 +44,7 @@ pub fn parse_diskstats(text: &str) -> Vec<(String, DiskStat)> {
                     io_ms: n(10)?,
                     weighted_io_ms: n(11)?,
                     flushes: f.get(16 + 2).and_then(|v| v.parse().ok()),
+                    flush_ms: f.get(17 + 2).and_then(|v| v.parse().ok()),
                 },
             ))
         })
@@ -118,6 +121,22 @@ pub fn parse_mem_available_kib(text: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The transactions a jbd2 journal (ext4's) has committed, from the first line of its
+/// /proc/fs/jbd2/<device>-<inode>/info: `502 transactions (501 requested), each up to 2730
+/// blocks`.
+pub fn parse_jbd2_transactions(text: &str) -> Option<u64> {
+    let mut words = text.lines().next()?.split_whitespace();
+    let n = words.next()?.parse().ok()?;
+    (words.next()? == "transactions").then_some(n)
+}
+
+/// The device a /proc/fs/jbd2 entry is the journal of: `loop0-8` and `dm-0-8` (a journal in
+/// inode 8) are `loop0`'s and `dm-0`'s.
+pub fn jbd2_device(entry: &str) -> Option<&str> {
+    let (device, inode) = entry.rsplit_once('-')?;
+    (inode.parse::<u64>().is_ok() && !device.is_empty()).then_some(device)
+}
+
 /// Cumulative stall time (µs) from /proc/pressure/io: `some` and, where present, `full`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pressure {
@@ -147,7 +166,7 @@ mod tests {
         assert_eq!((sda.in_flight, sda.io_ms, sda.weighted_io_ms), (0, 32862, 714408));
         assert!(disks.iter().any(|(n, _)| n == "cciss/c0d0"), "names with a slash are kept");
         assert!(parse_diskstats("8 1 sda1 51 0 4216 3107\n   garbage line\n\n").is_empty(), "short lines skipped");
-        assert_eq!(sda.flushes, None, "a 4.18 kernel's 18 fields have no flush count");
+        assert_eq!((sda.flushes, sda.flush_ms), (None, None), "a 4.18 kernel's 18 fields have no flush count");
     }
 
     #[test]
@@ -159,7 +178,7 @@ mod tests {
         let disks = parse_diskstats(text);
         let loop0 = disks[0].1;
         assert_eq!((loop0.writes, loop0.sectors_written), (321220, 50486080));
-        assert_eq!((loop0.weighted_io_ms, loop0.flushes), (580730, Some(87818)));
+        assert_eq!((loop0.weighted_io_ms, loop0.flushes, loop0.flush_ms), (580730, Some(87818), Some(7695)));
         assert_eq!((disks[1].1.in_flight, disks[1].1.flushes), (2, Some(0)));
     }
 
@@ -182,5 +201,19 @@ mod tests {
         assert_eq!(parse_pressure(psi), Some(Pressure { some_us: 433242602, full_us: Some(340888941) }));
         assert_eq!(parse_pressure("some avg10=0.00 total=5\n"), Some(Pressure { some_us: 5, full_us: None }));
         assert!(parse_pressure("").is_none());
+    }
+
+    #[test]
+    fn a_journals_commits_and_its_device() {
+        let info =
+            "502 transactions (501 requested), each up to 2730 blocks\naverage: \n  0ms waiting for transaction\n";
+        assert_eq!(parse_jbd2_transactions(info), Some(502));
+        assert_eq!(parse_jbd2_transactions("average: 5 transactions\n"), None);
+        assert_eq!(parse_jbd2_transactions(""), None);
+        assert_eq!(
+            (jbd2_device("loop0-8"), jbd2_device("dm-0-8"), jbd2_device("vda1-12")),
+            (Some("loop0"), Some("dm-0"), Some("vda1"))
+        );
+        assert_eq!((jbd2_device("loop0"), jbd2_device("-8"), jbd2_device("dm-x")), (None, None, None));
     }
 }

@@ -2,6 +2,7 @@
 //! when it stops. It reads a few small /proc files a second, so it costs the run nothing
 //! measurable.
 
+use crate::flushes::FlushCounting;
 use crate::rates;
 use crate::snapshot::{ProcRoot, Snapshot};
 use spindle_model::counters::{CounterLog, CounterSeries};
@@ -33,20 +34,20 @@ pub struct Sampler {
     stop: mpsc::Sender<()>,
     thread: Option<JoinHandle<Vec<Reading>>>,
     devices: Vec<String>,
+    /// Per device, how the kernel counts its flushes.
+    counting: Vec<FlushCounting>,
     extra_paths: Vec<String>,
     interval: Duration,
 }
 
 impl Sampler {
-    /// Starts sampling `devices` (kernel names, e.g. `vda`) and the machine every `interval`.
-    pub fn start(root: ProcRoot, devices: Vec<String>, interval: Duration) -> Sampler {
-        Sampler::start_with(root, devices, interval, Vec::new())
-    }
-
-    /// The same, with other counter sources read at the same ticks.
-    pub fn start_with(
+    /// Starts sampling `devices` (kernel names, e.g. `vda`) and the machine every `interval`,
+    /// with `sources` read at the same ticks. `counting` says per device how the kernel counts
+    /// its flushes (`flush_counting`), so those it counts as writes are set apart.
+    pub fn start(
         root: ProcRoot,
         devices: Vec<String>,
+        counting: Vec<FlushCounting>,
         interval: Duration,
         mut sources: Vec<Box<dyn CounterSource>>,
     ) -> Sampler {
@@ -78,7 +79,7 @@ impl Sampler {
                 readings
             })
             .ok();
-        Sampler { stop, thread, devices, extra_paths, interval }
+        Sampler { stop, thread, devices, counting, extra_paths, interval }
     }
 
     /// Stops and returns the log; samples whose interval began in the first `skip` (the
@@ -86,19 +87,22 @@ impl Sampler {
     pub fn stop(self, skip: Duration) -> CounterLog {
         let _ = self.stop.send(());
         let readings = self.thread.and_then(|t| t.join().ok()).unwrap_or_default();
-        log_of(&readings, &self.devices, &self.extra_paths, self.interval, skip)
+        let columns = Columns { devices: &self.devices, counting: &self.counting, extra: &self.extra_paths };
+        log_of(&readings, &columns, self.interval, skip)
     }
 }
 
-fn log_of(
-    readings: &[Reading],
-    devices: &[String],
-    extra_paths: &[String],
-    interval: Duration,
-    skip: Duration,
-) -> CounterLog {
-    let mut paths = rates::counter_paths(devices);
-    paths.extend(extra_paths.iter().cloned());
+/// What the log's columns are: each device's counters, then the machine's and the sources'.
+struct Columns<'a> {
+    devices: &'a [String],
+    counting: &'a [FlushCounting],
+    extra: &'a [String],
+}
+
+fn log_of(readings: &[Reading], columns: &Columns<'_>, interval: Duration, skip: Duration) -> CounterLog {
+    let mut paths = rates::counter_paths(columns.devices);
+    paths.extend(columns.extra.iter().cloned());
+    let counting = columns.counting;
     let mut t = Vec::new();
     let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::new(); paths.len()];
     if let Some(first) = readings.first() {
@@ -111,7 +115,7 @@ fn log_of(
             }
             t.push(b.at.duration_since(begin).as_secs_f64());
             // A source's reading at the later tick covers this window.
-            let values = rates::values(a, b).into_iter().chain(w[1].extra.iter().copied());
+            let values = rates::values(a, b, counting).into_iter().chain(w[1].extra.iter().copied());
             for (col, v) in columns.iter_mut().zip(values) {
                 col.push(v);
             }
@@ -133,7 +137,9 @@ mod tests {
 
     #[test]
     fn samples_this_machine_every_interval() {
-        let sampler = Sampler::start(ProcRoot::default(), vec!["no-such-disk".into()], Duration::from_millis(50));
+        let devices = vec!["no-such-disk".into()];
+        let counting = vec![FlushCounting::default()];
+        let sampler = Sampler::start(ProcRoot::default(), devices, counting, Duration::from_millis(50), Vec::new());
         std::thread::sleep(Duration::from_millis(280));
         let log = sampler.stop(Duration::from_millis(100));
         assert!(log.t.len() >= 2 && log.t.len() <= 4, "{:?}", log.t);
@@ -145,29 +151,37 @@ mod tests {
     }
 
     #[test]
-    fn a_fake_proc_tree_gives_exact_rates() {
+    fn a_fake_proc_tree_gives_exact_rates_with_the_flushes_apart() {
         let dir = std::env::temp_dir().join(format!("spindle-fake-proc-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let root = ProcRoot(dir.clone());
-        let write = |reads: u64| {
-            std::fs::write(dir.join("diskstats"), format!("8 0 sdz {reads} 0 0 0 0 0 0 0 0 0 0\n")).unwrap()
+        // Reads, writes, sectors written and flushes, as a kernel of the 5.5 series on writes them.
+        let write = |reads: u64, writes: u64, sectors: u64, flushes: u64| {
+            let line = format!("8 0 sdz {reads} 0 0 0 {writes} 0 {sectors} 0 0 0 0 0 0 0 0 {flushes} 0\n");
+            std::fs::write(dir.join("diskstats"), line).unwrap()
         };
-        write(0);
+        write(0, 0, 0, 0);
         let a = Snapshot::take(&root, &["sdz".into()]);
-        write(100);
+        // 200 writes of 8 KiB and 100 flushes, each of which this kernel counts as a write too.
+        write(100, 300, 200 * 16, 100);
         let mut b = Snapshot::take(&root, &["sdz".into()]);
         b.at = a.at + Duration::from_secs(2);
         let readings = [Reading { snap: a, extra: vec![None] }, Reading { snap: b, extra: vec![Some(7.0)] }];
-        let log = log_of(
-            &readings,
-            &["sdz".into()],
-            &["\\spindle:Test\\Things/sec".into()],
-            Duration::from_secs(1),
-            Duration::ZERO,
-        );
+        let extra = ["\\spindle:Test\\Things/sec".to_string()];
+        let log = |counted_as_write: Option<bool>| {
+            let counting = [FlushCounting { counted_as_write, per_commit: 2 }];
+            let columns = Columns { devices: &["sdz".into()], counting: &counting, extra: &extra };
+            log_of(&readings, &columns, Duration::from_secs(1), Duration::ZERO)
+        };
+        let (apart, as_counted) = (log(Some(true)), log(None));
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(log.get("\\PhysicalDisk(sdz)\\Disk Reads/sec").unwrap().values, [Some(50.0)]);
-        assert!(log.get("\\Processor(_Total)\\% Processor Time").is_none(), "no stat file, no cpu counter");
-        assert_eq!(log.get("\\spindle:Test\\Things/sec").unwrap().values, [Some(7.0)], "other sources ride along");
+        let value = |log: &CounterLog, counter: &str| log.get(&format!("\\PhysicalDisk(sdz)\\{counter}")).unwrap().avg;
+        assert_eq!(value(&apart, "Disk Reads/sec"), 50.0);
+        assert_eq!(value(&apart, "Disk Writes/sec"), 100.0, "the data's writes");
+        assert_eq!(value(&apart, "Avg. Disk Bytes/Write"), 8192.0);
+        assert_eq!(value(&apart, "Disk Flushes/sec"), 50.0);
+        assert_eq!(value(&as_counted, "Disk Writes/sec"), 150.0, "not known: every write counted");
+        assert!(apart.get("\\Processor(_Total)\\% Processor Time").is_none(), "no stat file, no cpu counter");
+        assert_eq!(apart.get("\\spindle:Test\\Things/sec").unwrap().values, [Some(7.0)], "other sources ride along");
     }
 }

@@ -18,6 +18,13 @@ impl ProcRoot {
     fn read(&self, rel: &str) -> Option<String> {
         std::fs::read_to_string(self.0.join(rel)).ok()
     }
+
+    /// The names in directory `rel`; none where it cannot be read.
+    fn list(&self, rel: &str) -> Vec<String> {
+        std::fs::read_dir(self.0.join(rel))
+            .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -25,6 +32,10 @@ pub struct Snapshot {
     pub at: Instant,
     /// The watched devices, in the order asked for; `None` for one not in diskstats.
     pub disks: Vec<Option<DiskStat>>,
+    /// Per watched device, the transactions its jbd2 journals (ext4's, on it or a partition of
+    /// it) have committed; `None` where it holds none. Each commit flushes around a write that
+    /// carries data, so its flushes come with no write of no bytes (`FlushCounting`).
+    pub journal_commits: Vec<Option<u64>>,
     pub cpu: Option<CpuTicks>,
     pub vm: Option<VmStat>,
     pub mem_available_kib: Option<u64>,
@@ -38,6 +49,7 @@ impl Snapshot {
         Snapshot {
             at: Instant::now(),
             disks,
+            journal_commits: journal_commits(root, devices),
             cpu: root.read("stat").as_deref().and_then(procfs::parse_cpu),
             vm: root.read("vmstat").as_deref().and_then(procfs::parse_vmstat),
             mem_available_kib: root.read("meminfo").as_deref().and_then(procfs::parse_mem_available_kib),
@@ -46,8 +58,30 @@ impl Snapshot {
     }
 }
 
-/// The devices the counters watch for these target paths: each target's whole disk (a
-/// partition's disk, a loop device's backing disk), each once.
+/// For each of `devices`, the transactions committed by the jbd2 journals on it or on a
+/// partition of it.
+fn journal_commits(root: &ProcRoot, devices: &[String]) -> Vec<Option<u64>> {
+    let sys = spindle_host::Sysfs::default();
+    let journals: Vec<(String, u64)> = root
+        .list("fs/jbd2")
+        .into_iter()
+        .filter_map(|entry| {
+            let device = procfs::jbd2_device(&entry)?.to_string();
+            let commits = procfs::parse_jbd2_transactions(&root.read(&format!("fs/jbd2/{entry}/info"))?)?;
+            Some((device, commits))
+        })
+        .collect();
+    devices
+        .iter()
+        .map(|d| {
+            let on = |j: &str| j == d || sys.parent_disk(j).is_some_and(|p| &p == d);
+            journals.iter().filter(|(j, _)| on(j)).map(|(_, n)| *n).reduce(|a, b| a + b)
+        })
+        .collect()
+}
+
+/// The devices the counters watch for these target paths: each target's disk (a partition's
+/// disk; a loop device itself, a disk of its own as a mounted VHD is to perfmon), each once.
 pub fn devices_under(paths: &[&Path]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for p in paths {

@@ -1,18 +1,20 @@
 //! Mapping a device number to the block device that I/O really hits, through sysfs.
 //!
-//! The sysfs root is a parameter so the mapping rules (partition -> disk, loop -> backing file's
-//! disk, dm/md -> slave) can be tested on a fake tree without root or special hardware.
+//! The sysfs root is a parameter so the mapping rules (partition -> disk, dm/md -> slave, a loop
+//! device a disk of its own) can be tested on a fake tree without root or special hardware.
 
 use crate::mountinfo::parse_dev;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A block device and the whole disk under it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockDevice {
     /// The device a path sits on directly (`vda1`, `loop0`, `dm-0`, `nvme0n1p2`).
     pub name: String,
-    /// The whole disk I/O ends up on after mapping partitions, loops and dm/md.
+    /// The disk whose counters and facts stand for the device: a partition's disk, a dm/md
+    /// device's first member's; a loop device is a disk of its own (its own queue, size and
+    /// counters, as a mounted VHD is a PhysicalDisk to perfmon), so the mapping stops there
+    /// (`layers::stack_in` goes on to the disks under its backing file).
     pub disk: String,
     pub major: u32,
     pub minor: u32,
@@ -94,8 +96,8 @@ impl Sysfs {
         Some(dir.parent()?.file_name()?.to_string_lossy().into_owned())
     }
 
-    /// The whole disk under device `name`: partition -> its disk, loop -> the disk under its
-    /// backing file, dm/md -> its first slave, each step repeated until none applies.
+    /// The disk that stands for device `name`: partition -> its disk, dm/md -> its first slave,
+    /// each step repeated until none applies or a loop device is met (a disk of its own).
     pub fn disk_under(&self, name: &str) -> String {
         let mut cur = name.to_string();
         for _ in 0..MAX_DEPTH {
@@ -111,11 +113,8 @@ impl Sysfs {
         if let Some(disk) = self.parent_disk(name) {
             return Some(disk);
         }
-        if let Some(backing) = self.attr(name, "loop/backing_file") {
-            // The loop driver turns I/O into file I/O on the backing file's filesystem.
-            let meta = std::fs::metadata(Path::new(&backing)).ok()?;
-            let (major, minor) = split_dev(meta.dev());
-            return self.name_of(major, minor);
+        if self.attr(name, "loop/backing_file").is_some() {
+            return None;
         }
         // dm (LVM, crypt) and md list what they sit on in `slaves`; the first stands for all,
         // since DeviceInfo has room for one disk. Sorted so the choice is stable.
@@ -202,6 +201,7 @@ mod tests {
     use super::*;
     use crate::fake_sysfs::Fake;
     use std::fs;
+    use std::os::unix::fs::MetadataExt;
 
     #[test]
     fn splits_dev_t() {
@@ -251,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn loop_maps_to_disk_of_backing_file() {
+    fn a_loop_device_is_a_disk_of_its_own() {
         let f = Fake::new();
         // The backing file is a real file; its real st_dev is given a fake disk in the fake tree.
         let backing = f.dir.path().join("backing.img");
@@ -265,12 +265,12 @@ mod tests {
         f.add("virtual/block/loop3", "7:3", false);
         f.write("virtual/block/loop3/loop/backing_file", &format!("{}\n", backing.display()));
         f.add("virtual/block/loop3/loop3p1", "259:7", true);
+        f.add("virtual/block/dm-4", "253:4", false);
+        f.stack("virtual/block/dm-4", "virtual/block/loop3");
         let s = f.sysfs();
-        assert_eq!(s.resolve(7, 3).unwrap().disk, "nvme0n1");
-        assert_eq!(s.resolve(259, 7).unwrap().disk, "nvme0n1", "partition of a loop");
-        // A deleted backing file leaves the loop itself as the answer.
-        f.write("virtual/block/loop3/loop/backing_file", "/nonexistent (deleted)\n");
-        assert_eq!(s.resolve(7, 3).unwrap().disk, "loop3");
+        assert_eq!(s.resolve(7, 3).unwrap().disk, "loop3", "not the disk under its backing file");
+        assert_eq!(s.resolve(259, 7).unwrap().disk, "loop3", "partition of a loop");
+        assert_eq!(s.resolve(253, 4).unwrap().disk, "loop3", "dm on a loop");
     }
 
     #[test]

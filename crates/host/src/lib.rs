@@ -99,7 +99,8 @@ fn device_info_in(sys: &Sysfs, mounts: &[Mount], guest: Option<&str>, path: &Pat
     info
 }
 
-/// The block device a path lives on, mapped to the disk that I/O really hits.
+/// The block device a path lives on, and the disk that stands for it (a partition's disk; a
+/// loop device itself).
 pub fn block_device_of(path: &Path) -> Option<BlockDevice> {
     let found = locate(path)?;
     let mount = if found.is_block {

@@ -130,7 +130,7 @@ fn run_ok(cmd: &mut Command) -> Option<String> {
 }
 
 #[test]
-fn loop_device_maps_to_backing_disk_and_mount_is_seen() {
+fn a_loop_device_is_a_disk_of_its_own_over_the_disk_its_file_is_on() {
     let dir = tempfile::tempdir().unwrap();
     let img = dir.path().join("disk.img");
     std::fs::File::create(&img).unwrap().set_len(32 << 20).unwrap();
@@ -145,11 +145,11 @@ fn loop_device_maps_to_backing_disk_and_mount_is_seen() {
     let bd = block_device_of(dev_path).expect("loop device resolves");
     assert_eq!(bd.name, name);
     assert_eq!(bd.major, 7);
-    match block_device_of(&img) {
-        Some(under) => assert_eq!(bd.disk, under.disk, "loop maps to the disk under its backing file"),
-        None => assert_eq!(bd.disk, name, "backing file on no block device: the loop is the disk"),
-    }
+    assert_eq!(bd.disk, name, "a loop device is a disk of its own");
+    let under = block_device_of(&img).map(|b| b.disk);
     let node_info = device_info(dev_path);
+    assert_eq!(node_info.disks, [under.clone().unwrap_or_else(|| name.clone())], "the disk under it named");
+    assert_eq!(node_info.size_bytes, Some(32 << 20), "the loop's own size, not its disk's");
     assert_eq!(node_info.filesystem, None, "an unmounted device node has no filesystem");
     assert!(node_info.logical_block_size.is_some());
     assert!(!is_mounted_block_device(dev_path).unwrap(), "fresh loop device is not mounted");
@@ -177,10 +177,8 @@ fn loop_device_maps_to_backing_disk_and_mount_is_seen() {
 
     let info = device_info(&mnt.join("db.dat"));
     assert_eq!(info.filesystem.as_deref(), Some("ext4"));
-    assert_eq!(info.device.as_deref(), Some(bd.disk.as_str()));
-    if bd.disk != name {
-        assert_eq!(info.partition.as_deref(), Some(name.as_str()));
-    }
+    assert_eq!((info.device.as_deref(), info.partition.as_deref()), (Some(name.as_str()), None));
+    assert_eq!(info.disks, [under.unwrap_or_else(|| name.clone())]);
     let node_info = device_info(dev_path);
     assert_eq!(node_info.filesystem.as_deref(), Some("ext4"), "a mounted device node reports its mount");
     assert!(free_space(&mnt).unwrap() > 0);
@@ -293,7 +291,7 @@ fn partitioned_image(path: &Path) {
 }
 
 #[test]
-fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
+fn partition_of_a_loop_device_maps_to_the_loop_and_mount_marks_the_whole_device() {
     let dir = tempfile::tempdir().unwrap();
     let img = dir.path().join("parted.img");
     partitioned_image(&img);
@@ -327,7 +325,7 @@ fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
     let bd = block_device_of(&part).expect("partition resolves");
     assert_eq!(bd.name, part_name);
     let under = block_device_of(&img).map(|b| b.disk).unwrap_or_else(|| name.clone());
-    assert_eq!(bd.disk, under, "partition -> loop -> disk under the image");
+    assert_eq!(bd.disk, name, "partition -> the loop, a disk of its own");
     assert_eq!(block_sizes(&part), sys.block_sizes(&name), "a partition uses its disk's queue");
     assert!(!is_mounted_block_device(Path::new(&dev)).unwrap());
 
@@ -352,7 +350,7 @@ fn partition_of_a_loop_device_maps_through_and_mount_marks_the_whole_device() {
     assert_eq!(info.partition.as_deref(), Some(part_name.as_str()));
     assert_eq!(info.loop_backing_file.as_deref(), Some(img.display().to_string().as_str()), "{info:?}");
     assert_eq!(info.loop_direct_io, Some(false), "losetup without --direct-io");
-    assert_eq!(info.device.as_deref(), Some(under.as_str()));
+    assert_eq!((info.device.as_deref(), info.disks.as_slice()), (Some(name.as_str()), &[under][..]));
     assert_eq!(info.filesystem.as_deref(), Some("ext4"));
     drop(guard);
 }

@@ -164,8 +164,12 @@ pub struct RoleIo {
     pub shared: bool,
     pub reads: u64,
     pub bytes_read: u64,
+    /// The writes that carried data: the flushes a kernel counts as writes too are set apart.
     pub writes: u64,
     pub bytes_written: u64,
+    /// Flush requests completed; absent before kernel 5.5 and in older records.
+    #[serde(default)]
+    pub flushes: Option<u64>,
     /// KB (1,024 bytes) a read and a write; absent where there were none.
     pub kb_per_read: Option<f64>,
     pub kb_per_write: Option<f64>,
@@ -195,6 +199,7 @@ impl RoleIo {
             bytes_read,
             writes,
             bytes_written,
+            flushes: volumes.iter().map(|v| v.flushes).sum(),
             kb_per_read: per(bytes_read, reads),
             kb_per_write: per(bytes_written, writes),
             read_mb_per_sec: rate(bytes_read),
@@ -262,7 +267,8 @@ pub struct DeviceIo {
     #[serde(default)]
     pub seconds: Option<f64>,
     /// Of `writes`, those of no bytes the kernel counted for flushes (kernels of the 6 series
-    /// count a flush as a write too); `None` where not known.
+    /// count a flush that came without data as a write too; a journal commit's flushes come
+    /// with a write of data): `counters::FlushCounting`; `None` where not known.
     #[serde(default)]
     pub empty_writes: Option<u64>,
 }
@@ -290,17 +296,6 @@ impl DeviceIo {
     /// The writes that carried data: the writes less the flushes counted among them.
     pub fn data_writes(&self) -> u64 {
         self.writes.saturating_sub(self.empty_writes.unwrap_or(0))
-    }
-
-    /// Says whether this kernel counts each flush as a write too (`None`: not known), so the
-    /// flushes among the writes are known.
-    pub fn flushes_counted_as_writes(mut self, counted: Option<bool>) -> DeviceIo {
-        self.empty_writes = match counted {
-            Some(true) => self.flushes,
-            Some(false) => Some(0),
-            None => None,
-        };
-        self
     }
 }
 
@@ -404,9 +399,9 @@ mod tests {
             flushes: Some(100),
             queue_ms: Some(1500),
             seconds: Some(2.5),
+            empty_writes: Some(100),
             ..DeviceIo::default()
-        }
-        .flushes_counted_as_writes(Some(true));
+        };
         let mut f = LogTestFigures {
             rows: 100,
             commits: 100,
@@ -428,8 +423,8 @@ mod tests {
         assert_eq!((lead.volume, lead.writes, lead.flushes, lead.queue), (None, Some(300), Some(99), None));
         assert_eq!(lead.mb_per_sec, Some(0.25));
         let d = f.device.clone().unwrap();
-        assert_eq!(d.clone().flushes_counted_as_writes(Some(false)).data_writes(), 200, "an older kernel's");
-        assert_eq!(d.flushes_counted_as_writes(None).bytes_per_write(), Some(4096.0), "not known: all of them");
+        assert_eq!(DeviceIo { empty_writes: Some(0), ..d.clone() }.data_writes(), 200, "an older kernel's");
+        assert_eq!(DeviceIo { empty_writes: None, ..d }.bytes_per_write(), Some(4096.0), "not known: all of them");
         assert_eq!((f.writes_name(), f.bytes_name()), ("log writes", "log bytes"));
     }
 
@@ -482,6 +477,25 @@ mod tests {
         assert!(shared.by_role().iter().all(|r| r.shared));
         assert!(ops(&[], &[], Vec::new()).by_role().is_empty());
         assert!(!LargeOpFigures { operation: "checkpoint".into(), ..LargeOpFigures::default() }.has_row_rate());
+    }
+
+    #[test]
+    fn a_roles_writes_are_the_datas_and_its_flushes_a_figure_of_their_own() {
+        // 288 writes counted on the log's volume, 60 of them the flushes a kernel of the 6
+        // series counts as writes of no bytes too: 228 writes of 1 MiB.
+        let log = DeviceIo { flushes: Some(60), ..volume("loop2", 0, 288, 228 << 20) };
+        let figures = |log: DeviceIo| LargeOpFigures {
+            operation: "load".into(),
+            volumes: vec![volume("loop1", 0, 10, 10 * 8192), log],
+            data_volumes: vec!["loop1".into()],
+            log_volumes: vec!["loop2".into()],
+            ..LargeOpFigures::default()
+        };
+        let roles = figures(DeviceIo { empty_writes: Some(60), ..log.clone() }).by_role();
+        assert_eq!((roles[1].writes, roles[1].flushes, roles[1].kb_per_write), (228, Some(60), Some(1024.0)));
+        assert_eq!(roles[0].flushes, None, "a volume whose kernel counts no flushes has none to show");
+        let unknown = figures(log).by_role();
+        assert_eq!((unknown[1].writes, unknown[1].flushes), (288, Some(60)), "not known: taken as counted");
     }
 
     #[test]

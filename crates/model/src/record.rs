@@ -489,9 +489,11 @@ pub struct Environment {
 pub struct DeviceInfo {
     /// The target path this describes.
     pub target: String,
-    /// Kernel name of the whole disk (`vda`, `nvme0n1`), after mapping partitions and loops.
+    /// Kernel name of the disk (`vda`, `nvme0n1`), after mapping a partition to its disk; a
+    /// loop device is a disk of its own (`loop0`: its own queue, size and counters), the disks
+    /// under its backing file are in `disks`. Older records name the disk under a loop here.
     pub device: Option<String>,
-    /// The device the target sits on directly, when it differs (`vda1`, `loop0`).
+    /// The device the target sits on directly, when it differs (`vda1`, `loop0p1`).
     pub partition: Option<String>,
     pub model: Option<String>,
     pub vendor: Option<String>,
@@ -526,7 +528,8 @@ pub struct DeviceInfo {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<String>,
     /// Every whole disk the target's I/O reaches, through partitions, loops, device mapper
-    /// and md (`device` names the first); empty in older records.
+    /// and md (`device` names the first, but for a loop device, which is `device` itself);
+    /// empty in older records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disks: Vec<String>,
     /// Whether those disks are a hypervisor's or a cloud's (virtual), the machine's own, or

@@ -1,9 +1,10 @@
 //! The measuring harness every workload shares: the counter sampler over the disks
 //! (and any database's own counters), the process's CPU time, the exact totals of chosen
 //! volumes from /proc/diskstats, and the environment, started before the work and finished
-//! after it, then written into the run's record.
+//! after it, then written into the run's record. Both the sampler and the totals set apart the
+//! flushes a kernel counts as writes too, asked of each device once (`flush_counting`).
 
-use spindle_counters::{CounterSource, ProcRoot, Sampler, Snapshot, devices_under};
+use spindle_counters::{CounterSource, FlushCounting, ProcRoot, Sampler, Snapshot, devices_under, flush_counting};
 use spindle_model::RunRecord;
 use spindle_model::counters::CounterLog;
 use spindle_model::db::DeviceIo;
@@ -16,6 +17,8 @@ pub struct Measure {
     cpu_before: (f64, f64),
     watched: Vec<PathBuf>,
     volumes: Vec<String>,
+    /// Per volume, how the kernel counts its flushes.
+    volume_counting: Vec<FlushCounting>,
     volumes_before: Snapshot,
 }
 
@@ -39,14 +42,18 @@ impl Measure {
         sources: Vec<Box<dyn CounterSource>>,
     ) -> Measure {
         let root = ProcRoot::default();
-        let volumes_before = Snapshot::take(&root, &volumes);
         let mut devices = devices_under(watched);
         devices.extend(volumes.iter().filter(|v| !devices.contains(v)).cloned().collect::<Vec<_>>());
+        // Asked before anything is counted: the question's own flushes are in no run.
+        let device_counting = flush_counting(&devices, watched);
+        let volume_counting = flush_counting(&volumes, watched);
+        let volumes_before = Snapshot::take(&root, &volumes);
         Measure {
-            sampler: Sampler::start_with(root, devices, interval, sources),
+            sampler: Sampler::start(root, devices, device_counting, interval, sources),
             cpu_before: spindle_io::worker::process_cpu(),
             watched: watched.iter().map(|p| p.to_path_buf()).collect(),
             volumes,
+            volume_counting,
             volumes_before,
         }
     }
@@ -56,26 +63,8 @@ impl Measure {
         let counters = self.sampler.stop(unmeasured);
         let after = Snapshot::take(&ProcRoot::default(), &self.volumes);
         let cpu_after = spindle_io::worker::process_cpu();
-        let seconds = after.at.duration_since(self.volumes_before.at).as_secs_f64();
-        let volumes = self
-            .volumes
-            .iter()
-            .zip(self.volumes_before.disks.iter().zip(&after.disks))
-            .filter_map(|(name, (b, a))| {
-                let (b, a) = (b.as_ref()?, a.as_ref()?);
-                Some(DeviceIo {
-                    device: name.clone(),
-                    reads: a.reads.saturating_sub(b.reads),
-                    bytes_read: a.sectors_read.saturating_sub(b.sectors_read) * 512,
-                    writes: a.writes.saturating_sub(b.writes),
-                    bytes_written: a.sectors_written.saturating_sub(b.sectors_written) * 512,
-                    flushes: a.flushes.zip(b.flushes).map(|(a, b)| a.saturating_sub(b)),
-                    queue_ms: Some(a.weighted_io_ms.saturating_sub(b.weighted_io_ms)),
-                    seconds: Some(seconds),
-                    // Only a probe of the volume tells (`flushes_counted_as_writes`).
-                    empty_writes: None,
-                })
-            })
+        let volumes = (0..self.volumes.len())
+            .filter_map(|i| device_io(&self.volumes[i], self.volume_counting[i], (&self.volumes_before, &after), i))
             .collect();
         let watched: Vec<&Path> = self.watched.iter().map(PathBuf::as_path).collect();
         Measured {
@@ -85,6 +74,28 @@ impl Measure {
             environment: spindle_host::environment(&watched),
         }
     }
+}
+
+/// What volume `name`, the `i`th of both snapshots, did between them: its exact counts, with
+/// the writes of no bytes the kernel counted for flushes (`counting`) said.
+fn device_io(
+    name: &str,
+    counting: FlushCounting,
+    (before, after): (&Snapshot, &Snapshot),
+    i: usize,
+) -> Option<DeviceIo> {
+    let (b, a) = (before.disks.get(i)?.as_ref()?, after.disks.get(i)?.as_ref()?);
+    Some(DeviceIo {
+        device: name.to_string(),
+        reads: a.reads.saturating_sub(b.reads),
+        bytes_read: a.sectors_read.saturating_sub(b.sectors_read) * 512,
+        writes: a.writes.saturating_sub(b.writes),
+        bytes_written: a.sectors_written.saturating_sub(b.sectors_written) * 512,
+        flushes: a.flushes.zip(b.flushes).map(|(a, b)| a.saturating_sub(b)),
+        queue_ms: Some(a.weighted_io_ms.saturating_sub(b.weighted_io_ms)),
+        seconds: Some(after.at.duration_since(before.at).as_secs_f64()),
+        empty_writes: counting.empty_writes_between(before, after, i),
+    })
 }
 
 impl Measured {

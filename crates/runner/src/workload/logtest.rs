@@ -7,7 +7,7 @@ use super::database::Database;
 use super::{Context, Measured, Sink, Workload};
 use crate::RunEnd;
 use crate::harness::Measure;
-use spindle_counters::{ProcRoot, volumes_under};
+use spindle_counters::volumes_under;
 use spindle_db::logtest::{self, LogTestPlan};
 use spindle_db::{Conn, DbUrl};
 use std::collections::BTreeMap;
@@ -34,8 +34,6 @@ struct Open {
     log_volumes: Vec<String>,
     /// Why that volume's figures are not the log's alone; `None` where the volume is its own.
     engine_leads: Option<String>,
-    /// Whether the kernel counts the volume's flushes as writes too (`None`: not known).
-    flush_writes: Option<bool>,
 }
 
 impl LogTest {
@@ -74,15 +72,6 @@ fn shared(log: &[String], data: &[String], root: &[String]) -> Option<String> {
     }
 }
 
-/// A file of the log's to sync, so the volume flushes: the log itself where it is a file,
-/// else the first file in its directory (a WAL segment, a redo log file).
-fn synced_file(log: &Path) -> Option<PathBuf> {
-    if log.is_file() {
-        return Some(log.to_path_buf());
-    }
-    std::fs::read_dir(log).ok()?.flatten().map(|e| e.path()).find(|p| p.is_file())
-}
-
 impl Workload for LogTest {
     /// Connects and creates the test's table.
     fn prepare(&mut self, cx: &mut Context<'_>, _: &mut Sink<'_>) -> anyhow::Result<()> {
@@ -104,11 +93,7 @@ impl Workload for LogTest {
             Some(why) => cx.observer.note(&format!("{url}: {why}")),
             None => {}
         }
-        let flush_writes = log_volumes
-            .first()
-            .zip(files.log.as_deref().and_then(synced_file))
-            .and_then(|(v, f)| spindle_counters::flush_counted_as_write(&ProcRoot::default(), v, &f));
-        self.open = Some(Open { url, conn, version, settings, watched, log_volumes, engine_leads, flush_writes });
+        self.open = Some(Open { url, conn, version, settings, watched, log_volumes, engine_leads });
         Ok(())
     }
 
@@ -132,7 +117,7 @@ impl Workload for LogTest {
         observer.finish_line();
         let mut measured = measure.finish(Duration::ZERO);
         let batch = batch?;
-        let volume = measured.volumes.pop().map(|v| v.flushes_counted_as_writes(open.flush_writes));
+        let volume = measured.volumes.pop();
         let context = logtest::Context {
             url: &open.url,
             version: &open.version,
