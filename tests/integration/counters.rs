@@ -44,7 +44,8 @@ fn the_sample_interval_is_checked() {
 }
 
 /// A file on an ext4 loop device: the run samples and records the loop, a disk of its own
-/// (its size, its counters), and names the disk its backing file is on beneath it.
+/// (its size, its counters), and names the disk its backing file is on beneath it, whose
+/// counters say what the backing file's page cache kept from it.
 #[test]
 fn a_run_on_a_loop_device_samples_and_records_the_loop_and_names_the_disk_under_it() {
     let scratch = tempfile::tempdir().unwrap();
@@ -76,8 +77,20 @@ fn a_run_on_a_loop_device_samples_and_records_the_loop_and_names_the_disk_under_
         .find(|c| c["path"] == format!("\\PhysicalDisk({name})\\Disk Reads/sec"))
         .unwrap_or_else(|| panic!("the loop's counters: {paths:?}"));
     assert!(reads["avg"].as_f64().unwrap() > 0.0, "direct reads reach the loop: {reads}");
+    // The loop, and the disk under its backing file beside it, to see what reached the disk.
     let disks: Vec<&&str> = paths.iter().filter(|p| p.starts_with("\\PhysicalDisk(")).collect();
-    assert!(disks.iter().all(|p| p.starts_with(&format!("\\PhysicalDisk({name})"))), "the loop alone: {disks:?}");
+    let watched = |p: &str| {
+        p.starts_with(&format!("\\PhysicalDisk({name})"))
+            || under.as_ref().is_some_and(|u| p.starts_with(&format!("\\PhysicalDisk({u})")))
+    };
+    assert!(disks.iter().all(|p| watched(p)), "the loop and the disk under it: {disks:?}");
+    // Without direct I/O the loop reads its backing file, just written through it, from the
+    // page cache: the disk under it sees next to nothing, and the run says whose cache that was.
+    if under.is_some() {
+        let warnings = r["warnings"].as_array().unwrap();
+        let said = format!("the page cache of {name}'s backing file {} absorbed the reads", backing.display());
+        assert!(warnings.iter().any(|w| w.as_str().unwrap().starts_with(&said)), "{said}: {warnings:?}");
+    }
 }
 
 /// Writes of 8 KiB each followed by an fdatasync, on an ext4 loop device: the loop's write

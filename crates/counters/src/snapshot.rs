@@ -81,13 +81,18 @@ fn journal_commits(root: &ProcRoot, devices: &[String]) -> Vec<Option<u64>> {
 }
 
 /// The devices the counters watch for these target paths: each target's disk (a partition's
-/// disk; a loop device itself, a disk of its own as a mounted VHD is to perfmon), each once.
+/// disk; a loop device itself, a disk of its own as a mounted VHD is to perfmon, and the disks
+/// under its backing file after it), each once.
 pub fn devices_under(paths: &[&Path]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for p in paths {
-        if let Some(d) = spindle_host::block_device_of(p) {
-            if !out.contains(&d.disk) {
-                out.push(d.disk);
+        let Some(d) = spindle_host::block_device_of(p) else { continue };
+        // A loop device is a disk of its own; the disks under its backing file are watched too,
+        // to see what of the loop's I/O reached them (its backing file's page cache may keep it).
+        let under = if d.disk.starts_with("loop") { spindle_host::device_info(p).disks } else { Vec::new() };
+        for disk in std::iter::once(d.disk).chain(under) {
+            if !out.contains(&disk) {
+                out.push(disk);
             }
         }
     }

@@ -34,26 +34,25 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
         );
     }
     // The device's count against spindle's own: far apart means other I/O shared the device,
-    // or the page cache or a filesystem stood between them.
+    // or the page cache or a filesystem stood between them. The targets' own devices only: the
+    // disks under a loop device are sampled too, and would count its I/O twice.
+    let targets: Vec<&str> = r.targets.iter().filter_map(|t| t.device.as_deref()).collect();
     let mut device_iops = 0.0;
-    // Bytes too: merging makes fewer I/Os of the same bytes; a cache leaves the bytes unmoved.
-    let mut device_bytes = Some(0.0);
     let mut devices = Vec::new();
     for c in &log.counters {
-        if let Some(dev) = c.path.strip_prefix("\\PhysicalDisk(").and_then(|p| p.strip_suffix(")\\Disk Reads/sec")) {
-            let avg = |counter: &str| log.get(&format!("\\PhysicalDisk({dev})\\{counter}")).map(|c| c.avg);
-            device_iops += c.avg + avg("Disk Writes/sec").unwrap_or(0.0);
-            device_bytes = match (device_bytes, avg("Disk Read Bytes/sec"), avg("Disk Write Bytes/sec")) {
-                (Some(sum), Some(read), Some(write)) => Some(sum + read + write),
-                _ => None,
-            };
+        if let Some(dev) = c.path.strip_prefix("\\PhysicalDisk(").and_then(|p| p.strip_suffix(")\\Disk Reads/sec"))
+            && (targets.is_empty() || targets.contains(&dev))
+        {
+            let writes = log.get(&format!("\\PhysicalDisk({dev})\\Disk Writes/sec")).map(|c| c.avg);
+            device_iops += c.avg + writes.unwrap_or(0.0);
             devices.push(dev.to_string());
         }
     }
     // Only I/O runs issue I/Os to set beside the device's; a database run counts calls.
     if !devices.is_empty() && r.summary.iops > 0.0 && r.kind() == RunKind::Io {
         let ratio = device_iops / r.summary.iops;
-        let why = device_rate_hint(ratio, device_bytes, r).map(|h| format!(": {h}")).unwrap_or_default();
+        let under_loop = crate::page_cache::under_loop_bytes(r);
+        let why = device_rate_hint(ratio, under_loop, r).map(|h| format!(": {h}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "  device I/Os/sec ({}): {} against spindle's {} ({:.1}%{why})",
@@ -66,9 +65,10 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
 }
 
 /// Why the device counted more or fewer I/Os than spindle issued, when it was not about the
-/// same (within 5%): the likeliest reason the run's own settings and the device's bytes per
-/// second (`device_bytes`, when sampled) point to.
-fn device_rate_hint(ratio: f64, device_bytes: Option<f64>, r: &RunRecord) -> Option<String> {
+/// same (within 5%): the likeliest reason the run's own settings point to, and, for a target on
+/// a loop device without direct I/O, the bytes per second the disks under its backing file
+/// moved (`under_loop`, when sampled).
+fn device_rate_hint(ratio: f64, under_loop: Option<f64>, r: &RunRecord) -> Option<String> {
     let workloads: Vec<&Workload> =
         r.details.job().map(|j| j.targets.iter().map(|t| &t.workload).collect()).unwrap_or_default();
     let buffered = workloads.iter().any(|w| w.buffered);
@@ -95,7 +95,7 @@ fn device_rate_hint(ratio: f64, device_bytes: Option<f64>, r: &RunRecord) -> Opt
         // A loop device without direct I/O: its backing file's page cache answered, and the disk
         // moved far fewer bytes than spindle did (merged I/Os would have moved them all).
         let spindle_bytes = r.summary.read.bytes_per_sec + r.summary.write.bytes_per_sec;
-        if let (Some(cache), Some(disk)) = (crate::page_cache::loop_backing_cache(r), device_bytes)
+        if let (Some(cache), Some(disk)) = (crate::page_cache::loop_backing_cache(r), under_loop)
             && spindle_bytes > 0.0
             && disk < crate::page_cache::ABSORBED_BELOW * spindle_bytes
         {

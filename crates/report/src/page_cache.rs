@@ -24,6 +24,35 @@ pub(crate) fn loop_backing_cache(r: &RunRecord) -> Option<String> {
     Some(format!("{whose} backing file{file}"))
 }
 
+/// The disks whose counters show what of spindle's I/O the page cache let through: under a
+/// loop device without direct I/O, the disks under its backing file (the loop itself, a disk
+/// of its own, sees everything spindle sent); else the targets' own disks.
+fn compared_disks(r: &RunRecord) -> Vec<&str> {
+    let under_loop: Vec<&str> = r
+        .environment
+        .devices
+        .iter()
+        .filter(|d| d.loop_direct_io == Some(false))
+        .flat_map(|d| d.physical_disks())
+        .filter(|disk| !disk.starts_with("loop"))
+        .collect();
+    let mut disks =
+        if under_loop.is_empty() { r.targets.iter().filter_map(|t| t.device.as_deref()).collect() } else { under_loop };
+    disks.sort_unstable();
+    disks.dedup();
+    disks
+}
+
+/// The bytes a second the disks under a loop device without direct I/O moved, read and
+/// written: far fewer than spindle's, the loop's backing file's page cache kept them.
+pub(crate) fn under_loop_bytes(r: &RunRecord) -> Option<f64> {
+    loop_backing_cache(r)?;
+    let log = r.counters.as_ref()?;
+    let disks = compared_disks(r);
+    let (read, write) = (disk_rate(log, &disks, &READS)?, disk_rate(log, &disks, &WRITES)?);
+    (!disks.is_empty()).then_some(read.bytes + write.bytes)
+}
+
 /// One direction of I/O, as spindle and the disk counters name it.
 struct Direction {
     /// `reads`
@@ -63,9 +92,7 @@ pub fn page_cache_finding(r: &RunRecord) -> Option<String> {
         (Some(of), true) => format!("the page cache, of the test files and of {of},"),
     };
     let log = r.counters.as_ref()?;
-    let mut disks: Vec<&str> = r.targets.iter().filter_map(|t| t.device.as_deref()).collect();
-    disks.sort_unstable();
-    disks.dedup();
+    let disks = compared_disks(r);
     if disks.is_empty() {
         return None;
     }
@@ -131,6 +158,7 @@ pub(crate) fn rate(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spindle_model::counters::CounterSeries;
     use spindle_model::fixtures::{buffered_run, job_mut, record};
 
     #[test]
@@ -213,6 +241,35 @@ mod tests {
         assert!(both.starts_with("the page cache, of the test files and of loop0's backing file"), "{both}");
         assert_eq!(page_cache_finding(&on_loop(true, false)), None, "direct I/O all the way down");
         assert!(page_cache_finding(&on_loop(true, true)).unwrap().starts_with("the page cache absorbed"));
+        // A record that samples the loop as a disk of its own (it saw all 1,000 reads a second)
+        // and the disk under its backing file beside it: the disk under is the one compared.
+        let mut own = on_loop(false, false);
+        own.targets[0].device = Some("loop0".into());
+        let d = &mut own.environment.devices[0];
+        (d.device, d.partition, d.disks) = (Some("loop0".into()), None, vec!["vda".into()]);
+        let log = own.counters.as_mut().unwrap();
+        let loop_counters: Vec<_> = log
+            .counters
+            .iter()
+            .map(|c| {
+                let value = if c.path.ends_with("Reads/sec") {
+                    1_000.0
+                } else if c.path.contains("Read Bytes") {
+                    8.192e6
+                } else {
+                    0.0
+                };
+                CounterSeries::new(c.path.replace("(vda)", "(loop0)"), vec![Some(value); 3])
+            })
+            .collect();
+        log.counters.extend(loop_counters);
+        assert_eq!(
+            page_cache_finding(&own).as_deref(),
+            Some(
+                "the page cache of loop0's backing file /srv/data.img absorbed the reads: spindle read 8.2 MB/s, \
+                 the disk vda 50.0 reads/s (0.4 MB/s)"
+            )
+        );
     }
 
     #[test]
