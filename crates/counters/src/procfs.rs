@@ -144,6 +144,16 @@ pub struct Pressure {
     pub full_us: Option<u64>,
 }
 
+/// What one process read from and wrote to storage, from `/proc/PID/io` (`read_bytes`, and
+/// `write_bytes` less `cancelled_write_bytes`: dirty pages truncated before they were written).
+pub fn parse_process_io(text: &str) -> Option<(u64, u64)> {
+    let field = |name: &str| -> Option<u64> {
+        text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(':')?.trim().parse().ok())
+    };
+    let written = field("write_bytes")?.saturating_sub(field("cancelled_write_bytes").unwrap_or(0));
+    Some((field("read_bytes")?, written))
+}
+
 pub fn parse_pressure(text: &str) -> Option<Pressure> {
     let total = |kind: &str| -> Option<u64> {
         let line = text.lines().find(|l| l.starts_with(kind))?;
@@ -155,6 +165,15 @@ pub fn parse_pressure(text: &str) -> Option<Pressure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_io_file_gives_what_reached_storage() {
+        let text = "rchar: 67108975\nwchar: 0\nsyscr: 66\nsyscw: 0\nread_bytes: 67108864\nwrite_bytes: 12288\n\
+                    cancelled_write_bytes: 4096\n";
+        assert_eq!(parse_process_io(text), Some((67_108_864, 8192)));
+        assert_eq!(parse_process_io("rchar: 1\n"), None, "no read_bytes: no figure");
+        assert_eq!(parse_process_io("read_bytes: 5\nwrite_bytes: 1\ncancelled_write_bytes: 9\n"), Some((5, 0)));
+    }
 
     #[test]
     fn diskstats_from_sysstat_test_data() {

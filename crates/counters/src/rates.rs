@@ -12,7 +12,7 @@ use spindle_formats::perfmon::PHYSICAL_DISK_COUNTERS as DISK_COUNTERS;
 const SECTOR: f64 = 512.0;
 
 /// The machine's counters, reported after every disk's.
-pub const MACHINE_COUNTERS: [&str; 8] = [
+pub const MACHINE_COUNTERS: [&str; 10] = [
     "\\Processor(_Total)\\% Processor Time",
     "\\Processor(_Total)\\% User Time",
     "\\Processor(_Total)\\% Privileged Time",
@@ -21,6 +21,8 @@ pub const MACHINE_COUNTERS: [&str; 8] = [
     "\\Memory\\Available MBytes",
     "\\Pressure(io)\\Some Stall %",
     "\\Pressure(io)\\Full Stall %",
+    spindle_model::counters::OTHER_PROCESSES_READ,
+    spindle_model::counters::OTHER_PROCESSES_WRITE,
 ];
 
 /// Flush requests completed a second: perfmon has no such counter (it counts no flush among
@@ -89,6 +91,11 @@ pub fn values(a: &Snapshot, b: &Snapshot, counting: &[FlushCounting]) -> Vec<Opt
     };
     out.push(stall(a.io_pressure.map(|p| p.some_us), b.io_pressure.map(|p| p.some_us)));
     out.push(stall(a.io_pressure.and_then(|p| p.full_us), b.io_pressure.and_then(|p| p.full_us)));
+    // Other processes' storage I/O, where any could be read (none where /proc lets none be).
+    let (read, write) = a.others_io_since(b);
+    let any = !a.others_io.is_empty() || !b.others_io.is_empty();
+    out.push(if any { per_sec(read) } else { None });
+    out.push(if any { per_sec(write) } else { None });
     out
 }
 
@@ -143,6 +150,7 @@ mod tests {
             vm: Some(vm),
             mem_available_kib: Some(2048 * 1024),
             io_pressure: Some(Pressure { some_us: psi, full_us: None }),
+            others_io: Vec::new(),
         }
     }
 

@@ -134,6 +134,7 @@ fn log_of(readings: &[Reading], columns: &Columns<'_>, interval: Duration, skip:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spindle_model::counters::{OTHER_PROCESSES_READ, OTHER_PROCESSES_WRITE};
 
     #[test]
     fn samples_this_machine_every_interval() {
@@ -183,5 +184,35 @@ mod tests {
         assert_eq!(value(&as_counted, "Disk Writes/sec"), 150.0, "not known: every write counted");
         assert!(apart.get("\\Processor(_Total)\\% Processor Time").is_none(), "no stat file, no cpu counter");
         assert_eq!(apart.get("\\spindle:Test\\Things/sec").unwrap().values, [Some(7.0)], "other sources ride along");
+        assert!(apart.get(OTHER_PROCESSES_READ).is_none(), "no process to read, no claim of none");
+    }
+
+    #[test]
+    fn other_processes_io_is_each_ones_growth_and_all_of_a_new_ones() {
+        let dir = std::env::temp_dir().join(format!("spindle-fake-proc-io-{}", std::process::id()));
+        let root = ProcRoot(dir.clone());
+        let process = |pid: u32, read: u64, write: u64| {
+            std::fs::create_dir_all(dir.join(pid.to_string())).unwrap();
+            let text = format!("rchar: 1\nread_bytes: {read}\nwrite_bytes: {write}\ncancelled_write_bytes: 0\n");
+            std::fs::write(dir.join(format!("{pid}/io")), text).unwrap();
+        };
+        // Two processes; spindle's own (this test's) is never counted, whatever it did.
+        process(100, 4_000_000, 1_000_000);
+        process(200, 0, 0);
+        process(std::process::id(), 0, 0);
+        let a = Snapshot::take(&root, &[]);
+        process(100, 6_000_000, 1_000_000);
+        std::fs::remove_dir_all(dir.join("200")).unwrap();
+        process(300, 500_000, 2_000_000);
+        process(std::process::id(), 9_000_000_000, 9_000_000_000);
+        let mut b = Snapshot::take(&root, &[]);
+        b.at = a.at + Duration::from_secs(2);
+        let readings = [Reading { snap: a, extra: vec![] }, Reading { snap: b, extra: vec![] }];
+        let columns = Columns { devices: &[], counting: &[], extra: &[] };
+        let log = log_of(&readings, &columns, Duration::from_secs(1), Duration::ZERO);
+        std::fs::remove_dir_all(&dir).unwrap();
+        // 2 MB read by 100 and 0.5 MB by 300, born meanwhile; 2 MB written by 300; over 2 s.
+        assert_eq!(log.get(OTHER_PROCESSES_READ).unwrap().avg, 1_250_000.0);
+        assert_eq!(log.get(OTHER_PROCESSES_WRITE).unwrap().avg, 1_000_000.0);
     }
 }

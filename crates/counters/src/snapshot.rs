@@ -40,6 +40,9 @@ pub struct Snapshot {
     pub vm: Option<VmStat>,
     pub mem_available_kib: Option<u64>,
     pub io_pressure: Option<Pressure>,
+    /// Every other process's bytes read and written from storage so far, by pid (sorted), as
+    /// far as this user may read them.
+    pub others_io: Vec<(u32, u64, u64)>,
 }
 
 impl Snapshot {
@@ -54,8 +57,39 @@ impl Snapshot {
             vm: root.read("vmstat").as_deref().and_then(procfs::parse_vmstat),
             mem_available_kib: root.read("meminfo").as_deref().and_then(procfs::parse_mem_available_kib),
             io_pressure: root.read("pressure/io").as_deref().and_then(procfs::parse_pressure),
+            others_io: others_io(root, std::process::id()),
         }
     }
+
+    /// What the other processes read and wrote between `self` and `later`: each process's
+    /// growth, and all of one born between them. A process that ended between them takes what
+    /// it did since `self` with it.
+    pub fn others_io_since(&self, later: &Snapshot) -> (u64, u64) {
+        later.others_io.iter().fold((0, 0), |(r, w), &(pid, read, write)| {
+            let before = self.others_io.binary_search_by_key(&pid, |p| p.0).map_or((0, 0), |i| {
+                let (_, r0, w0) = self.others_io[i];
+                (r0, w0)
+            });
+            (r.saturating_add(read.saturating_sub(before.0)), w.saturating_add(write.saturating_sub(before.1)))
+        })
+    }
+}
+
+/// Every process's storage I/O but `own`'s, by pid. Reading another user's needs root; those
+/// are left out, as are processes that end while being read.
+fn others_io(root: &ProcRoot, own: u32) -> Vec<(u32, u64, u64)> {
+    let mut out: Vec<(u32, u64, u64)> = root
+        .list("")
+        .into_iter()
+        .filter_map(|entry| entry.parse::<u32>().ok())
+        .filter(|pid| *pid != own)
+        .filter_map(|pid| {
+            let (read, write) = procfs::parse_process_io(&root.read(&format!("{pid}/io"))?)?;
+            Some((pid, read, write))
+        })
+        .collect();
+    out.sort_unstable_by_key(|p| p.0);
+    out
 }
 
 /// For each of `devices`, the transactions committed by the jbd2 journals on it or on a

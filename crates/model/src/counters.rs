@@ -4,6 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Bytes every process but spindle read and wrote from storage a second, by the processes' own
+/// accounting (/proc/PID/io): perfmon's Process object, for an instance of all the others.
+pub const OTHER_PROCESSES_READ: &str = "\\Process(_Others)\\IO Read Bytes/sec";
+pub const OTHER_PROCESSES_WRITE: &str = "\\Process(_Others)\\IO Write Bytes/sec";
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CounterLog {
     /// The interval asked for, in seconds.

@@ -8,6 +8,7 @@
 use super::Area;
 use serde::{Deserialize, Serialize};
 use spindle_model::RunRecord;
+use spindle_model::counters::{OTHER_PROCESSES_READ as OTHERS_READ, OTHER_PROCESSES_WRITE as OTHERS_WRITE};
 
 /// Other processes' I/O beyond this share of the step's own is named beside its figures.
 pub const BUSY_IO_SHARE: f64 = 0.10;
@@ -16,9 +17,6 @@ pub const DROWNED_IO_SHARE: f64 = 1.0;
 /// Other processes keeping more than this share of all the machine's CPUs busy is named.
 pub const BUSY_CPU_SHARE: f64 = 0.5;
 
-/// The counters `StepLoad` reads (perfmon's Process object, for every process but spindle).
-pub const OTHERS_READ: &str = "\\Process(_Others)\\IO Read Bytes/sec";
-pub const OTHERS_WRITE: &str = "\\Process(_Others)\\IO Write Bytes/sec";
 const PROCESSOR: &str = "\\Processor(_Total)\\% Processor Time";
 
 /// What else the host did during one step.
