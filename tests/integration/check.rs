@@ -278,32 +278,51 @@ impl Drop for Throttle {
     }
 }
 
-#[test]
-fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_not_scale() {
+/// `check --quick --json` of an ext4 loop device throttled to `iops` reads and writes a second,
+/// run inside the throttle's group, while `beside` runs on the device's filesystem (in this
+/// process, outside the group, so unthrottled).
+fn throttled_check<T>(
+    iops: u32,
+    beside: impl FnOnce(&Path, &std::sync::atomic::AtomicBool) -> T + Send,
+) -> Option<serde_json::Value>
+where
+    T: Send,
+{
     let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let Some(device) = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"]) else { return };
+    let device = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"])?;
     let name = device.0.clone();
-    let Some(fs) = Ext4::on(device) else { return };
-    // 40 I/Os a second: a read one at a time takes 25 ms by construction, and more outstanding
-    // reads cannot raise the rate.
-    let Some(throttle) = Throttle::device(&name, 40) else { return };
+    let fs = Ext4::on(device)?;
+    let throttle = Throttle::device(&name, iops)?;
     let store = scratch.path().join("results.db");
     let spindle = assert_cmd::cargo::cargo_bin("spindle");
-    // The check runs inside the throttled group: the shell joins it, then becomes spindle.
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(r#"echo $$ > "$1/cgroup.procs" && shift && exec "$@""#)
-        .arg("sh")
-        .arg(&throttle.0)
-        .arg(&spindle)
-        .args(["check", "--quick", "--json"])
-        .arg(&fs.mount)
-        .env("SPINDLE_STORE", &store)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let out = std::thread::scope(|s| {
+        s.spawn(|| beside(&fs.mount, &done));
+        // The check runs inside the throttled group: the shell joins it, then becomes spindle.
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(r#"echo $$ > "$1/cgroup.procs" && shift && exec "$@""#)
+            .arg("sh")
+            .arg(&throttle.0)
+            .arg(&spindle)
+            .args(["check", "--quick", "--json"])
+            .arg(&fs.mount)
+            .env("SPINDLE_STORE", &store)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    });
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    Some(serde_json::from_slice(&out.stdout).unwrap())
+}
+
+#[test]
+fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_not_scale() {
+    // 40 I/Os a second: a read one at a time takes 25 ms by construction, and more outstanding
+    // reads cannot raise the rate.
+    let Some(doc) = throttled_check(40, |_, _| ()) else { return };
     let rule = |name: &str| findings(&doc).into_iter().find(|f| f["rule"] == name).cloned().expect(name);
     let reads = rule("page-read-latency");
     assert!(reads["level"] == "warning" || reads["level"] == "problem", "{reads}");
@@ -322,4 +341,53 @@ fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_no
         "{knee}"
     );
     assert!(!text.contains("still scale"), "{knee}");
+}
+
+/// Writes `file`, then reads it with direct I/O, a MiB at a time, until `done`.
+fn read_until(file: &Path, done: &std::sync::atomic::AtomicBool) {
+    use std::io::Write;
+    use std::os::unix::fs::{FileExt, OpenOptionsExt};
+    const MIB: usize = 1 << 20;
+    let mut f = std::fs::File::create(file).unwrap();
+    let block: Vec<u8> = (0..MIB).map(|i| (i * 7919 % 251) as u8).collect();
+    for _ in 0..64 {
+        f.write_all(&block).unwrap();
+    }
+    f.sync_all().unwrap();
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECT).open(file).unwrap();
+    let layout = std::alloc::Layout::from_size_align(MIB, 4096).unwrap();
+    // SAFETY: a non-zero size; freed below with the same layout.
+    let buf = unsafe { std::alloc::alloc(layout) };
+    // SAFETY: `buf` holds MIB bytes, aligned for direct I/O, owned here alone.
+    let slice = unsafe { std::slice::from_raw_parts_mut(buf, MIB) };
+    let mut at = 0;
+    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        f.read_exact_at(slice, at).unwrap();
+        at = (at + MIB as u64) % (64 * MIB as u64);
+    }
+    // SAFETY: allocated above with this layout.
+    unsafe { std::alloc::dealloc(buf, layout) };
+}
+
+/// Other processes' I/O that dwarfs a step's own: a device throttled to 40 I/Os a second for
+/// the check (page reads of 0.3 MB/s at most), and direct reads of a MiB at a time from a file
+/// on it by this process, which the throttle does not hold back. The findings judged from those
+/// steps say so and give no verdict, and the host's load is a finding of its own.
+#[test]
+fn a_step_other_processes_io_drowned_gives_no_verdict_and_says_why() {
+    let Some(doc) = throttled_check(40, |dir, done| read_until(&dir.join("beside.dat"), done)) else { return };
+    let reads = finding(&doc, "page-read-latency");
+    // 25 ms reads would be a warning: drowned, they are a note that says why.
+    assert_eq!(reads["level"], "note", "{reads}");
+    let text = reads["text"].as_str().unwrap();
+    assert!(
+        text.contains("; no verdict: while it ran, other processes moved ") && text.ends_with("which drowned it"),
+        "{reads}"
+    );
+    let load = finding(&doc, "host-load");
+    assert_eq!((&load["level"], &load["basis"]), (&"note".into(), &"own".into()), "{load}");
+    assert!(load["text"].as_str().unwrap().contains("drowned by other I/O, so not judged"), "{load}");
+    let loads = doc["dirs"][0]["loads"].as_array().unwrap();
+    let depth_1 = loads.iter().find(|l| l["step"] == "page reads at 1 outstanding").expect("the first depth's load");
+    assert!(depth_1["other_mb_per_sec"].as_f64().unwrap() > depth_1["own_mb_per_sec"].as_f64().unwrap(), "{depth_1}");
 }

@@ -582,7 +582,13 @@ mod tests {
         d.loads.push(super::super::load::StepLoad { area: super::super::Area::Commits, ..loaded(1.5) });
         let slow = judge("commit-latency", &d).unwrap();
         assert_eq!(slow.level, Level::Note, "20 ms commits would be a warning, but other I/O drowned them");
-        assert!(slow.text.ends_with(": no verdict from a step other I/O drowned"), "{}", slow.text);
+        assert!(
+            slow.text.ends_with(
+                "; no verdict: while it ran, other processes moved 150 MB/s (150% of the step's own), which drowned it"
+            ),
+            "{}",
+            slow.text
+        );
         assert!(judge("host-load", &d).unwrap().text.ends_with("; 2 drowned by other I/O, so not judged"));
     }
 }

@@ -118,13 +118,13 @@ impl Rule {
     pub fn apply(&self, dir: &DirEvidence, guidance: Guidance) -> Option<Finding> {
         let mut j = (self.judge)(&Check { dir, guidance, thresholds: self.thresholds })?;
         if let Some(load) = self.step.and_then(|area| busiest(&dir.loads, area)) {
-            j.text.push_str(&format!("; while it ran, {}", load.words()));
             if load.drowned() {
                 j.level = Level::Note;
-                j.text.push_str(": no verdict from a step other I/O drowned");
+                j.text.push_str(&format!("; no verdict: while it ran, {}, which drowned it", load.words()));
                 j.advice = Some("Check again when nothing else uses this storage".into());
             } else {
-                j.text.push_str(", so the figure may understate this storage");
+                j.text
+                    .push_str(&format!("; while it ran, {}, so the figure may understate this storage", load.words()));
             }
         }
         Some(Finding {
@@ -334,8 +334,9 @@ pub static RULES: &[Rule] = &[
         unit: Unit::Share,
         constants: &[Constant::Percent(DROWNED_IO_SHARE), Constant::Percent(BUSY_CPU_SHARE)],
         basis: |_| Basis::Own {
-            how: "set by this project: other processes' reads and writes (their own accounting, /proc/PID/io) \
-                  of more than a tenth of a step's own may move its figures, and are said beside them; as much as \
+            how: "set by this project: other processes' reads and writes on a step's devices (at most the smaller \
+                  of their own accounting in /proc/PID/io and the devices' bytes beyond the step's own) of more \
+                  than a tenth of the step's own may move its figures, and are said beside them; as much as \
                   the step's own or more drowns it, and no verdict is drawn from it; other processes keeping more \
                   than half the CPUs busy are said too (on this project's 2-CPU VM a build beside the check moved \
                   13% of a page-read step's bytes and kept the CPUs full)",
