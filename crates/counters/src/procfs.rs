@@ -122,7 +122,7 @@ pub fn parse_mem_available_kib(text: &str) -> Option<u64> {
 }
 
 /// The transactions a jbd2 journal (ext4's) has committed, from the first line of its
-/// /proc/fs/jbd2/<device>-<inode>/info: `502 transactions (501 requested), each up to 2730
+/// `/proc/fs/jbd2/<device>-<inode>/info`: `502 transactions (501 requested), each up to 2730
 /// blocks`.
 pub fn parse_jbd2_transactions(text: &str) -> Option<u64> {
     let mut words = text.lines().next()?.split_whitespace();
