@@ -44,8 +44,7 @@ fn the_sample_interval_is_checked() {
 }
 
 /// A file on an ext4 loop device: the run samples and records the loop, a disk of its own
-/// (its size, its counters), and names the disk its backing file is on beneath it, whose
-/// counters say what the backing file's page cache kept from it.
+/// (its size, its counters), and names and samples the disk its backing file is on beneath it.
 #[test]
 fn a_run_on_a_loop_device_samples_and_records_the_loop_and_names_the_disk_under_it() {
     let scratch = tempfile::tempdir().unwrap();
@@ -84,12 +83,11 @@ fn a_run_on_a_loop_device_samples_and_records_the_loop_and_names_the_disk_under_
             || under.as_ref().is_some_and(|u| p.starts_with(&format!("\\PhysicalDisk({u})")))
     };
     assert!(disks.iter().all(|p| watched(p)), "the loop and the disk under it: {disks:?}");
-    // Without direct I/O the loop reads its backing file, just written through it, from the
-    // page cache: the disk under it sees next to nothing, and the run says whose cache that was.
-    if under.is_some() {
-        let warnings = r["warnings"].as_array().unwrap();
-        let said = format!("the page cache of {name}'s backing file {} absorbed the reads", backing.display());
-        assert!(warnings.iter().any(|w| w.as_str().unwrap().starts_with(&said)), "{said}: {warnings:?}");
+    // The disk under it is sampled, to see what of the loop's I/O reached it: what the backing
+    // file's page cache kept from it is said when the disk moved far less than spindle did (a
+    // unit test of the report's holds that; here other tests share the disk, so it may not).
+    if let Some(u) = &under {
+        assert!(paths.contains(&format!("\\PhysicalDisk({u})\\Disk Read Bytes/sec").as_str()), "{paths:?}");
     }
 }
 
