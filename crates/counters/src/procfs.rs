@@ -144,6 +144,16 @@ pub struct Pressure {
     pub full_us: Option<u64>,
 }
 
+/// Whether `/proc/PID/stat` is a kernel thread's (PF_KTHREAD in its flags, the ninth field):
+/// a loop device's worker reads and writes its backing file on behalf of whoever used the loop,
+/// so its I/O is no other process's.
+pub fn is_kernel_thread(stat: &str) -> bool {
+    const PF_KTHREAD: u64 = 0x0020_0000;
+    // The command name may hold spaces and parentheses: the fields follow its last ')'.
+    let fields = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    fields.split_whitespace().nth(6).and_then(|f| f.parse::<u64>().ok()).is_some_and(|flags| flags & PF_KTHREAD != 0)
+}
+
 /// What one process read from and wrote to storage, from `/proc/PID/io` (`read_bytes`, and
 /// `write_bytes` less `cancelled_write_bytes`: dirty pages truncated before they were written).
 pub fn parse_process_io(text: &str) -> Option<(u64, u64)> {
@@ -165,6 +175,15 @@ pub fn parse_pressure(text: &str) -> Option<Pressure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kernel_threads_are_told_by_their_flags() {
+        // A loop device's worker (flags 0x04208060) and a shell (0x00400100) whose name has a
+        // space and a parenthesis.
+        assert!(is_kernel_thread("95 (kworker/u4:2-loop0) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 40"));
+        assert!(!is_kernel_thread("4321 (my (odd) sh) S 1 4321 4321 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 9"));
+        assert!(!is_kernel_thread("garbage"));
+    }
 
     #[test]
     fn a_process_io_file_gives_what_reached_storage() {

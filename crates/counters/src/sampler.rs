@@ -193,6 +193,8 @@ mod tests {
         let root = ProcRoot(dir.clone());
         let process = |pid: u32, read: u64, write: u64| {
             std::fs::create_dir_all(dir.join(pid.to_string())).unwrap();
+            let stat = format!("{pid} (p{pid}) S 1 {pid} {pid} 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 9");
+            std::fs::write(dir.join(format!("{pid}/stat")), stat).unwrap();
             let text = format!("rchar: 1\nread_bytes: {read}\nwrite_bytes: {write}\ncancelled_write_bytes: 0\n");
             std::fs::write(dir.join(format!("{pid}/io")), text).unwrap();
         };
@@ -205,6 +207,13 @@ mod tests {
         std::fs::remove_dir_all(dir.join("200")).unwrap();
         process(300, 500_000, 2_000_000);
         process(std::process::id(), 9_000_000_000, 9_000_000_000);
+        // A loop device's worker, doing spindle's I/O to the backing file: not another's.
+        process(95, 7_000_000_000, 7_000_000_000);
+        std::fs::write(
+            dir.join("95/stat"),
+            "95 (kworker/u4:2-loop0) I 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 40",
+        )
+        .unwrap();
         let mut b = Snapshot::take(&root, &[]);
         b.at = a.at + Duration::from_secs(2);
         let readings = [Reading { snap: a, extra: vec![] }, Reading { snap: b, extra: vec![] }];

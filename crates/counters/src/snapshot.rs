@@ -75,14 +75,16 @@ impl Snapshot {
     }
 }
 
-/// Every process's storage I/O but `own`'s, by pid. Reading another user's needs root; those
-/// are left out, as are processes that end while being read.
+/// Every user process's storage I/O but `own`'s, by pid. Reading another user's needs root;
+/// those are left out, as are processes that end while being read, and kernel threads (a loop
+/// device's worker does the I/O of whoever uses the loop, spindle included).
 fn others_io(root: &ProcRoot, own: u32) -> Vec<(u32, u64, u64)> {
     let mut out: Vec<(u32, u64, u64)> = root
         .list("")
         .into_iter()
         .filter_map(|entry| entry.parse::<u32>().ok())
         .filter(|pid| *pid != own)
+        .filter(|pid| root.read(&format!("{pid}/stat")).is_some_and(|stat| !procfs::is_kernel_thread(&stat)))
         .filter_map(|pid| {
             let (read, write) = procfs::parse_process_io(&root.read(&format!("{pid}/io"))?)?;
             Some((pid, read, write))

@@ -159,9 +159,9 @@ pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
                 ..judgement(
                     Level::Note,
                     format!(
-                        "The host answers {name}'s flushes in {median} (median): {name} is a virtual disk ({platform}; \
-                         {evidence}), so whether a flushed write reaches stable media is the host's promise, which no \
-                         flush time measured here can show"
+                        "The host answers {name}'s flushes in {median} (median): {}, so whether a flushed write \
+                         reaches stable media is the host's promise, which no flush time measured here can show",
+                        is_virtual(c.dir, &platform, evidence)
                     ),
                     median,
                 )
@@ -205,6 +205,16 @@ pub(crate) fn volatile_write_cache(c: &Check) -> Option<Judgement> {
         }
     };
     Some(Judgement { level, text, figure: median, threshold: Some(threshold), advice: Some(cache_advice(c, name)) })
+}
+
+/// `vda is a virtual disk (virtio; ...)`, or for a device over one (a loop device's backing file
+/// on it) `loop0 sits on vda, a virtual disk (...)`.
+fn is_virtual(dir: &DirEvidence, platform: &str, evidence: &str) -> String {
+    let name = device_name(dir);
+    match dir.device.physical_disks().into_iter().find(|d| *d != name) {
+        Some(under) => format!("{name} sits on {under}, a virtual disk ({platform}; {evidence})"),
+        None => format!("{name} is a virtual disk ({platform}; {evidence})"),
+    }
 }
 
 /// What to do about a fast flush on a disk of this machine's: a cache the kernel sends no
@@ -288,8 +298,8 @@ pub(crate) fn virtual_disk(c: &Check) -> Option<Judgement> {
         DiskOrigin::Local { .. } => return None,
         DiskOrigin::Virtual { platform, evidence } => (
             format!(
-                "{name} is a virtual disk ({platform}; {evidence}): the figures are the host's storage, shared with \
-                 other guests"
+                "{}: the figures are the host's storage, shared with other guests",
+                is_virtual(c.dir, platform, evidence)
             ),
             "Check the host's storage too, or ask its owner what is under this disk",
         ),
@@ -460,6 +470,20 @@ mod tests {
         );
         let advice = j.advice.unwrap();
         assert!(advice.contains("spindle durability") && !advice.contains("hdparm"), "{advice}");
+        // A loop device over a file on it: the loop is named, and the virtual disk under it.
+        let mut looped = vda.clone();
+        looped.device.device = Some("loop0".into());
+        looped.device.disks = vec!["vda".into()];
+        let j = judge("volatile-write-cache", &looped).unwrap();
+        assert!(
+            j.text.starts_with(
+                "The host answers loop0's flushes in 107 µs (median): loop0 sits on vda, a virtual disk (virtio; vda's \
+                 driver is virtio_blk), so"
+            ),
+            "{}",
+            j.text
+        );
+        assert!(judge("virtual-disk", &looped).unwrap().text.starts_with("loop0 sits on vda, a virtual disk (virtio;"));
         // Of unknown origin on a virtual machine: not judged, whatever the rotational flag says.
         vda.device.origin = Some(DiskOrigin::Unknown { evidence: "this machine is a virtual machine".into() });
         let j = judge("volatile-write-cache", &vda).unwrap();
