@@ -4,13 +4,17 @@
 
 mod counts;
 mod database;
+pub mod database_url;
 mod input;
+pub mod input_file;
 mod layer;
+pub mod machine;
+pub mod origin;
+pub mod profiles;
 mod spec_file;
 mod sweep;
 mod target;
-#[cfg(test)]
-mod tests;
+pub mod usage;
 mod values;
 
 use crate::origin::{Origin, Setting};

@@ -1,7 +1,9 @@
-use super::*;
 use crate::args::{Cli, Command};
-use crate::machine::Described;
 use clap::Parser;
+use spindle_model::spec::EngineKind;
+use spindle_plan::machine::Described;
+use spindle_plan::usage::UsageError;
+use spindle_plan::*;
 
 fn plan(args: &[&str]) -> Result<IoPlan, UsageError> {
     plan_on(args, &Described { uring: true })

@@ -1,6 +1,6 @@
 //! The plan's view of this machine, answered by the host crate and the engines' probes.
 
-use crate::plan::Machine;
+use crate::Machine;
 use std::path::Path;
 
 pub struct ThisMachine;

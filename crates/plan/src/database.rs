@@ -234,7 +234,7 @@ pub fn plan_database(
                 ));
             }
             shown.push(("url".into(), parsed.to_string()));
-            DbTarget::Url(crate::database::password_from_env(parsed))
+            DbTarget::Url(crate::database_url::password_from_env(parsed))
         }
         (None, Some(engine)) => {
             let managed = ManagedEngine::parse(engine.get_ref())
