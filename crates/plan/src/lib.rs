@@ -115,125 +115,14 @@ pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Ma
         Some(p) => Layer::from_input(args).over(&Layer::from_profile(&p.text, &p.origin)?),
         None => Layer::from_input(args),
     };
-    let mut drafts = Vec::new();
-    let mut job_settings = JobSettings::from_input(args);
-    if let Some(file) = &file {
-        if !args.targets.is_empty() {
-            return Err(UsageError::request(format!(
-                "--target cannot be combined with --spec: list targets as [[target]] tables in {}",
-                file.path.display()
-            )));
-        }
-        let defaults = match &file.spec.defaults {
-            Some(d) => {
-                if let Some(p) = &d.path {
-                    let origin = file.origin("path", p.span().start);
-                    return Err(UsageError::at(origin, "a path belongs in a [[target]] table, not in [defaults]"));
-                }
-                if let Some(p) = &d.profile {
-                    let origin = file.origin("profile", p.span().start);
-                    return Err(UsageError::at(
-                        origin,
-                        "a profile belongs in a [[target]] table (or pass --profile), not in [defaults]",
-                    ));
-                }
-                Layer::from_file(file, d)
-            }
-            None => Layer::default(),
-        };
-        let base = flags.over(&defaults);
-        if file.spec.database.is_some() {
-            return Err(UsageError::file(
-                &file.path,
-                "this file runs a [database] workload: run it with spindle ab (two such files against each other)",
-            ));
-        }
-        if file.spec.target.is_empty() {
-            return Err(UsageError::file(&file.path, "the spec file has no [[target]] table"));
-        }
-        for t in &file.spec.target {
-            let Some(path) = &t.path else {
-                let line = t.size.as_ref().map(|s| s.span().start).unwrap_or(0);
-                return Err(UsageError::at(file.origin("target", line), "this [[target]] has no path"));
-            };
-            // A target's own profile is part of the target: above the flags, under its keys.
-            let under = match &t.profile {
-                Some(p) => Layer::from_profile(p.get_ref(), &file.origin("profile", p.span().start))?.over(&base),
-                None => base.clone(),
-            };
-            drafts.push(TargetDraft {
-                path: PathBuf::from(path.get_ref()),
-                origin: file.origin("path", path.span().start),
-                layer: Layer::from_file(file, t).over(&under),
-            });
-        }
-        job_settings = job_settings.over(JobSettings::from_file(file));
-    } else {
-        if args.targets.is_empty() {
-            return Err(UsageError::request("no target: pass --target PATH (repeatable) or --spec FILE.toml"));
-        }
-        for path in &args.targets {
-            drafts.push(TargetDraft { path: path.clone(), origin: Origin::Flag("--target"), layer: flags.clone() });
-        }
-    }
-
+    let (drafts, job_settings) = match &file {
+        Some(file) => file_drafts(args, file, &flags)?,
+        None => (flag_drafts(args, &flags)?, JobSettings::from_input(args)),
+    };
     let mut warnings = Vec::new();
-    let mut engine = match &job_settings.engine {
-        Some(s) => EngineKind::from_name(s.text.trim()).ok_or_else(|| {
-            let names: Vec<_> = EngineKind::ALL.iter().map(|e| e.name()).collect();
-            bad(&s.origin, &s.text, format!("unknown engine; valid engines: {}", names.join(", ")))
-        })?,
-        None => EngineKind::Uring,
-    };
-    let mut fell_back = false;
-    if engine == EngineKind::Uring {
-        if let Err(reason) = machine.uring_available() {
-            warnings.push(format!(
-                "io_uring is not available ({reason}): using the sync engine, one I/O in flight per thread"
-            ));
-            engine = EngineKind::Sync;
-            fell_back = true;
-        }
-    }
-
-    // A swept setting overrides every layer, the target's own keys included: it is what the
-    // user asked to vary.
-    let overrides: Vec<Option<Layer>> = match &sweep {
-        Some(sw) => sw.points.iter().map(|p| Some(Layer::swept(sw.param, p.clone()))).collect(),
-        None => vec![None],
-    };
-    let mut point_targets = Vec::new();
-    for over in &overrides {
-        let mut targets = Vec::new();
-        let mut seen = std::collections::HashMap::new();
-        for draft in &drafts {
-            let draft = TargetDraft {
-                path: draft.path.clone(),
-                origin: draft.origin.clone(),
-                layer: match over {
-                    Some(o) => o.clone().over(&draft.layer),
-                    None => draft.layer.clone(),
-                },
-            };
-            let target = resolve_target(draft, engine, fell_back, machine, &mut warnings)?;
-            if let Some(earlier) = seen.insert(file_identity(&target.path), target.path.clone()) {
-                let within = file.as_ref().map(|f| format!(" in {}", f.path.display())).unwrap_or_default();
-                let how = if earlier == target.path {
-                    format!("target {} is listed twice{within}", target.path.display())
-                } else {
-                    format!(
-                        "targets {} and {} are one file, listed twice{within}",
-                        earlier.display(),
-                        target.path.display()
-                    )
-                };
-                return Err(UsageError::request(how));
-            }
-            targets.push(target);
-        }
-        check_buffer_memory(&targets, file.as_ref().map(|f| f.path.as_path()), machine)?;
-        point_targets.push(targets);
-    }
+    let (engine, fell_back) = engine_of(&job_settings, machine, &mut warnings)?;
+    let resolved = Resolved { engine, fell_back, machine, file: file.as_ref() };
+    let point_targets = resolved.points(&drafts, sweep.as_ref(), &mut warnings)?;
     warnings.dedup();
 
     let duration_ns = match &job_settings.duration {
@@ -254,28 +143,182 @@ pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Ma
     if let Some(origin) = &verify {
         check_verify(engine, &point_targets, origin, machine)?;
     }
+    let job = |targets: &Vec<TargetSpec>| JobSpec {
+        engine,
+        duration_ns,
+        warmup_ns,
+        targets: targets.clone(),
+        keep_file,
+        force: args.force,
+        allow_destroy: args.allow_destroy,
+        verify: verify.is_some(),
+    };
     // Repeats go round the whole sweep, so slow drift (a warming cache, a filling SSD) spreads
     // over every point instead of favouring the first.
-    let mut jobs = Vec::new();
-    for repeat in 1..=repeats {
-        for (i, targets) in point_targets.iter().enumerate() {
-            jobs.push(PlannedJob {
-                job: JobSpec {
-                    engine,
-                    duration_ns,
-                    warmup_ns,
-                    targets: targets.clone(),
-                    keep_file,
-                    force: args.force,
-                    allow_destroy: args.allow_destroy,
-                    verify: verify.is_some(),
-                },
-                point: sweep.as_ref().map(|_| i),
-                repeat,
-            });
-        }
-    }
+    let jobs = (1..=repeats)
+        .flat_map(|repeat| point_targets.iter().enumerate().map(move |(i, targets)| (repeat, i, targets)))
+        .map(|(repeat, i, targets)| PlannedJob { job: job(targets), point: sweep.as_ref().map(|_| i), repeat })
+        .collect();
     Ok(IoPlan { jobs, warnings, sweep, repeats })
+}
+
+/// The targets given as `--target` flags, each with the flags' settings.
+fn flag_drafts(args: &PlanInput, flags: &Layer) -> Result<Vec<TargetDraft>, UsageError> {
+    if args.targets.is_empty() {
+        return Err(UsageError::request("no target: pass --target PATH (repeatable) or --spec FILE.toml"));
+    }
+    Ok(args
+        .targets
+        .iter()
+        .map(|path| TargetDraft { path: path.clone(), origin: Origin::Flag("--target"), layer: flags.clone() })
+        .collect())
+}
+
+/// The spec file's `[[target]]`s, each its own keys over its profile over the flags over the
+/// file's `[defaults]`, and the job's settings, the flags' over the file's.
+fn file_drafts(
+    args: &PlanInput,
+    file: &SpecFile,
+    flags: &Layer,
+) -> Result<(Vec<TargetDraft>, JobSettings), UsageError> {
+    if !args.targets.is_empty() {
+        return Err(UsageError::request(format!(
+            "--target cannot be combined with --spec: list targets as [[target]] tables in {}",
+            file.path.display()
+        )));
+    }
+    let defaults = match &file.spec.defaults {
+        Some(d) => {
+            if let Some(p) = &d.path {
+                let origin = file.origin("path", p.span().start);
+                return Err(UsageError::at(origin, "a path belongs in a [[target]] table, not in [defaults]"));
+            }
+            if let Some(p) = &d.profile {
+                let origin = file.origin("profile", p.span().start);
+                return Err(UsageError::at(
+                    origin,
+                    "a profile belongs in a [[target]] table (or pass --profile), not in [defaults]",
+                ));
+            }
+            Layer::from_file(file, d)
+        }
+        None => Layer::default(),
+    };
+    let base = flags.clone().over(&defaults);
+    if file.spec.database.is_some() {
+        return Err(UsageError::file(
+            &file.path,
+            "this file runs a [database] workload: run it with spindle ab (two such files against each other)",
+        ));
+    }
+    if file.spec.target.is_empty() {
+        return Err(UsageError::file(&file.path, "the spec file has no [[target]] table"));
+    }
+    let mut drafts = Vec::new();
+    for t in &file.spec.target {
+        let Some(path) = &t.path else {
+            let line = t.size.as_ref().map(|s| s.span().start).unwrap_or(0);
+            return Err(UsageError::at(file.origin("target", line), "this [[target]] has no path"));
+        };
+        // A target's own profile is part of the target: above the flags, under its keys.
+        let under = match &t.profile {
+            Some(p) => Layer::from_profile(p.get_ref(), &file.origin("profile", p.span().start))?.over(&base),
+            None => base.clone(),
+        };
+        drafts.push(TargetDraft {
+            path: PathBuf::from(path.get_ref()),
+            origin: file.origin("path", path.span().start),
+            layer: Layer::from_file(file, t).over(&under),
+        });
+    }
+    Ok((drafts, JobSettings::from_input(args).over(JobSettings::from_file(file))))
+}
+
+/// The engine asked for (io_uring when none was), and whether this machine made it fall back
+/// to the sync engine.
+fn engine_of(
+    job_settings: &JobSettings,
+    machine: &dyn Machine,
+    warnings: &mut Vec<String>,
+) -> Result<(EngineKind, bool), UsageError> {
+    let engine = match &job_settings.engine {
+        Some(s) => EngineKind::from_name(s.text.trim()).ok_or_else(|| {
+            let names: Vec<_> = EngineKind::ALL.iter().map(|e| e.name()).collect();
+            bad(&s.origin, &s.text, format!("unknown engine; valid engines: {}", names.join(", ")))
+        })?,
+        None => EngineKind::Uring,
+    };
+    if engine == EngineKind::Uring
+        && let Err(reason) = machine.uring_available()
+    {
+        warnings
+            .push(format!("io_uring is not available ({reason}): using the sync engine, one I/O in flight per thread"));
+        return Ok((EngineKind::Sync, true));
+    }
+    Ok((engine, false))
+}
+
+/// What every target of a job is resolved against.
+struct Resolved<'a> {
+    engine: EngineKind,
+    fell_back: bool,
+    machine: &'a dyn Machine,
+    file: Option<&'a SpecFile>,
+}
+
+impl Resolved<'_> {
+    /// Each sweep point's targets (one point without a sweep), every one resolved and checked.
+    fn points(
+        &self,
+        drafts: &[TargetDraft],
+        sweep: Option<&Sweep>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<Vec<TargetSpec>>, UsageError> {
+        // A swept setting overrides every layer, the target's own keys included: it is what the
+        // user asked to vary.
+        let overrides: Vec<Option<Layer>> = match sweep {
+            Some(sw) => sw.points.iter().map(|p| Some(Layer::swept(sw.param, p.clone()))).collect(),
+            None => vec![None],
+        };
+        overrides.iter().map(|over| self.point(drafts, over.as_ref(), warnings)).collect()
+    }
+
+    fn point(
+        &self,
+        drafts: &[TargetDraft],
+        over: Option<&Layer>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<TargetSpec>, UsageError> {
+        let mut targets = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        for draft in drafts {
+            let draft = TargetDraft {
+                path: draft.path.clone(),
+                origin: draft.origin.clone(),
+                layer: match over {
+                    Some(o) => o.clone().over(&draft.layer),
+                    None => draft.layer.clone(),
+                },
+            };
+            let target = resolve_target(draft, self.engine, self.fell_back, self.machine, warnings)?;
+            if let Some(earlier) = seen.insert(file_identity(&target.path), target.path.clone()) {
+                let within = self.file.map(|f| format!(" in {}", f.path.display())).unwrap_or_default();
+                let how = if earlier == target.path {
+                    format!("target {} is listed twice{within}", target.path.display())
+                } else {
+                    format!(
+                        "targets {} and {} are one file, listed twice{within}",
+                        earlier.display(),
+                        target.path.display()
+                    )
+                };
+                return Err(UsageError::request(how));
+            }
+            targets.push(target);
+        }
+        check_buffer_memory(&targets, self.file.map(|f| f.path.as_path()), self.machine)?;
+        Ok(targets)
+    }
 }
 
 /// Every worker's buffers are allocated up front; refuse a job that would crowd out the
