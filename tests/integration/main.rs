@@ -23,6 +23,7 @@ mod hammer;
 mod hammer_mysql;
 #[cfg(feature = "postgres")]
 mod hammer_postgres;
+mod golden;
 mod import_report;
 mod io_bad_input;
 mod io_output;
