@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The API: [`Request`] (what `--agents` asked for), [`Work`] (what the agents measure),
-//! [`coordinate`] (the coordinator's whole run) and [`agent`] (one agent's whole life), with
+//! [`coordinate()`] (the coordinator's whole run) and [`agent()`] (one agent's whole life), with
 //! [`Caller`] for what they need from the program they run in. User mistakes are
 //! [`Mistake`]s, each naming its flag or file.
 
