@@ -14,7 +14,7 @@ use spindle_store::GroupKind;
 
 pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
-    let agents = crate::commands::agents::Request::of(&args.agents)?;
+    let agents = crate::commands::agents::request_of(&args.agents)?;
     let plan = plan::plan_io(&plan::PlanInput::from(args), &ThisMachine)?;
     for w in &plan.warnings {
         warn(args.output.quiet, w);

@@ -41,7 +41,7 @@ pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
     };
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;
-    if let Some(request) = agents::Request::of(&args.agents)? {
+    if let Some(request) = agents::request_of(&args.agents)? {
         let [total] = sessions[..] else {
             return Err(UsageError::request(
                 "--agents measures one session count: run it once per count of --sessions instead",

@@ -3,8 +3,8 @@
 //! agent to hear of it) and the watch while they measure (a lease gone or a heartbeat gone
 //! quiet marks the run partial, naming the agent and the instant, and the others stop).
 
-use super::launch::Launched;
-use crate::interrupt;
+use crate::caller::Caller;
+use crate::launch::Launched;
 use spindle_store::Store;
 use spindle_store::agents::{AgentRow, AgentState, RunState};
 use std::sync::atomic::Ordering;
@@ -33,6 +33,7 @@ pub fn barrier(
     agents: u32,
     timeout: Duration,
     launched: &mut Launched,
+    caller: &dyn Caller,
 ) -> anyhow::Result<Barrier> {
     let since = Instant::now();
     let abort = |why: String| -> anyhow::Result<Barrier> {
@@ -58,7 +59,7 @@ pub fn barrier(
             let who = index.map_or("the agents".to_string(), |i| format!("agent {i}"));
             return abort(format!("{who} ({host}) exited before the start ({status})"));
         }
-        if interrupt::stop_flag().load(Ordering::Relaxed) {
+        if caller.stop_flag().load(Ordering::Relaxed) {
             return abort("stopped by Ctrl-C before the start".into());
         }
         if since.elapsed() >= timeout {
@@ -79,7 +80,12 @@ pub fn barrier(
 
 /// Watches the started run until every agent has finished, failed or is lost; returns their
 /// rows and, when the run became partial, why.
-pub fn watch(store: &Store, run: i64, agents: u32) -> anyhow::Result<(Vec<AgentRow>, Option<String>)> {
+pub fn watch(
+    store: &Store,
+    run: i64,
+    agents: u32,
+    caller: &dyn Caller,
+) -> anyhow::Result<(Vec<AgentRow>, Option<String>)> {
     let ended = |r: &AgentRow| matches!(r.state, Some(AgentState::Done | AgentState::Failed | AgentState::Lost));
     let mut partial: Option<String> = None;
     let mut stop_said = false;
@@ -123,7 +129,7 @@ pub fn watch(store: &Store, run: i64, agents: u32) -> anyhow::Result<(Vec<AgentR
                 partial.get_or_insert(note);
             }
         }
-        if !stop_said && interrupt::stop_flag().load(Ordering::Relaxed) {
+        if !stop_said && caller.stop_flag().load(Ordering::Relaxed) {
             stop_said = true;
             let note = "stopped by Ctrl-C".to_string();
             if store.agent_run_move(run, RunState::Started, RunState::Partial, Some(&note))? {

@@ -6,8 +6,8 @@
 //! counts about once a second, so the first reading can miss up to a second of warm-up
 //! calls that it then counts in the window: over a window of minutes, well under 1%.
 
-use super::clock::measure_offset;
-use super::work::Work;
+use crate::clock::measure_offset;
+use crate::work::Work;
 use spindle_db::DbUrl;
 use spindle_db::hammer::tally::{self, Counted};
 use spindle_model::RunRecord;

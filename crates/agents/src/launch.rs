@@ -4,7 +4,7 @@
 //! (`SPINDLE_STORE`: set for a child, read from stdin on the far side of ssh, a Secret in the
 //! Job), never through its arguments, where `ps` on any host would show it.
 
-use crate::usage::UsageError;
+use crate::mistake::Mistake;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -23,22 +23,34 @@ pub enum Launch {
 }
 
 impl Launch {
-    pub fn parse(text: &str) -> Result<Launch, UsageError> {
+    /// `--launch`'s value.
+    pub fn parse(text: &str) -> Result<Launch, Mistake> {
         match text {
             "local" => Ok(Launch::Local),
             "ssh" => Ok(Launch::Ssh),
             "k8s" | "kubernetes" => Ok(Launch::K8s),
             "slurm" => Ok(Launch::Slurm),
-            _ => Err(UsageError::flag("--launch", text, "one of local, ssh, k8s, slurm")),
+            _ => Err(Mistake::flag("--launch", text, "one of local, ssh, k8s, slurm")),
         }
+    }
+
+    /// Refuses a launch spindle cannot do itself: a Kubernetes Job is only printed (`emit`).
+    pub fn check(self, emit: bool) -> Result<(), Mistake> {
+        if self == Launch::K8s && !emit {
+            return Err(Mistake::flag(
+                "--launch",
+                "k8s",
+                "spindle does not talk to a cluster: add --emit, and apply the Job it prints with kubectl",
+            ));
+        }
+        Ok(())
     }
 }
 
-/// The hosts of a `--hosts` file: one per line (`host`, `user@host`), blank lines and `#`
-/// comments skipped.
-pub fn read_hosts(path: &Path) -> Result<Vec<String>, UsageError> {
-    let bytes = crate::input_file::read_limited(path, 1 << 20, "hosts file")?;
-    let text = String::from_utf8_lossy(&bytes);
+/// The hosts of a `--hosts` file (`path`, read as `bytes`): one per line (`host`,
+/// `user@host`), blank lines and `#` comments skipped.
+pub fn parse_hosts(path: &Path, bytes: &[u8]) -> Result<Vec<String>, Mistake> {
+    let text = String::from_utf8_lossy(bytes);
     let mut hosts = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let host = line.split('#').next().unwrap_or("").trim();
@@ -46,12 +58,12 @@ pub fn read_hosts(path: &Path) -> Result<Vec<String>, UsageError> {
             continue;
         }
         if host.starts_with('-') || host.chars().any(|c| c.is_whitespace() || c == '\'' || c == '"') {
-            return Err(UsageError::file(path, format!("line {}: {host:?} is not a host name", n + 1)));
+            return Err(Mistake::file(path, format!("line {}: {host:?} is not a host name", n + 1)));
         }
         hosts.push(host.to_string());
     }
     if hosts.is_empty() {
-        return Err(UsageError::file(path, "names no host"));
+        return Err(Mistake::file(path, "names no host"));
     }
     Ok(hosts)
 }
@@ -223,14 +235,8 @@ impl Launched {
                     .map_err(|e| anyhow::anyhow!("cannot run srun: {e}"))?;
                 launched.children.push((None, "srun".into(), child));
             }
-            Launch::K8s => {
-                return Err(UsageError::flag(
-                    "--launch",
-                    "k8s",
-                    "spindle does not talk to a cluster: add --emit, and apply the Job it prints with kubectl",
-                )
-                .into());
-            }
+            // Only ever printed: refused with the same words as the flag.
+            Launch::K8s => how.check(false)?,
         }
         Ok(launched)
     }
@@ -330,11 +336,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let good = dir.path().join("hosts");
         std::fs::write(&good, "# the SAN's clients\nh1\n\nroot@h2  # second\n").unwrap();
-        assert_eq!(read_hosts(&good).unwrap(), ["h1", "root@h2"]);
+        let read = |p: &Path| parse_hosts(p, &std::fs::read(p).unwrap());
+        assert_eq!(read(&good).unwrap(), ["h1", "root@h2"]);
         let bad = dir.path().join("bad");
         std::fs::write(&bad, "h1\n-oProxyCommand=x\n").unwrap();
-        assert!(read_hosts(&bad).unwrap_err().to_string().contains("line 2"));
+        assert!(read(&bad).unwrap_err().to_string().contains("line 2"));
         std::fs::write(&bad, "# none\n").unwrap();
-        assert!(read_hosts(&bad).unwrap_err().to_string().contains("names no host"));
+        assert!(read(&bad).unwrap_err().to_string().contains("names no host"));
     }
 }

@@ -4,40 +4,50 @@
 //! opens no port. Its lease (an advisory lock on its store connection) and a heartbeat tell
 //! the coordinator it is alive; its share is saved as an ordinary run in the run's group.
 
-use super::clock::{Offset, measure_offset};
-use super::spec_hash;
-use super::work::Work;
-use crate::args::AgentArgs;
-use crate::console::{Console, Shown};
-use crate::usage::UsageError;
-use crate::{Outcome, interrupt, runner, store};
+use crate::caller::Caller;
+use crate::clock::{Offset, measure_offset};
+use crate::mistake::Mistake;
+use crate::work::Work;
+use crate::{group_name, spec_hash};
 use spindle_clock::StartAt;
 use spindle_model::group::Point;
-use spindle_runner::experiment::Place;
+use spindle_runner::experiment::{Place, Runner};
 use spindle_runner::saver::Group;
+use spindle_runner::{Outcome, Saver};
 use spindle_store::agents::{AgentRow, AgentState, COORDINATOR, RunState};
 use spindle_store::{GroupKind, Location, Store};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// How often the agent beats and looks at the run's state.
 const BEAT: Duration = Duration::from_millis(200);
 
-pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
-    let location = store::location(&args.store)?;
+/// Which run an agent joins, and as which agent.
+pub struct Joining {
+    /// The run's store (`--store`, `SPINDLE_STORE`).
+    pub location: Location,
+    /// `--run`.
+    pub run: i64,
+    /// `--index`, when given.
+    pub index: Option<u32>,
+}
+
+/// `spindle agent`: joins the run, measures its share at the run's instant, and reports.
+pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
+    let location = &joining.location;
     if !matches!(location, Location::Server(_)) {
-        return Err(UsageError::flag(
+        return Err(Mistake::flag(
             "--store",
             location.to_string(),
             "an agent needs the run's store on a PostgreSQL server (postgres://...)",
         )
         .into());
     }
-    let index = index_of(args.index)?;
-    let Some(lease) = Store::open_existing(&location)? else {
+    let index = index_of(joining.index)?;
+    let Some(lease) = Store::open_existing(location)? else {
         return Err(
-            UsageError::flag("--store", location.to_string(), "holds no spindle store: it has no run to join").into()
+            Mistake::flag("--store", location.to_string(), "holds no spindle store: it has no run to join").into()
         );
     };
     let Offset { offset_ns, rtt_ns } = measure_offset(&lease)?;
@@ -50,7 +60,8 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
         rtt_ns,
         ..AgentRow::default()
     };
-    let run = lease.agent_join(args.run, &me)?.map_err(|e| UsageError::flag("--run", args.run.to_string(), e))?;
+    let asked = joining.run.to_string();
+    let run = lease.agent_join(joining.run, &me)?.map_err(|e| Mistake::flag("--run", asked.clone(), e))?;
     if spec_hash(&run.spec) != run.spec_hash {
         lease.agent_report(
             run.id,
@@ -60,13 +71,10 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
             None,
             Some("its work differs from the run's hash"),
         )?;
-        return Err(
-            UsageError::flag("--run", args.run.to_string(), "the work stored for it does not match its hash").into()
-        );
+        return Err(Mistake::flag("--run", asked, "the work stored for it does not match its hash").into());
     }
-    let work: Work = serde_json::from_str(&run.spec).map_err(|e| {
-        UsageError::flag("--run", args.run.to_string(), format!("its work cannot be read by this spindle: {e}"))
-    })?;
+    let work: Work = serde_json::from_str(&run.spec)
+        .map_err(|e| Mistake::flag("--run", asked, format!("its work cannot be read by this spindle: {e}")))?;
 
     // The lease's connection beats on a thread of its own for the agent's whole life. The
     // start is announced: the share's gate says when its workers (or sessions) are ready, and
@@ -81,11 +89,12 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
     };
     let beating = {
         let start = Arc::clone(&start);
+        let stop = caller.stop_flag();
         std::thread::Builder::new()
             .name("spindle-agent-beat".into())
-            .spawn(move || beat(lease, run.id, index, offset_ns, states, &start))?
+            .spawn(move || beat(lease, (run.id, index), offset_ns, states, &start, stop))?
     };
-    let outcome = share(args, &location, &work, (run.id, run.group_id, run.agents), index, offset_ns, &start);
+    let outcome = share(caller, location, &work, (run.id, run.group_id, run.agents), index, offset_ns, &start);
     let _ = to_beat.send(None);
     let lease = beating.join().map_err(|_| anyhow::anyhow!("the agent's heartbeat thread failed"))?;
     let (state, started, saved, note) = match &outcome {
@@ -98,7 +107,7 @@ pub fn run(args: &AgentArgs) -> anyhow::Result<Outcome> {
 
 /// The agent's index: `--index`, else the launcher's (a Kubernetes Indexed Job's
 /// `JOB_COMPLETION_INDEX`, Slurm's `SLURM_PROCID`).
-fn index_of(flag: Option<u32>) -> Result<u32, UsageError> {
+fn index_of(flag: Option<u32>) -> Result<u32, Mistake> {
     if let Some(i) = flag {
         return Ok(i);
     }
@@ -107,10 +116,10 @@ fn index_of(flag: Option<u32>) -> Result<u32, UsageError> {
             return text
                 .trim()
                 .parse()
-                .map_err(|_| UsageError::request(format!("{name}={text}: not an agent index (0, 1, 2, ...)")));
+                .map_err(|_| Mistake::request(format!("{name}={text}: not an agent index (0, 1, 2, ...)")));
         }
     }
-    Err(UsageError::request(
+    Err(Mistake::request(
         "which agent is this? pass --index I (or run it where JOB_COMPLETION_INDEX or SLURM_PROCID is set)",
     ))
 }
@@ -125,7 +134,7 @@ struct Share {
 
 /// Prepares the agent's share and measures it, starting at the run's instant (`start`).
 fn share(
-    args: &AgentArgs,
+    caller: &dyn Caller,
     location: &Location,
     work: &Work,
     (run, group, agents): (i64, i64, u32),
@@ -133,17 +142,17 @@ fn share(
     offset_ns: i64,
     start: &Arc<StartAt>,
 ) -> anyhow::Result<Share> {
-    let output = crate::args::OutputArgs { quiet: true, ..Default::default() };
-    let console = Console::new(&output, location.clone(), Shown::Saved);
-    let store_args = crate::args::StoreArgs { store: args.store.store.clone() };
-    let mut runner = runner::new(&console, &store_args, Default::default(), Duration::from_secs(1))?;
+    let observer = caller.observer(location);
+    let saver = Saver::new(location.clone())?;
+    let mut runner = Runner::new(saver, &*observer, caller.stop_flag(), caller.stop_requested());
+    runner.command_line = caller.command_line();
     runner.labels.insert("agent".into(), index.to_string());
     runner.labels.insert("agents.run".into(), run.to_string());
-    let name = super::group_name(run);
+    let name = group_name(run);
     runner.groups.push(Group { kind: GroupKind::Agents, name: name.clone(), id: Some(group) });
     let job = work.io_job(index);
     runner.files = spindle_runner::workload::io::Files::for_jobs(job.iter());
-    let mut work = work.share(index, agents)?;
+    let mut work = work.share(index, agents, &|text| caller.db_url(text))?;
     let mut place = |_: &spindle_runner::Measured| Place {
         group: Some((GroupKind::Agents, name.clone())),
         point: Some(Point::Member(format!("agent {index}"))),
@@ -175,13 +184,12 @@ fn nanos(t: SystemTime) -> i64 {
 /// cannot be reached. Returns the lease's store when the agent is done.
 fn beat(
     lease: Store,
-    run: i64,
-    index: u32,
+    (run, index): (i64, u32),
     offset_ns: i64,
     states: mpsc::Receiver<Option<AgentState>>,
     start: &StartAt,
+    stop: &AtomicBool,
 ) -> Store {
-    let stop = interrupt::stop_flag();
     let mut running_said = false;
     loop {
         let (mut state, done) = match states.recv_timeout(BEAT) {

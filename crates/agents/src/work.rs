@@ -67,7 +67,13 @@ impl Work {
     }
 
     /// Agent `index`'s share, as a workload; `None` when this agent has nothing to do.
-    pub fn share(&self, index: u32, agents: u32) -> anyhow::Result<Box<dyn Workload>> {
+    /// `db_url` reads a Hammer run's URL as the user's clients do (the password is each host's).
+    pub fn share(
+        &self,
+        index: u32,
+        agents: u32,
+        db_url: &dyn Fn(&str) -> anyhow::Result<DbUrl>,
+    ) -> anyhow::Result<Box<dyn Workload>> {
         match self {
             Work::Io { job } => {
                 let mut job = job.clone();
@@ -75,7 +81,7 @@ impl Work {
                 Ok(Box::new(IoJob::new(job, Vec::new())))
             }
             Work::Hammer { db, sessions, read_pct, warmup_ns, duration_ns, think_ns, rate } => {
-                let url = crate::database::url_of(db)?;
+                let url = db_url(db)?;
                 let mine = sessions_of(*sessions, agents, index);
                 let plan = RunPlan {
                     sessions: mine,
