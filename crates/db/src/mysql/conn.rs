@@ -6,6 +6,7 @@
 use super::{connect, sql_error};
 use crate::conn::{Conn, EngineFiles, Param, is_local};
 use crate::file_stats::{FileIo, FileStats};
+use crate::largeops::checkpoints::{self, PushedOut, quoted};
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use futures_util::StreamExt;
 use mysql_async::prelude::Queryable;
@@ -27,6 +28,15 @@ const SETTINGS: [&str; 12] = [
     "sync_binlog",
     "log_bin",
     "performance_schema",
+];
+
+/// The settings a run on a managed server pushes out with SET GLOBAL (gone at a restart, but
+/// not before). InnoDB has no checkpoint timer: no early flushing, no adaptive flushing and a
+/// high dirty-page limit are as far as it goes without a larger redo log (a restart).
+const PUSHED_OUT: [(&str, &str); 3] = [
+    ("innodb_max_dirty_pages_pct", "99"),
+    ("innodb_max_dirty_pages_pct_lwm", "0"),
+    ("innodb_adaptive_flushing", "OFF"),
 ];
 
 pub struct MySqlConn {
@@ -233,7 +243,29 @@ impl Conn for MySqlConn {
     }
 
     fn drop_caches(&mut self) -> Result<Vec<String>, DbError> {
-        Ok(vec!["InnoDB's buffer pool empties only when the server restarts".into()])
+        Ok(vec![format!("{} empties only when the server restarts", self.cache_name())])
+    }
+
+    fn cache_name(&self) -> &'static str {
+        "InnoDB's buffer pool"
+    }
+
+    fn push_out_checkpoints(&mut self, managed: bool) -> Result<PushedOut, DbError> {
+        if !managed {
+            return checkpoints::left_alone(self, &["innodb_log_file_size", "innodb_max_dirty_pages_pct"]);
+        }
+        let mut restore = Vec::new();
+        for (name, value) in PUSHED_OUT {
+            if let Some(before) = self.query_text(&format!("SELECT @@GLOBAL.{name}"))? {
+                // These are numbers (a switch reads back as 0 or 1), which SET takes bare.
+                let value = if before.parse::<f64>().is_ok() { before } else { quoted(&before) };
+                restore.push(format!("SET GLOBAL {name} = {value}"));
+            }
+            self.execute(&format!("SET GLOBAL {name} = {value}"))?;
+        }
+        let note = "automatic flushing pushed out: innodb_max_dirty_pages_pct 99, no early or adaptive flushing; \
+                    a full redo log still forces a checkpoint";
+        Ok(PushedOut { notes: vec![note.into()], restore })
     }
 
     fn files(&mut self) -> Result<EngineFiles, DbError> {

@@ -6,6 +6,7 @@
 use super::{connect, sql_error};
 use crate::conn::{Conn, EngineFiles, Param, is_local, numbered_placeholders};
 use crate::file_stats::{FileIo, FileStats};
+use crate::largeops::checkpoints::{self, PushedOut, quoted};
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use bytes::BytesMut;
 use futures_util::SinkExt;
@@ -32,6 +33,10 @@ const SETTINGS: [&str; 13] = [
     "block_size",
 ];
 
+/// The settings a run on a managed server pushes out with ALTER SYSTEM (kept in
+/// postgresql.auto.conf), so no automatic checkpoint comes before the timed one.
+const PUSHED_OUT: [(&str, &str); 2] = [("checkpoint_timeout", "1d"), ("max_wal_size", "100GB")];
+
 pub struct PgConn {
     url: DbUrl,
     rt: tokio::runtime::Runtime,
@@ -55,6 +60,16 @@ impl PgConn {
 
     fn setting(&mut self, name: &str) -> Result<Option<String>, DbError> {
         self.query_text(&format!("SELECT current_setting('{name}', true)"))
+    }
+
+    /// A setting's value in postgresql.auto.conf (what an earlier ALTER SYSTEM left), if any. An
+    /// instance spindle started keeps its own settings in another file, so most often none.
+    fn auto_conf_value(&mut self, name: &str) -> Option<String> {
+        let sql = format!(
+            "SELECT setting FROM pg_file_settings WHERE name = '{name}' \
+             AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno DESC LIMIT 1"
+        );
+        self.query_text(&sql).ok().flatten()
     }
 }
 
@@ -202,7 +217,30 @@ impl Conn for PgConn {
     }
 
     fn drop_caches(&mut self) -> Result<Vec<String>, DbError> {
-        Ok(vec!["PostgreSQL's shared buffers empty only when the server restarts".into()])
+        Ok(vec![format!("{} empty only when the server restarts", self.cache_name())])
+    }
+
+    fn cache_name(&self) -> &'static str {
+        "PostgreSQL's shared buffers"
+    }
+
+    fn push_out_checkpoints(&mut self, managed: bool) -> Result<PushedOut, DbError> {
+        if !managed {
+            return checkpoints::left_alone(self, &["checkpoint_timeout", "max_wal_size"]);
+        }
+        let mut restore = Vec::new();
+        // One statement at a time: ALTER SYSTEM refuses to run inside a transaction block.
+        for (name, value) in PUSHED_OUT {
+            restore.push(match self.auto_conf_value(name) {
+                Some(before) => format!("ALTER SYSTEM SET {name} = {}", quoted(&before)),
+                None => format!("ALTER SYSTEM RESET {name}"),
+            });
+            self.execute(&format!("ALTER SYSTEM SET {name} = {}", quoted(value)))?;
+        }
+        self.execute("SELECT pg_reload_conf()")?;
+        restore.push("SELECT pg_reload_conf()".into());
+        let note = "automatic checkpoints pushed out: checkpoint_timeout 1d, max_wal_size 100GB";
+        Ok(PushedOut { notes: vec![note.into()], restore })
     }
 
     fn files(&mut self) -> Result<EngineFiles, DbError> {
