@@ -85,6 +85,27 @@ pub fn open(url: &DbUrl) -> Result<Box<dyn Conn>, DbError> {
     })
 }
 
+/// A small runtime of a blocking connection's own (`what` names it when it cannot start).
+#[cfg(feature = "net")]
+pub(crate) fn runtime(what: &str) -> Result<tokio::runtime::Runtime, DbError> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| DbError::Io(what.into(), e))
+}
+
+/// The statement prepared for `sql`, kept in `cache` from its first use on the connection.
+#[cfg(feature = "net")]
+pub(crate) fn prepared<S: Clone>(
+    cache: &mut std::collections::HashMap<String, S>,
+    sql: &str,
+    prepare: impl FnOnce() -> Result<S, DbError>,
+) -> Result<S, DbError> {
+    if let Some(statement) = cache.get(sql) {
+        return Ok(statement.clone());
+    }
+    let statement = prepare()?;
+    cache.insert(sql.to_string(), statement.clone());
+    Ok(statement)
+}
+
 /// `?` placeholders as PostgreSQL numbers them (`$1`, `$2`, ...). spindle's own statements
 /// carry no `?` inside literals.
 pub(crate) fn numbered_placeholders(sql: &str) -> String {

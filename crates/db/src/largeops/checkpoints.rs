@@ -2,8 +2,8 @@
 //! recovery interval to its maximum, so the manual checkpoint after the update is timed alone.
 //! spindle changes only a server it manages; on another it says so, with the settings that
 //! apply. What it changed is put back at the end: the instance is the user's, and its next run
-//! must not inherit a checkpoint interval it never asked for. Each engine's statements are its
-//! `Conn::push_out_checkpoints`; what they share is here.
+//! must not inherit a checkpoint interval it never asked for. The course is here, once; each
+//! engine's `Conn::push_out_checkpoints` gives its settings and statements (`Pushing`).
 
 use crate::{Conn, DbError};
 
@@ -14,9 +14,44 @@ pub struct PushedOut {
     pub restore: Vec<String>,
 }
 
+/// What one server engine pushes out, and the statements it does it with.
+pub(crate) struct Pushing {
+    /// The settings that decide its checkpoints, said on a server spindle does not manage.
+    pub shown: &'static [&'static str],
+    /// What a run on a managed server sets, and to what.
+    pub settings: &'static [(&'static str, &'static str)],
+    /// The statement that sets one (`ALTER SYSTEM SET checkpoint_timeout = '1d'`).
+    pub set: fn(&str, &str) -> String,
+    /// The statement that will put one back as it is now, read before it is set (`None`:
+    /// nothing to put back).
+    pub restore: fn(&mut dyn Conn, &str) -> Result<Option<String>, DbError>,
+    /// A statement that makes the settings take effect, after they are set and put back.
+    pub apply: Option<&'static str>,
+    /// What is said once they are set.
+    pub note: &'static str,
+}
+
+/// Pushes `engine`'s automatic checkpoints out on a managed server; on another, says so.
+pub(crate) fn push_out(conn: &mut dyn Conn, managed: bool, engine: &Pushing) -> Result<PushedOut, DbError> {
+    if !managed {
+        return left_alone(conn, engine.shown);
+    }
+    let mut restore = Vec::new();
+    // One statement at a time: ALTER SYSTEM refuses to run inside a transaction block.
+    for (name, value) in engine.settings {
+        restore.extend((engine.restore)(conn, name)?);
+        conn.execute(&(engine.set)(name, value))?;
+    }
+    if let Some(apply) = engine.apply {
+        conn.execute(apply)?;
+        restore.push(apply.into());
+    }
+    Ok(PushedOut { notes: vec![engine.note.into()], restore })
+}
+
 /// A server spindle does not manage: nothing changed, and the `shown` settings that decide
 /// its checkpoints said.
-pub(crate) fn left_alone(conn: &mut dyn Conn, shown: &[&str]) -> Result<PushedOut, DbError> {
+fn left_alone(conn: &mut dyn Conn, shown: &[&str]) -> Result<PushedOut, DbError> {
     let settings = conn.settings()?;
     let current: Vec<String> = shown.iter().filter_map(|k| settings.get(*k).map(|v| format!("{k} {v}"))).collect();
     let note = format!(

@@ -4,9 +4,9 @@
 //! background writer and backends (`pg_stat_bgwriter`), as PostgreSQL 15 counts them.
 
 use super::{connect, sql_error};
-use crate::conn::{Conn, EngineFiles, Param, is_local, numbered_placeholders};
+use crate::conn::{Conn, EngineFiles, Param, is_local, numbered_placeholders, prepared, runtime};
 use crate::file_stats::{FileIo, FileStats};
-use crate::largeops::checkpoints::{self, PushedOut, quoted};
+use crate::largeops::checkpoints::{self, PushedOut, Pushing, quoted};
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use bytes::BytesMut;
 use futures_util::SinkExt;
@@ -33,9 +33,30 @@ const SETTINGS: [&str; 13] = [
     "block_size",
 ];
 
-/// The settings a run on a managed server pushes out with ALTER SYSTEM (kept in
-/// postgresql.auto.conf), so no automatic checkpoint comes before the timed one.
-const PUSHED_OUT: [(&str, &str); 2] = [("checkpoint_timeout", "1d"), ("max_wal_size", "100GB")];
+/// Automatic checkpoints pushed out on a managed server with ALTER SYSTEM (kept in
+/// postgresql.auto.conf), so none comes before the timed one.
+const PUSHING: Pushing = Pushing {
+    shown: &["checkpoint_timeout", "max_wal_size"],
+    settings: &[("checkpoint_timeout", "1d"), ("max_wal_size", "100GB")],
+    set: |name, value| format!("ALTER SYSTEM SET {name} = {}", quoted(value)),
+    restore: auto_conf_restore,
+    apply: Some("SELECT pg_reload_conf()"),
+    note: "automatic checkpoints pushed out: checkpoint_timeout 1d, max_wal_size 100GB",
+};
+
+/// What puts `name` back: the value an earlier ALTER SYSTEM left in postgresql.auto.conf, or a
+/// reset. An instance spindle started keeps its own settings in another file, so most often
+/// a reset.
+fn auto_conf_restore(conn: &mut dyn Conn, name: &str) -> Result<Option<String>, DbError> {
+    let sql = format!(
+        "SELECT setting FROM pg_file_settings WHERE name = '{name}' \
+         AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno DESC LIMIT 1"
+    );
+    Ok(Some(match conn.query_text(&sql).ok().flatten() {
+        Some(before) => format!("ALTER SYSTEM SET {name} = {}", quoted(&before)),
+        None => format!("ALTER SYSTEM RESET {name}"),
+    }))
+}
 
 pub struct PgConn {
     url: DbUrl,
@@ -46,10 +67,7 @@ pub struct PgConn {
 
 impl PgConn {
     pub fn open(url: &DbUrl) -> Result<PgConn, DbError> {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| DbError::Io("database runtime".into(), e))?;
+        let rt = runtime("database runtime")?;
         let client = rt.block_on(connect(url))?;
         Ok(PgConn { url: url.clone(), rt, client, prepared: HashMap::new() })
     }
@@ -60,16 +78,6 @@ impl PgConn {
 
     fn setting(&mut self, name: &str) -> Result<Option<String>, DbError> {
         self.query_text(&format!("SELECT current_setting('{name}', true)"))
-    }
-
-    /// A setting's value in postgresql.auto.conf (what an earlier ALTER SYSTEM left), if any. An
-    /// instance spindle started keeps its own settings in another file, so most often none.
-    fn auto_conf_value(&mut self, name: &str) -> Option<String> {
-        let sql = format!(
-            "SELECT setting FROM pg_file_settings WHERE name = '{name}' \
-             AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno DESC LIMIT 1"
-        );
-        self.query_text(&sql).ok().flatten()
     }
 }
 
@@ -105,14 +113,10 @@ impl Conn for PgConn {
     }
 
     fn run(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DbError> {
-        let statement = match self.prepared.get(sql) {
-            Some(s) => s.clone(),
-            None => {
-                let s = self.rt.block_on(self.client.prepare(&numbered_placeholders(sql))).map_err(self.sql())?;
-                self.prepared.insert(sql.to_string(), s.clone());
-                s
-            }
-        };
+        let (rt, client, url) = (&self.rt, &self.client, &self.url);
+        let statement = prepared(&mut self.prepared, sql, || {
+            rt.block_on(client.prepare(&numbered_placeholders(sql))).map_err(|e| sql_error(url, e))
+        })?;
         let values: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
         self.rt.block_on(self.client.execute(&statement, &values)).map_err(self.sql())
     }
@@ -225,22 +229,7 @@ impl Conn for PgConn {
     }
 
     fn push_out_checkpoints(&mut self, managed: bool) -> Result<PushedOut, DbError> {
-        if !managed {
-            return checkpoints::left_alone(self, &["checkpoint_timeout", "max_wal_size"]);
-        }
-        let mut restore = Vec::new();
-        // One statement at a time: ALTER SYSTEM refuses to run inside a transaction block.
-        for (name, value) in PUSHED_OUT {
-            restore.push(match self.auto_conf_value(name) {
-                Some(before) => format!("ALTER SYSTEM SET {name} = {}", quoted(&before)),
-                None => format!("ALTER SYSTEM RESET {name}"),
-            });
-            self.execute(&format!("ALTER SYSTEM SET {name} = {}", quoted(value)))?;
-        }
-        self.execute("SELECT pg_reload_conf()")?;
-        restore.push("SELECT pg_reload_conf()".into());
-        let note = "automatic checkpoints pushed out: checkpoint_timeout 1d, max_wal_size 100GB";
-        Ok(PushedOut { notes: vec![note.into()], restore })
+        checkpoints::push_out(self, managed, &PUSHING)
     }
 
     fn files(&mut self) -> Result<EngineFiles, DbError> {
