@@ -1,10 +1,12 @@
 //! One blocking connection to any engine: the statements single-session workloads (the log
 //! test, the large operations) send, and what spindle asks an engine about itself (version,
-//! settings, its own per-file I/O statistics, checkpoints, caches, where its files are). A
+//! settings, its own per-file I/O statistics, checkpoints and pushing them out, caches, where its
+//! files are). A
 //! workload is written once against this trait; each driver implements it, and `open` picks
 //! the driver once from the URL.
 
 use crate::file_stats::FileStats;
+use crate::largeops::checkpoints::PushedOut;
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -44,6 +46,12 @@ pub trait Conn {
     fn checkpoint(&mut self) -> Result<(), DbError>;
     /// Empties what caches a client may empty; returns what it could not, and why.
     fn drop_caches(&mut self) -> Result<Vec<String>, DbError>;
+    /// The engine's own cache by name (`SQLite's page cache`), as said once it was emptied.
+    fn cache_name(&self) -> &'static str;
+    /// Pushes automatic checkpoints out for a run whose manual checkpoint is timed alone: on a
+    /// server spindle manages, with the statements that put its settings back; on another,
+    /// only said, with the settings that decide them.
+    fn push_out_checkpoints(&mut self, managed: bool) -> Result<PushedOut, DbError>;
     /// Where the log and the data are on this machine (`None` for a server elsewhere, or one
     /// that does not say).
     fn files(&mut self) -> Result<EngineFiles, DbError>;
@@ -75,6 +83,27 @@ pub fn open(url: &DbUrl) -> Result<Box<dyn Conn>, DbError> {
         #[cfg(not(all(feature = "postgres", feature = "mysql")))]
         _ => unreachable!("built::check refuses an engine this build lacks"),
     })
+}
+
+/// A small runtime of a blocking connection's own (`what` names it when it cannot start).
+#[cfg(feature = "net")]
+pub(crate) fn runtime(what: &str) -> Result<tokio::runtime::Runtime, DbError> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| DbError::Io(what.into(), e))
+}
+
+/// The statement prepared for `sql`, kept in `cache` from its first use on the connection.
+#[cfg(feature = "net")]
+pub(crate) fn prepared<S: Clone>(
+    cache: &mut std::collections::HashMap<String, S>,
+    sql: &str,
+    prepare: impl FnOnce() -> Result<S, DbError>,
+) -> Result<S, DbError> {
+    if let Some(statement) = cache.get(sql) {
+        return Ok(statement.clone());
+    }
+    let statement = prepare()?;
+    cache.insert(sql.to_string(), statement.clone());
+    Ok(statement)
 }
 
 /// `?` placeholders as PostgreSQL numbers them (`$1`, `$2`, ...). spindle's own statements

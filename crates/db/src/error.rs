@@ -47,6 +47,16 @@ pub enum DbError {
     Unusable { db: String, why: String },
 }
 
+/// The shared connection's failures, as the variants that already say them.
+impl From<spindle_connect::ConnectError> for DbError {
+    fn from(e: spindle_connect::ConnectError) -> DbError {
+        match e {
+            spindle_connect::ConnectError::Refused { db, cause, hint } => DbError::Connect { db, cause, hint },
+            spindle_connect::ConnectError::NotBuilt { db, what, feature } => DbError::NotBuilt { db, what, feature },
+        }
+    }
+}
+
 impl DbError {
     /// Whether the database's storage was full (SQLite's "database or disk is full", a file
     /// write that met ENOSPC).

@@ -1,5 +1,5 @@
-//! spindle's database layer: connection URLs (passwords masked everywhere), the drivers, and
-//! Microsoft's Database Hammer workload on top of them. SQLite is the embedded default and
+//! spindle's database layer: connection URLs (spindle-connect's: passwords masked
+//! everywhere), the drivers, and Microsoft's Database Hammer workload on top of them. SQLite is the embedded default and
 //! always built; the PostgreSQL and MariaDB drivers (features `postgres`, `mysql`) and TLS
 //! (`tls`) join behind the same calls. What a build lacks is said by `built::check` where a
 //! URL first meets a driver, naming the feature to build with; callers see no `cfg`.
@@ -30,9 +30,8 @@ pub mod postgres;
 mod precise;
 pub mod session;
 pub mod sqlite;
-#[cfg(feature = "tls")]
-mod tls;
-pub mod url;
+/// URLs are spindle-connect's, which the results store parses too.
+pub use spindle_connect::url;
 
 pub use built::check as check_built;
 pub use conn::{Conn, EngineFiles, Param, open};

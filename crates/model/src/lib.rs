@@ -9,6 +9,7 @@ pub mod details;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod group;
+pub mod group_summary;
 pub mod histogram;
 pub mod kind;
 pub mod merge;

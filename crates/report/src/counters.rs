@@ -2,6 +2,7 @@
 //! perfmon's report view shows them, and the devices' I/O rate beside spindle's own.
 
 use crate::view::counter_text;
+use spindle_analysis::findings::page_cache;
 use spindle_model::spec::Workload;
 use spindle_model::units::format_size;
 use spindle_model::{RunKind, RunRecord};
@@ -51,7 +52,7 @@ pub(crate) fn counters(out: &mut String, r: &RunRecord) {
     // Only I/O runs issue I/Os to set beside the device's; a database run counts calls.
     if !devices.is_empty() && r.summary.iops > 0.0 && r.kind() == RunKind::Io {
         let ratio = device_iops / r.summary.iops;
-        let under_loop = crate::page_cache::under_loop_bytes(r);
+        let under_loop = page_cache::under_loop_bytes(r);
         let why = device_rate_hint(ratio, under_loop, r).map(|h| format!(": {h}")).unwrap_or_default();
         let _ = writeln!(
             out,
@@ -95,11 +96,11 @@ fn device_rate_hint(ratio: f64, under_loop: Option<f64>, r: &RunRecord) -> Optio
         // A loop device without direct I/O: its backing file's page cache answered, and the disk
         // moved far fewer bytes than spindle did (merged I/Os would have moved them all).
         let spindle_bytes = r.summary.read.bytes_per_sec + r.summary.write.bytes_per_sec;
-        if let (Some(cache), Some(disk)) = (crate::page_cache::loop_backing_cache(r), under_loop)
+        if let (Some(cache), Some(disk)) = (page_cache::loop_backing_cache(r), under_loop)
             && spindle_bytes > 0.0
-            && disk < crate::page_cache::ABSORBED_BELOW * spindle_bytes
+            && disk < page_cache::ABSORBED_BELOW * spindle_bytes
         {
-            let mb = |b: f64| crate::page_cache::rate(b / 1e6);
+            let mb = |b: f64| page_cache::rate(b / 1e6);
             return Some(format!(
                 "the page cache of {cache} served what the disk never saw: the disk moved {} MB/s against \
                  spindle's {} MB/s",

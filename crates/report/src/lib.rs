@@ -13,7 +13,6 @@ mod html;
 mod json;
 pub mod lead;
 mod markdown;
-mod page_cache;
 mod sweep;
 mod text;
 mod verify;
@@ -29,7 +28,6 @@ pub use group::{CheckFinding, CheckSource, Findings, GroupInput, GroupRun, Group
 pub use html::escape::esc;
 pub use html::{Frame, render_framed};
 pub use json::{render_json, write_json};
-pub use page_cache::page_cache_finding;
 pub use sweep::{SweepDocument, render_sweep, render_sweep_json};
 pub use text::{render_overview, render_text};
 pub use verify::{render_verification, render_verification_judging};

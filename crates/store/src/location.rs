@@ -3,7 +3,7 @@
 //! an SQLite file's path or a PostgreSQL database's URL (`postgres://user@host/db`), which a
 //! team shares; either is shown with any password masked.
 
-use spindle_db::{DbUrl, Engine};
+use spindle_connect::{DbUrl, Engine};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,7 @@ impl Location {
     /// `scheme://` is refused rather than taken for a directory named `scheme:`.
     pub fn parse(text: &Path) -> Result<Location, String> {
         let Some(url) = text.to_str().filter(|t| t.contains("://")) else { return Ok(Location::File(text.into())) };
-        let parsed = spindle_db::parse_url(url)?;
+        let parsed = spindle_connect::parse_url(url)?;
         match (parsed.engine, &parsed.path) {
             (Engine::Sqlite, Some(path)) => Ok(Location::File(path.clone())),
             (Engine::Postgres, _) if parsed.database.is_none() => {

@@ -4,7 +4,7 @@
 //! controller, an SSD with power-loss protection) or one that does not. On a hypervisor's or a
 //! cloud's disk the host answers the flush, and whether the write reached stable media is the
 //! host's promise: no time measured in the guest can show it. `durability write`'s hints
-//! (spindle-io) and the check's findings read flushes through `read_flush`, so the two never
+//! (flush_hints.rs) and the check's findings read flushes through `read_flush`, so the two never
 //! disagree about one device.
 
 use spindle_model::record::{DeviceInfo, DiskOrigin};

@@ -9,9 +9,11 @@ pub mod evidence;
 mod figures;
 #[cfg(test)]
 mod fixtures;
+pub mod flush_hints;
 pub mod load;
 mod measured;
 mod outcomes;
+pub mod page_cache;
 pub mod placement;
 pub mod rules;
 pub mod since;

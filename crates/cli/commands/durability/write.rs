@@ -6,7 +6,7 @@ use super::LogPlace;
 use crate::args::DurabilityWriteArgs;
 use crate::usage::UsageError;
 use crate::{Outcome, interrupt, output, progress};
-use spindle_io::durability::hint::cache_hints;
+use spindle_analysis::findings::flush_hints::cache_hints;
 use spindle_io::durability::log::Header;
 use spindle_io::durability::write::{self, WriteOptions, WriteSummary};
 use spindle_io::target::PrepareOptions;

@@ -14,6 +14,7 @@ use spindle_analysis::log_optimum;
 use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
+use spindle_model::group_summary::LogTestSummary;
 use spindle_runner::experiment::series::{self, Step};
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;
@@ -65,25 +66,21 @@ pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
     let records: Vec<RunRecord> = runner.runs.iter().map(|f| f.record.clone()).collect();
     let rows_out = table::rows(&records);
     if let (Some(best), Some(group)) = (rows_out.iter().find(|r| r.optimum), runner.groups.first()) {
-        runner.saver.set_group_summary(
-            group,
-            &serde_json::json!({
-                "optimum_transaction_size": best.figures.transaction_size,
-                "rule": log_optimum::RULE,
-                "why": best.optimum_why,
-                "from": best.lead.volume.as_deref().unwrap_or("the engine's counters"),
-            }),
-        )?;
+        let summary = LogTestSummary::Optimum {
+            optimum_transaction_size: best.figures.transaction_size,
+            rule: log_optimum::RULE.into(),
+            why: best.optimum_why.clone(),
+            from: best.lead.volume.as_deref().unwrap_or("the engine's counters").into(),
+        };
+        runner.saver.set_group_summary(group, &serde_json::to_value(summary)?)?;
     } else if let (Some(last), Some(group)) = (rows_out.iter().find(|r| r.still_rising), runner.groups.first()) {
-        runner.saver.set_group_summary(
-            group,
-            &serde_json::json!({
-                "still_rising_at": last.figures.transaction_size,
-                "rule": log_optimum::RULE,
-                "why": table::rising_words(last.figures.transaction_size),
-                "from": last.lead.volume.as_deref().unwrap_or("the engine's counters"),
-            }),
-        )?;
+        let summary = LogTestSummary::StillRising {
+            still_rising_at: last.figures.transaction_size,
+            rule: log_optimum::RULE.into(),
+            why: table::rising_words(last.figures.transaction_size),
+            from: last.lead.volume.as_deref().unwrap_or("the engine's counters").into(),
+        };
+        runner.saver.set_group_summary(group, &serde_json::to_value(summary)?)?;
     }
     if args.output.json {
         output::write_stdout(serde_json::to_string_pretty(&rows_out)?.as_bytes())?;

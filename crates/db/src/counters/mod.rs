@@ -10,9 +10,9 @@ mod postgres;
 mod sqlite;
 
 #[cfg(feature = "mysql")]
-pub use mysql::MySqlCounters;
+pub use mysql::{MySqlCounters, MySqlStats};
 #[cfg(feature = "postgres")]
-pub use postgres::PgCounters;
+pub use postgres::{PgCounters, PgStats};
 pub use sqlite::SqliteCounters;
 
 #[cfg(any(feature = "net", test))]
@@ -86,13 +86,47 @@ impl Deltas {
     }
 }
 
-/// A small runtime of a server source's own, driven from the sampler's thread.
+/// One reading of a server's raw statistics by name, on the source's runtime (`None` when it
+/// failed): what each server engine says of itself.
 #[cfg(feature = "net")]
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, crate::DbError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| crate::DbError::Io("counter runtime".into(), e))
+pub trait RawStats: Send {
+    fn read_raw(&mut self, rt: &tokio::runtime::Runtime) -> Option<HashMap<String, f64>>;
+}
+
+/// A server's counters: its raw statistics read on a small runtime of the source's own, driven
+/// from the sampler's thread, and made counters by `Deltas`.
+#[cfg(feature = "net")]
+pub struct ServerCounters<S> {
+    rt: tokio::runtime::Runtime,
+    stats: S,
+    deltas: Deltas,
+}
+
+#[cfg(feature = "net")]
+impl<S: RawStats> ServerCounters<S> {
+    /// Counters named `\spindle:{object}\...` from `specs`, and the buffer cache's hit ratio
+    /// from the raw (hits, misses).
+    fn new(
+        rt: tokio::runtime::Runtime,
+        stats: S,
+        object: &'static str,
+        specs: &'static [Spec],
+        hit_ratio: (&'static str, &'static str),
+    ) -> ServerCounters<S> {
+        ServerCounters { rt, stats, deltas: Deltas { object, specs, hit_ratio, previous: None } }
+    }
+}
+
+#[cfg(feature = "net")]
+impl<S: RawStats> spindle_counters::CounterSource for ServerCounters<S> {
+    fn paths(&self) -> Vec<String> {
+        self.deltas.paths()
+    }
+
+    fn read(&mut self, secs: f64) -> Vec<Option<f64>> {
+        let raw = self.stats.read_raw(&self.rt);
+        self.deltas.values(raw, secs)
+    }
 }
 
 #[cfg(test)]

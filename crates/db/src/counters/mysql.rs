@@ -1,16 +1,16 @@
 //! MariaDB's and MySQL's status counters.
 
-use super::{Deltas, Kind, Spec, runtime};
+use super::{Kind, RawStats, ServerCounters, Spec};
 use crate::{DbError, DbUrl};
 use mysql_async::prelude::Queryable;
-use spindle_counters::CounterSource;
 use std::collections::HashMap;
 
 /// MariaDB/MySQL's global status.
-pub struct MySqlCounters {
-    rt: tokio::runtime::Runtime,
+pub type MySqlCounters = ServerCounters<MySqlStats>;
+
+/// The connection the status is read on.
+pub struct MySqlStats {
     conn: mysql_async::Conn,
-    deltas: Deltas,
     /// Whether performance_schema is on (its wait timers then say how long latches held).
     performance_schema: bool,
 }
@@ -37,50 +37,32 @@ const MYSQL_SPECS: &[Spec] = &[
 
 impl MySqlCounters {
     pub fn connect(url: &DbUrl) -> Result<MySqlCounters, DbError> {
-        let rt = runtime()?;
+        let rt = crate::conn::runtime("counter runtime")?;
         let mut conn = rt.block_on(crate::mysql::connect(url))?;
         let on: Option<i64> = rt.block_on(conn.query_first("SELECT @@performance_schema")).ok().flatten();
-        Ok(MySqlCounters {
-            rt,
-            conn,
-            performance_schema: on == Some(1),
-            deltas: Deltas {
-                object: "MariaDB",
-                specs: MYSQL_SPECS,
-                // Requests served from the pool are the read requests less the disk reads.
-                hit_ratio: ("Innodb_buffer_pool_read_hits", "Innodb_buffer_pool_reads"),
-                previous: None,
-            },
-        })
+        let stats = MySqlStats { conn, performance_schema: on == Some(1) };
+        // Requests served from the pool are the read requests less the disk reads.
+        let hit_ratio = ("Innodb_buffer_pool_read_hits", "Innodb_buffer_pool_reads");
+        Ok(ServerCounters::new(rt, stats, "MariaDB", MYSQL_SPECS, hit_ratio))
     }
 }
 
-impl CounterSource for MySqlCounters {
-    fn paths(&self) -> Vec<String> {
-        self.deltas.paths()
-    }
-
-    fn read(&mut self, secs: f64) -> Vec<Option<f64>> {
-        let rows: Option<Vec<(String, String)>> = self.rt.block_on(self.conn.query("SHOW GLOBAL STATUS")).ok();
-        let latch_ms: Option<f64> = if self.performance_schema {
-            self.rt.block_on(self.conn.query_first(LATCH_WAITS)).ok().flatten()
-        } else {
-            None
-        };
-        let raw = rows.map(|rows| {
-            let mut raw: HashMap<String, f64> =
-                rows.into_iter().filter_map(|(k, v)| Some((k, v.parse::<f64>().ok()?))).collect();
-            if let (Some(req), Some(reads)) =
-                (raw.get("Innodb_buffer_pool_read_requests"), raw.get("Innodb_buffer_pool_reads"))
-            {
-                let hits = req - reads;
-                raw.insert("Innodb_buffer_pool_read_hits".into(), hits);
-            }
-            if let Some(ms) = latch_ms {
-                raw.insert("latch_wait_ms".into(), ms);
-            }
-            raw
-        });
-        self.deltas.values(raw, secs)
+impl RawStats for MySqlStats {
+    fn read_raw(&mut self, rt: &tokio::runtime::Runtime) -> Option<HashMap<String, f64>> {
+        let rows: Option<Vec<(String, String)>> = rt.block_on(self.conn.query("SHOW GLOBAL STATUS")).ok();
+        let latch_ms: Option<f64> =
+            if self.performance_schema { rt.block_on(self.conn.query_first(LATCH_WAITS)).ok().flatten() } else { None };
+        let mut raw: HashMap<String, f64> =
+            rows?.into_iter().filter_map(|(k, v)| Some((k, v.parse::<f64>().ok()?))).collect();
+        if let (Some(req), Some(reads)) =
+            (raw.get("Innodb_buffer_pool_read_requests"), raw.get("Innodb_buffer_pool_reads"))
+        {
+            let hits = req - reads;
+            raw.insert("Innodb_buffer_pool_read_hits".into(), hits);
+        }
+        if let Some(ms) = latch_ms {
+            raw.insert("latch_wait_ms".into(), ms);
+        }
+        Some(raw)
     }
 }

@@ -1,14 +1,15 @@
 //! PostgreSQL's statistics views as counters.
 
-use super::{Deltas, Kind, Spec, runtime};
+use super::{Kind, RawStats, ServerCounters, Spec};
 use crate::{DbError, DbUrl};
-use spindle_counters::CounterSource;
+use std::collections::HashMap;
 
 /// PostgreSQL's statistics views for the run's database.
-pub struct PgCounters {
-    rt: tokio::runtime::Runtime,
+pub type PgCounters = ServerCounters<PgStats>;
+
+/// The connection the views are read on.
+pub struct PgStats {
     client: tokio_postgres::Client,
-    deltas: Deltas,
 }
 
 const PG_SPECS: &[Spec] = &[
@@ -25,7 +26,6 @@ const PG_SPECS: &[Spec] = &[
     Spec { name: "Sessions waiting on latches (LWLock)", raw: "waiting_lwlock", kind: Kind::Gauge },
     Spec { name: "Sessions waiting on I/O", raw: "waiting_io", kind: Kind::Gauge },
 ];
-
 /// Raw statistics in the order `PG_QUERY` returns them.
 const PG_COLUMNS: [&str; 11] = [
     "blks_hit",
@@ -56,35 +56,21 @@ const PG_QUERY: &str = "SELECT d.blks_hit::float8, d.blks_read::float8, d.xact_c
 
 impl PgCounters {
     pub fn connect(url: &DbUrl) -> Result<PgCounters, DbError> {
-        let rt = runtime()?;
+        let rt = crate::conn::runtime("counter runtime")?;
         let client = rt.block_on(crate::postgres::connect(url))?;
-        Ok(PgCounters {
-            rt,
-            client,
-            deltas: Deltas {
-                object: "PostgreSQL",
-                specs: PG_SPECS,
-                hit_ratio: ("blks_hit", "blks_read"),
-                previous: None,
-            },
-        })
+        Ok(ServerCounters::new(rt, PgStats { client }, "PostgreSQL", PG_SPECS, ("blks_hit", "blks_read")))
     }
 }
 
-impl CounterSource for PgCounters {
-    fn paths(&self) -> Vec<String> {
-        self.deltas.paths()
-    }
-
-    fn read(&mut self, secs: f64) -> Vec<Option<f64>> {
-        let row = self.rt.block_on(self.client.query_one(PG_QUERY, &[])).ok();
-        let raw = row.map(|r| {
+impl RawStats for PgStats {
+    fn read_raw(&mut self, rt: &tokio::runtime::Runtime) -> Option<HashMap<String, f64>> {
+        let row = rt.block_on(self.client.query_one(PG_QUERY, &[])).ok()?;
+        Some(
             PG_COLUMNS
                 .iter()
                 .enumerate()
-                .filter_map(|(i, n)| Some((n.to_string(), r.try_get::<_, Option<f64>>(i).ok()??)))
-                .collect()
-        });
-        self.deltas.values(raw, secs)
+                .filter_map(|(i, n)| Some((n.to_string(), row.try_get::<_, Option<f64>>(i).ok()??)))
+                .collect(),
+        )
     }
 }

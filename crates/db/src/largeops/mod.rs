@@ -4,6 +4,7 @@
 //! timed on its own. Written once against `Conn`: the table's DDL and the update's string
 //! functions are all that differ by engine (`table`).
 
+pub mod checkpoints;
 mod customer;
 mod record;
 mod table;

@@ -3,6 +3,8 @@
 #[cfg(feature = "net")]
 mod chunks;
 mod record;
+#[cfg(feature = "net")]
+pub(crate) mod server;
 
 #[cfg(feature = "net")]
 pub(crate) use chunks::drive_chunks;

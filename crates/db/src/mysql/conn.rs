@@ -3,9 +3,10 @@
 //! `Innodb_os_log_fsyncs` where the server still has it), and performance_schema's
 //! `file_summary_by_instance` when it is on, which also times them and counts the data files.
 
-use super::{connect, sql_error};
-use crate::conn::{Conn, EngineFiles, Param, is_local};
+use super::{connect, load_data_error, sql_error};
+use crate::conn::{Conn, EngineFiles, Param, is_local, prepared, runtime};
 use crate::file_stats::{FileIo, FileStats};
+use crate::largeops::checkpoints::{self, PushedOut, Pushing, quoted};
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use futures_util::StreamExt;
 use mysql_async::prelude::Queryable;
@@ -29,6 +30,32 @@ const SETTINGS: [&str; 12] = [
     "performance_schema",
 ];
 
+/// Automatic flushing pushed out on a managed server with SET GLOBAL (gone at a restart, but
+/// not before). InnoDB has no checkpoint timer: no early flushing, no adaptive flushing and a
+/// high dirty-page limit are as far as it goes without a larger redo log (a restart).
+const PUSHING: Pushing = Pushing {
+    shown: &["innodb_log_file_size", "innodb_max_dirty_pages_pct"],
+    settings: &[
+        ("innodb_max_dirty_pages_pct", "99"),
+        ("innodb_max_dirty_pages_pct_lwm", "0"),
+        ("innodb_adaptive_flushing", "OFF"),
+    ],
+    set: |name, value| format!("SET GLOBAL {name} = {value}"),
+    restore: global_restore,
+    apply: None,
+    note: "automatic flushing pushed out: innodb_max_dirty_pages_pct 99, no early or adaptive flushing; \
+           a full redo log still forces a checkpoint",
+};
+
+/// What puts `name` back: its global value now.
+fn global_restore(conn: &mut dyn Conn, name: &str) -> Result<Option<String>, DbError> {
+    Ok(conn.query_text(&format!("SELECT @@GLOBAL.{name}"))?.map(|before| {
+        // These are numbers (a switch reads back as 0 or 1), which SET takes bare.
+        let value = if before.parse::<f64>().is_ok() { before } else { quoted(&before) };
+        format!("SET GLOBAL {name} = {value}")
+    }))
+}
+
 pub struct MySqlConn {
     url: DbUrl,
     rt: tokio::runtime::Runtime,
@@ -38,10 +65,7 @@ pub struct MySqlConn {
 
 impl MySqlConn {
     pub fn open(url: &DbUrl) -> Result<MySqlConn, DbError> {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| DbError::Io("database runtime".into(), e))?;
+        let rt = runtime("database runtime")?;
         let conn = rt.block_on(connect(url))?;
         Ok(MySqlConn { url: url.clone(), rt, conn, prepared: HashMap::new() })
     }
@@ -98,14 +122,9 @@ impl Conn for MySqlConn {
     }
 
     fn run(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DbError> {
-        let statement = match self.prepared.get(sql) {
-            Some(s) => s.clone(),
-            None => {
-                let s = self.rt.block_on(self.conn.prep(sql)).map_err(|e| sql_error(&self.url, e))?;
-                self.prepared.insert(sql.to_string(), s.clone());
-                s
-            }
-        };
+        let (rt, conn, url) = (&self.rt, &mut self.conn, &self.url);
+        let statement =
+            prepared(&mut self.prepared, sql, || rt.block_on(conn.prep(sql)).map_err(|e| sql_error(url, e)))?;
         let values: Vec<Value> = params.iter().map(value_of).collect();
         self.rt.block_on(self.conn.exec_drop(&statement, values)).map_err(|e| sql_error(&self.url, e))?;
         Ok(self.conn.affected_rows())
@@ -126,16 +145,7 @@ impl Conn for MySqlConn {
             columns.join(", ")
         );
         let loaded = self.rt.block_on(self.conn.query_drop(statement));
-        loaded.map_err(|e| match &e {
-            mysql_async::Error::Server(s) if s.code == 1148 || s.code == 3948 => DbError::Server {
-                db: self.url.to_string(),
-                cause: format!(
-                    "the server refuses LOAD DATA LOCAL ({}); set local_infile = ON on the server",
-                    s.message
-                ),
-            },
-            _ => sql_error(&self.url, e),
-        })?;
+        loaded.map_err(|e| load_data_error(&self.url, e))?;
         Ok(self.conn.affected_rows())
     }
 
@@ -233,7 +243,15 @@ impl Conn for MySqlConn {
     }
 
     fn drop_caches(&mut self) -> Result<Vec<String>, DbError> {
-        Ok(vec!["InnoDB's buffer pool empties only when the server restarts".into()])
+        Ok(vec![format!("{} empties only when the server restarts", self.cache_name())])
+    }
+
+    fn cache_name(&self) -> &'static str {
+        "InnoDB's buffer pool"
+    }
+
+    fn push_out_checkpoints(&mut self, managed: bool) -> Result<PushedOut, DbError> {
+        checkpoints::push_out(self, managed, &PUSHING)
     }
 
     fn files(&mut self) -> Result<EngineFiles, DbError> {

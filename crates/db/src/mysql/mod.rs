@@ -120,6 +120,17 @@ fn connect_error(url: &DbUrl, e: mysql_async::Error) -> DbError {
     DbError::Connect { db: url.to_string(), cause, hint: hint.to_string() }
 }
 
+/// A LOAD DATA LOCAL that failed, said with what to change when the server refuses it.
+pub(crate) fn load_data_error(url: &DbUrl, e: mysql_async::Error) -> DbError {
+    match &e {
+        mysql_async::Error::Server(s) if s.code == 1148 || s.code == 3948 => DbError::Server {
+            db: url.to_string(),
+            cause: format!("the server refuses LOAD DATA LOCAL ({}); set local_infile = ON on the server", s.message),
+        },
+        _ => sql_error(url, e),
+    }
+}
+
 pub(crate) fn sql_error(url: &DbUrl, e: mysql_async::Error) -> DbError {
     let cause = match &e {
         mysql_async::Error::Server(s) => s.message.clone(),

@@ -4,8 +4,9 @@
 //! background writer and backends (`pg_stat_bgwriter`), as PostgreSQL 15 counts them.
 
 use super::{connect, sql_error};
-use crate::conn::{Conn, EngineFiles, Param, is_local, numbered_placeholders};
+use crate::conn::{Conn, EngineFiles, Param, is_local, numbered_placeholders, prepared, runtime};
 use crate::file_stats::{FileIo, FileStats};
+use crate::largeops::checkpoints::{self, PushedOut, Pushing, quoted};
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use bytes::BytesMut;
 use futures_util::SinkExt;
@@ -32,6 +33,31 @@ const SETTINGS: [&str; 13] = [
     "block_size",
 ];
 
+/// Automatic checkpoints pushed out on a managed server with ALTER SYSTEM (kept in
+/// postgresql.auto.conf), so none comes before the timed one.
+const PUSHING: Pushing = Pushing {
+    shown: &["checkpoint_timeout", "max_wal_size"],
+    settings: &[("checkpoint_timeout", "1d"), ("max_wal_size", "100GB")],
+    set: |name, value| format!("ALTER SYSTEM SET {name} = {}", quoted(value)),
+    restore: auto_conf_restore,
+    apply: Some("SELECT pg_reload_conf()"),
+    note: "automatic checkpoints pushed out: checkpoint_timeout 1d, max_wal_size 100GB",
+};
+
+/// What puts `name` back: the value an earlier ALTER SYSTEM left in postgresql.auto.conf, or a
+/// reset. An instance spindle started keeps its own settings in another file, so most often
+/// a reset.
+fn auto_conf_restore(conn: &mut dyn Conn, name: &str) -> Result<Option<String>, DbError> {
+    let sql = format!(
+        "SELECT setting FROM pg_file_settings WHERE name = '{name}' \
+         AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno DESC LIMIT 1"
+    );
+    Ok(Some(match conn.query_text(&sql).ok().flatten() {
+        Some(before) => format!("ALTER SYSTEM SET {name} = {}", quoted(&before)),
+        None => format!("ALTER SYSTEM RESET {name}"),
+    }))
+}
+
 pub struct PgConn {
     url: DbUrl,
     rt: tokio::runtime::Runtime,
@@ -41,10 +67,7 @@ pub struct PgConn {
 
 impl PgConn {
     pub fn open(url: &DbUrl) -> Result<PgConn, DbError> {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| DbError::Io("database runtime".into(), e))?;
+        let rt = runtime("database runtime")?;
         let client = rt.block_on(connect(url))?;
         Ok(PgConn { url: url.clone(), rt, client, prepared: HashMap::new() })
     }
@@ -90,14 +113,10 @@ impl Conn for PgConn {
     }
 
     fn run(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64, DbError> {
-        let statement = match self.prepared.get(sql) {
-            Some(s) => s.clone(),
-            None => {
-                let s = self.rt.block_on(self.client.prepare(&numbered_placeholders(sql))).map_err(self.sql())?;
-                self.prepared.insert(sql.to_string(), s.clone());
-                s
-            }
-        };
+        let (rt, client, url) = (&self.rt, &self.client, &self.url);
+        let statement = prepared(&mut self.prepared, sql, || {
+            rt.block_on(client.prepare(&numbered_placeholders(sql))).map_err(|e| sql_error(url, e))
+        })?;
         let values: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
         self.rt.block_on(self.client.execute(&statement, &values)).map_err(self.sql())
     }
@@ -202,7 +221,15 @@ impl Conn for PgConn {
     }
 
     fn drop_caches(&mut self) -> Result<Vec<String>, DbError> {
-        Ok(vec!["PostgreSQL's shared buffers empty only when the server restarts".into()])
+        Ok(vec![format!("{} empty only when the server restarts", self.cache_name())])
+    }
+
+    fn cache_name(&self) -> &'static str {
+        "PostgreSQL's shared buffers"
+    }
+
+    fn push_out_checkpoints(&mut self, managed: bool) -> Result<PushedOut, DbError> {
+        checkpoints::push_out(self, managed, &PUSHING)
     }
 
     fn files(&mut self) -> Result<EngineFiles, DbError> {

@@ -1,23 +1,21 @@
 //! Loading Hammer's table into PostgreSQL: binary COPY from parallel connections, one
 //! million rows a chunk, each chunk committed together with a marker row, then the primary key
 //! built once at the end (as `pgbench -i -I dtgp`). An interrupted load keeps whole chunks,
-//! and `--resume` loads only the chunks not marked done.
+//! and `--resume` loads only the chunks not marked done. The load's course is
+//! `load::server`'s; here are PostgreSQL's statements.
 
 use super::{CREATE_FUNCTIONS, CREATE_MARKER, CREATE_TABLE, connect, sql_error};
 use crate::keys::CardNo;
-use crate::load::{Contents, LoadFailure, LoadOptions, LoadOutcome, Start, chunked_outcome, drive_chunks, start};
+use crate::load::server::{ChunkWorker, ChunkedLoad, Lead, Share, load_chunked};
+use crate::load::{Contents, LoadOptions, LoadOutcome};
 use crate::{DbError, DbUrl};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime};
+use tokio_postgres::Client;
 use tokio_postgres::binary_copy::BinaryCopyInWriter;
 use tokio_postgres::types::{ToSql, Type};
 
-/// Rows per COPY (and per commit).
-const CHUNK_ROWS: u64 = 1_000_000;
-/// Connections copying at once: the server parses and writes each COPY stream on its own
-/// backend, so two keep both of this machine's cores busy.
-const COPY_WORKERS: usize = 2;
 /// Rows between checks of the stop flag and the progress count.
 const ROWS_PER_CHECK: u64 = 50_000;
 
@@ -27,138 +25,126 @@ pub async fn load(
     progress: &mut (dyn FnMut(u64, u64) + Send),
     stop: &'static AtomicBool,
 ) -> Result<LoadOutcome, DbError> {
-    let client = connect(url).await?;
-    let sql = |e| sql_error(url, e);
-    let flags = client
-        .query_one("SELECT to_regclass('testtransaction') IS NOT NULL, to_regclass('spindle_hammer') IS NOT NULL", &[])
-        .await
-        .map_err(sql)?;
-    let found = match (flags.get::<_, bool>(0), flags.get::<_, bool>(1)) {
-        (false, _) => Contents::Empty,
-        (true, false) => Contents::Other,
-        (true, true) => {
-            let rows: i64 = client.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(sql)?.get(0);
-            Contents::Hammer { rows: rows.max(0) as u64 }
-        }
-    };
-    let rows_before = match start(found, opts.mode, &url.to_string())? {
-        Start::Resume(rows) => rows,
-        Start::Replace => {
-            client.batch_execute("DROP TABLE testtransaction, spindle_hammer CASCADE").await.map_err(sql)?;
-            0
-        }
-        Start::Create => 0,
-    };
-    client.batch_execute(&format!("{CREATE_TABLE}; {CREATE_MARKER}; {CREATE_FUNCTIONS}")).await.map_err(sql)?;
-    client
-        .execute(
-            "INSERT INTO spindle_hammer VALUES ('rows', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-            &[&opts.rows.to_string()],
-        )
-        .await
-        .map_err(sql)?;
-    let done_chunks: HashSet<u64> = client
-        .query("SELECT key FROM spindle_hammer WHERE key LIKE 'chunk:%'", &[])
-        .await
-        .map_err(sql)?
-        .iter()
-        .filter_map(|r| r.get::<_, String>(0).strip_prefix("chunk:").and_then(|c| c.parse().ok()))
-        .collect();
-    let chunks: Vec<u64> = (0..opts.rows.div_ceil(CHUNK_ROWS)).filter(|c| !done_chunks.contains(c)).collect();
+    load_chunked(Lead { conn: connect(url).await?, url }, opts, progress, stop).await
+}
 
-    let start = Instant::now();
-    let total = opts.rows;
-    let sent = drive_chunks(chunks, COPY_WORKERS, rows_before, total, progress, |chunks, next, loaded, committed| {
-        let url = url.clone();
-        async move { copy_worker(&url, &chunks, &next, total, &loaded, &committed, stop).await }
-    })
-    .await;
-    let failure = sent.error.as_ref().map(LoadFailure::of);
-    let committed = match client.query_one("SELECT count(*) FROM testtransaction", &[]).await {
-        Ok(row) => row.get::<_, i64>(0).max(0) as u64,
-        // The server that failed a worker cannot be asked: the chunks seen committed are known.
-        Err(_) if failure.is_some() => rows_before + sent.committed,
-        Err(e) => return Err(sql(e)),
-    };
-    let sent_rows = (sent.per_second, sent.reported);
-    let stopped = stop.load(Ordering::Relaxed);
-    let mut outcome = chunked_outcome(rows_before, opts.rows, committed, sent_rows, start.elapsed(), stopped, failure);
-    if !outcome.interrupted {
-        let has_key: bool = client
+impl Lead<'_, Client> {
+    fn sql(&self) -> impl Fn(tokio_postgres::Error) -> DbError + '_ {
+        |e| sql_error(self.url, e)
+    }
+}
+
+impl ChunkedLoad for Lead<'_, Client> {
+    async fn contents(&mut self) -> Result<Contents, DbError> {
+        let flags = self
+            .conn
+            .query_one(
+                "SELECT to_regclass('testtransaction') IS NOT NULL, to_regclass('spindle_hammer') IS NOT NULL",
+                &[],
+            )
+            .await
+            .map_err(self.sql())?;
+        Ok(match (flags.get::<_, bool>(0), flags.get::<_, bool>(1)) {
+            (false, _) => Contents::Empty,
+            (true, false) => Contents::Other,
+            (true, true) => Contents::Hammer { rows: self.count().await? },
+        })
+    }
+
+    async fn drop_tables(&mut self) -> Result<(), DbError> {
+        self.conn.batch_execute("DROP TABLE testtransaction, spindle_hammer CASCADE").await.map_err(self.sql())
+    }
+
+    async fn prepare(&mut self, rows: u64) -> Result<HashSet<u64>, DbError> {
+        let sql = self.sql();
+        let client = &self.conn;
+        client.batch_execute(&format!("{CREATE_TABLE}; {CREATE_MARKER}; {CREATE_FUNCTIONS}")).await.map_err(&sql)?;
+        client
+            .execute(
+                "INSERT INTO spindle_hammer VALUES ('rows', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[&rows.to_string()],
+            )
+            .await
+            .map_err(&sql)?;
+        Ok(client
+            .query("SELECT key FROM spindle_hammer WHERE key LIKE 'chunk:%'", &[])
+            .await
+            .map_err(&sql)?
+            .iter()
+            .filter_map(|r| r.get::<_, String>(0).strip_prefix("chunk:").and_then(|c| c.parse().ok()))
+            .collect())
+    }
+
+    async fn count(&mut self) -> Result<u64, DbError> {
+        let row = self.conn.query_one("SELECT count(*) FROM testtransaction", &[]).await.map_err(self.sql())?;
+        Ok(row.get::<_, i64>(0).max(0) as u64)
+    }
+
+    /// The primary key, built once for the whole table (one sort, with room to do it in memory):
+    /// part of the load's time.
+    async fn complete(&mut self) -> Result<(), DbError> {
+        let sql = self.sql();
+        let has_key: bool = self
+            .conn
             .query_one(
                 "SELECT count(*) > 0 FROM pg_constraint WHERE conrelid = 'testtransaction'::regclass AND contype = 'p'",
                 &[],
             )
             .await
-            .map_err(sql)?
+            .map_err(&sql)?
             .get(0);
         if !has_key {
-            // One sort for the whole table, with room to do it in memory.
-            client
+            self.conn
                 .batch_execute(
                     "SET maintenance_work_mem = '512MB'; ALTER TABLE testtransaction ADD PRIMARY KEY (cardno)",
                 )
                 .await
-                .map_err(sql)?;
+                .map_err(&sql)?;
         }
+        Ok(())
     }
-    if outcome.failure.is_some() {
-        outcome.elapsed = start.elapsed();
-        return Ok(outcome);
-    }
-    progress(committed, opts.rows);
-    // The key build is part of the load's time.
-    outcome.elapsed = start.elapsed();
-    Ok(outcome)
 }
 
-/// Copies chunks taken from `chunks` (through `next`) until none is left or a stop.
-async fn copy_worker(
-    url: &DbUrl,
-    chunks: &[u64],
-    next: &AtomicUsize,
-    total: u64,
-    loaded: &AtomicU64,
-    committed: &AtomicU64,
-    stop: &AtomicBool,
-) -> Result<(), DbError> {
-    let mut client = connect(url).await?;
-    let sql = |e| sql_error(url, e);
-    // Rows of one load share a charge date; the runs stamp their own.
-    let charged = SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600); // 2026-01-01
-    while let Some(&chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-        let (first, end) = (chunk * CHUNK_ROWS, ((chunk + 1) * CHUNK_ROWS).min(total));
-        let tx = client.transaction().await.map_err(sql)?;
-        let sink = tx
-            .copy_in("COPY testtransaction (cardno, chargedate, amount) FROM STDIN (FORMAT binary)")
-            .await
-            .map_err(sql)?;
-        let writer = BinaryCopyInWriter::new(sink, &[Type::BPCHAR, Type::TIMESTAMP, Type::INT8]);
-        let mut writer = std::pin::pin!(writer);
-        let mut i = first;
-        while i < end {
-            let upto = (i + ROWS_PER_CHECK).min(end);
-            for row in i..upto {
-                let card = CardNo::of_row(row);
-                let card = card.as_str();
-                let amount = (row.wrapping_mul(7919) % 1_000_000) as i64;
-                let values: [&(dyn ToSql + Sync); 3] = [&card, &charged, &amount];
-                writer.as_mut().write(&values).await.map_err(sql)?;
+impl ChunkWorker for Client {
+    /// Copies chunks taken from `share` until none is left or a stop.
+    async fn worker(url: DbUrl, share: Share, stop: &'static AtomicBool) -> Result<(), DbError> {
+        let mut client = connect(&url).await?;
+        let sql = |e| sql_error(&url, e);
+        // Rows of one load share a charge date; the runs stamp their own.
+        let charged = SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600); // 2026-01-01
+        while let Some((chunk, first, end)) = share.take() {
+            let tx = client.transaction().await.map_err(sql)?;
+            let sink = tx
+                .copy_in("COPY testtransaction (cardno, chargedate, amount) FROM STDIN (FORMAT binary)")
+                .await
+                .map_err(sql)?;
+            let writer = BinaryCopyInWriter::new(sink, &[Type::BPCHAR, Type::TIMESTAMP, Type::INT8]);
+            let mut writer = std::pin::pin!(writer);
+            let mut i = first;
+            while i < end {
+                let upto = (i + ROWS_PER_CHECK).min(end);
+                for row in i..upto {
+                    let card = CardNo::of_row(row);
+                    let card = card.as_str();
+                    let amount = (row.wrapping_mul(7919) % 1_000_000) as i64;
+                    let values: [&(dyn ToSql + Sync); 3] = [&card, &charged, &amount];
+                    writer.as_mut().write(&values).await.map_err(sql)?;
+                }
+                share.loaded.fetch_add(upto - i, Ordering::Relaxed);
+                i = upto;
+                if stop.load(Ordering::Relaxed) {
+                    // Dropping the unfinished COPY and the transaction rolls the chunk back.
+                    share.loaded.fetch_sub(i - first, Ordering::Relaxed);
+                    return Ok(());
+                }
             }
-            loaded.fetch_add(upto - i, Ordering::Relaxed);
-            i = upto;
-            if stop.load(Ordering::Relaxed) {
-                // Dropping the unfinished COPY and the transaction rolls the chunk back.
-                loaded.fetch_sub(i - first, Ordering::Relaxed);
-                return Ok(());
-            }
+            writer.finish().await.map_err(sql)?;
+            tx.execute("INSERT INTO spindle_hammer VALUES ($1, 'done')", &[&format!("chunk:{chunk}")])
+                .await
+                .map_err(sql)?;
+            tx.commit().await.map_err(sql)?;
+            share.committed.fetch_add(end - first, Ordering::Relaxed);
         }
-        writer.finish().await.map_err(sql)?;
-        tx.execute("INSERT INTO spindle_hammer VALUES ($1, 'done')", &[&format!("chunk:{chunk}")])
-            .await
-            .map_err(sql)?;
-        tx.commit().await.map_err(sql)?;
-        committed.fetch_add(end - first, Ordering::Relaxed);
+        Ok(())
     }
-    Ok(())
 }

@@ -5,6 +5,7 @@
 use super::{open_counted, shown};
 use crate::conn::{Conn, EngineFiles, Param, fields};
 use crate::file_stats::FileStats;
+use crate::largeops::checkpoints::PushedOut;
 use crate::{ConnectionRoom, DbError, DbUrl, Engine};
 use rusqlite::Connection;
 use std::collections::BTreeMap;
@@ -155,6 +156,18 @@ impl Conn for SqliteConn {
     fn drop_caches(&mut self) -> Result<Vec<String>, DbError> {
         self.execute("PRAGMA shrink_memory")?;
         Ok(Vec::new())
+    }
+
+    fn cache_name(&self) -> &'static str {
+        "SQLite's page cache"
+    }
+
+    /// The run's own connection, on no server to manage: the pragma ends with it, nothing to
+    /// put back.
+    fn push_out_checkpoints(&mut self, _managed: bool) -> Result<PushedOut, DbError> {
+        self.execute("PRAGMA wal_autocheckpoint = 0")?;
+        let note = "SQLite's automatic WAL checkpoints are off for the run (wal_autocheckpoint 0)";
+        Ok(PushedOut { notes: vec![note.into()], restore: Vec::new() })
     }
 
     fn files(&mut self) -> Result<EngineFiles, DbError> {

@@ -7,9 +7,11 @@ use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::{Document, ReportGroup, ReportRun};
 use crate::figures::Cell;
 use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
+use serde::Deserialize;
 use spindle_analysis::compare::{Comparison, Metric, words};
 use spindle_analysis::curve::CurvePoint;
 use spindle_model::group::{GroupKind, Point};
+use spindle_model::group_summary::LogTestSummary;
 use spindle_model::record::LatencyOf;
 use spindle_model::{RunKind, RunRecord};
 
@@ -37,7 +39,13 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
     };
     let records: Vec<&RunRecord> = members.iter().map(|r| &r.record).collect();
     if !records.is_empty() && records.iter().all(|r| r.kind() == RunKind::LogTest) {
-        log_test(&mut section, &records, g.summary.as_ref());
+        let summary = g.summary.as_ref().and_then(|s| LogTestSummary::deserialize(s).ok());
+        log_test(
+            &mut section,
+            &records,
+            summary.as_ref().and_then(LogTestSummary::optimum),
+            summary.as_ref().and_then(LogTestSummary::why),
+        );
         return section;
     }
     match &view.findings {
@@ -70,11 +78,11 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
                 // The check keeps the optimum with the rest of its evidence, and its finding
                 // says why there is none.
                 let why = findings.iter().find(|f| f.rule == "log-optimum").map(|f| f.text.clone());
-                let optimum = g.summary.as_ref().map(|s| {
-                    let optimum = &s["evidence"]["log"]["optimum"];
-                    serde_json::json!({ "optimum_transaction_size": optimum, "why": why.filter(|_| optimum.is_null()) })
-                });
-                log_test(&mut section, &logs, optimum.as_ref());
+                let (optimum, why) = match g.summary.as_ref().map(|s| s["evidence"]["log"]["optimum"].as_u64()) {
+                    Some(optimum) => (optimum, why.filter(|_| optimum.is_none())),
+                    None => (None, None),
+                };
+                log_test(&mut section, &logs, optimum, why.as_deref());
             }
         }
     }
@@ -192,21 +200,20 @@ fn sweep(section: &mut Section, v: &GroupView, param: &str, curve: &[CurvePoint]
 }
 
 /// "Transaction log performance" read off its graph: log MB/s against rows a transaction.
-fn log_test(section: &mut Section, records: &[&RunRecord], summary: Option<&serde_json::Value>) {
+/// `optimum` and `why` as the log test's summary (or the check's evidence) says them.
+fn log_test(section: &mut Section, records: &[&RunRecord], optimum: Option<u64>, why: Option<&str>) {
     let mut points: Vec<(u64, f64)> = records
         .iter()
         .filter_map(|r| r.details.log_test())
         .map(|f| (f.transaction_size, f.lead().mb_per_sec.unwrap_or(0.0)))
         .collect();
     points.sort_by_key(|p| p.0);
-    let optimum = summary.and_then(|s| s["optimum_transaction_size"].as_u64());
     let mut c = Chart::new("Log MB/s against transaction size", ChartKind::Line, "rows a transaction", "MB/s");
     c.categories = points.iter().map(|p| p.0.to_string()).collect();
     c.series = vec![Series { name: "log MB/s".into(), values: points.iter().map(|p| p.1).collect() }];
     c.mark = optimum.and_then(|o| points.iter().position(|p| p.0 == o)).map(|i| (i, "optimum".to_string()));
     section.charts.push(c);
     // The summary `spindle logtest` wrote says why its optimum, in the rule's words.
-    let why = summary.and_then(|s| s["why"].as_str());
     section.notes.push(match (optimum, why) {
         (Some(_), Some(why)) => format!("Optimum: {why} (\"Transaction log performance\")."),
         (Some(o), None) => format!(
@@ -290,4 +297,30 @@ fn ab(section: &mut Section, c: &Comparison) {
 /// A metric's figure: times in their unit, rates as rates.
 fn metric_cell(metric: Metric, v: f64) -> Cell {
     if metric.is_time() { Cell::latency_ns(v) } else { Cell::rate(v) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(optimum: Option<u64>, why: Option<&str>) -> String {
+        let mut section = Section::default();
+        log_test(&mut section, &[], optimum, why);
+        section.notes.pop().unwrap()
+    }
+
+    #[test]
+    fn the_log_tests_note_says_the_optimum_and_why_as_its_summary_does() {
+        let summary: LogTestSummary = serde_json::from_value(serde_json::json!({
+            "optimum_transaction_size": 64, "rule": "r", "why": "64 rows a transaction, within 10% of the best", "from": "sdb"
+        }))
+        .unwrap();
+        assert_eq!(
+            note(summary.optimum(), summary.why()),
+            "Optimum: 64 rows a transaction, within 10% of the best (\"Transaction log performance\")."
+        );
+        assert!(note(Some(64), None).starts_with("Optimum: 64 rows a transaction, the smallest within 10%"));
+        assert_eq!(note(None, Some("still rising at 1024 rows")), "No optimum: still rising at 1024 rows.");
+        assert_eq!(note(None, None), "No optimum: fewer than two transaction sizes ran to the end.");
+    }
 }

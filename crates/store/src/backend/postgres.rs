@@ -1,4 +1,4 @@
-//! A store in a PostgreSQL database that many hosts share. The connection is spindle-db's
+//! A store in a PostgreSQL database that many hosts share. The connection is spindle-connect's
 //! (the same URL forms, TLS and connect timeout as `--db`), driven by a runtime of its own.
 //! The database is marked as a store by a one-row table, `spindle_store`, holding spindle's
 //! application id and the schema version; migrations hold a transaction-scoped advisory lock,
@@ -8,7 +8,7 @@ use super::{Identity, Row, Value};
 use crate::StoreError;
 use crate::schema::APPLICATION_ID;
 use bytes::BytesMut;
-use spindle_db::{DbError, DbUrl};
+use spindle_connect::{ConnectError, DbUrl};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::error::Error;
@@ -34,7 +34,8 @@ impl PgConn {
             .enable_all()
             .build()
             .map_err(|e| unreachable(format!("cannot start the connection's runtime: {e}")))?;
-        let client = rt.block_on(spindle_db::postgres::connect(url)).map_err(|e| unreachable(cause_of(&e, &shown)))?;
+        let client =
+            rt.block_on(spindle_connect::postgres::connect(url)).map_err(|e| unreachable(cause_of(&e, &shown)))?;
         Ok(PgConn { rt, client, prepared: RefCell::new(HashMap::new()), shown })
     }
 
@@ -117,11 +118,13 @@ impl PgConn {
     }
 }
 
-/// A connection's failure in words, without the URL spindle-db puts first (the store error
+/// A connection's failure in words, without the URL the connection puts first (the store error
 /// names it) and with the flag to change being `--store`.
-fn cause_of(e: &DbError, shown: &str) -> String {
+fn cause_of(e: &ConnectError, shown: &str) -> String {
     let text = match e {
-        DbError::Connect { cause, hint, .. } => format!("cannot connect: {cause}; {}", hint.replace("--db", "--store")),
+        ConnectError::Refused { cause, hint, .. } => {
+            format!("cannot connect: {cause}; {}", hint.replace("--db", "--store"))
+        }
         other => other.to_string(),
     };
     text.strip_prefix(&format!("{shown}: ")).map(str::to_string).unwrap_or(text)

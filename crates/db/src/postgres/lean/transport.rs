@@ -62,7 +62,7 @@ async fn tls(url: &DbUrl, host: &str, mut stream: Stream) -> Result<Stream, DbEr
         };
     }
     let name = ServerName::try_from(host.to_string()).map_err(|e| failed(e.to_string()))?;
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(crate::tls::client_config(url)?));
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(spindle_connect::tls::client_config(url)?));
     let tls = connector.connect(name, stream).await.map_err(|e| failed(e.to_string()))?;
     Ok(Box::new(tls))
 }

@@ -84,7 +84,7 @@ impl Workload for IoJob {
             warnings,
         };
         let mut record = build_record(job, &outcome, context);
-        if let Some(finding) = spindle_report::page_cache_finding(&record) {
+        if let Some(finding) = spindle_analysis::findings::page_cache::page_cache_finding(&record) {
             cx.observer.warn(&finding);
             record.warnings.push(finding);
         }

@@ -4,7 +4,7 @@
 //! OS page cache is dropped where spindle may (as root).
 
 use spindle_db::managed::{Instance, drop_os_cache};
-use spindle_db::{Conn, DbError, DbUrl, Engine};
+use spindle_db::{Conn, DbError, DbUrl};
 
 /// Whether what follows reads from the device, and why (or why not).
 pub struct Coldness {
@@ -28,10 +28,9 @@ pub fn empty_caches(
         }
         None => {
             let kept = conn.drop_caches()?;
-            match (conn.engine(), kept.first()) {
-                (Engine::Sqlite, _) => (true, "SQLite's page cache was emptied".to_string()),
-                (_, Some(why)) => (false, format!("{why}, and spindle does not manage this server (spindle db up)")),
-                (_, None) => (true, "the engine's cache was emptied".to_string()),
+            match kept.first() {
+                Some(why) => (false, format!("{why}, and spindle does not manage this server (spindle db up)")),
+                None => (true, format!("{} was emptied", conn.cache_name())),
             }
         }
     };

@@ -5,13 +5,13 @@
 //! update. The table is made anew each step, so repeats and A/B rounds start alike.
 
 mod cache;
-mod checkpoints;
 
 use super::database::Database;
 use super::{Context, Measured, Sink, Workload};
 use crate::RunEnd;
 use crate::harness::Measure;
 use spindle_counters::volumes_under;
+use spindle_db::largeops::checkpoints::{PushedOut, put_back};
 use spindle_db::largeops::{self, Op, OpOutcome};
 use spindle_db::{Conn, DbUrl};
 use spindle_model::db::LargeOpFigures;
@@ -80,8 +80,7 @@ impl Workload for LargeOps {
             cx.observer
                 .warn(&format!("{url}: its files are not on a volume of this machine; the I/O sizes are left out"));
         }
-        let checkpoints::PushedOut { notes: checkpoint_notes, restore } =
-            checkpoints::push_out(conn.as_mut(), self.db.instance().is_some())?;
+        let PushedOut { notes: checkpoint_notes, restore } = conn.push_out_checkpoints(self.db.instance().is_some())?;
         for n in &checkpoint_notes {
             cx.observer.note(n);
         }
@@ -186,11 +185,11 @@ impl Workload for LargeOps {
                 let _ = largeops::drop(open.conn.as_mut());
             }
             // A restart to empty the caches may have dropped the connection: a fresh one then.
-            let mut failed = checkpoints::put_back(open.conn.as_mut(), &open.restore);
+            let mut failed = put_back(open.conn.as_mut(), &open.restore);
             if !failed.is_empty()
                 && let Ok(mut fresh) = spindle_db::open(&open.url)
             {
-                failed = checkpoints::put_back(fresh.as_mut(), &open.restore);
+                failed = put_back(fresh.as_mut(), &open.restore);
             }
             for f in failed {
                 cx.observer.warn(&format!("{}: a checkpoint setting was not put back: {f}", open.url));

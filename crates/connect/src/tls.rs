@@ -3,7 +3,7 @@
 //! checking the certificate (libpq's meaning); `verify-ca` checks that it chains to the
 //! `sslrootcert` authority (or a public one); `verify-full` also that it names the host.
 
-use crate::DbError;
+use crate::ConnectError;
 use crate::url::{DbUrl, TlsMode};
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -13,11 +13,11 @@ use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme
 use std::sync::Arc;
 
 /// The certificates of the URL's `sslrootcert` file, or the public web roots.
-fn roots(url: &DbUrl) -> Result<RootCertStore, DbError> {
+fn roots(url: &DbUrl) -> Result<RootCertStore, ConnectError> {
     let mut store = RootCertStore::empty();
     match &url.tls_root {
         Some(path) => {
-            let bad = |why: String| DbError::Connect {
+            let bad = |why: String| ConnectError::Refused {
                 db: url.to_string(),
                 cause: format!("sslrootcert {}: {why}", path.display()),
                 hint: "name a PEM file of the certificate authority that signed the server's certificate".into(),
@@ -38,19 +38,20 @@ fn roots(url: &DbUrl) -> Result<RootCertStore, DbError> {
     Ok(store)
 }
 
-/// The client configuration for a PostgreSQL connection in `url.tls` mode.
-pub(crate) fn client_config(url: &DbUrl) -> Result<ClientConfig, DbError> {
+/// The client configuration for a PostgreSQL connection in `url.tls` mode (tokio-postgres's,
+/// and Hammer's lean sessions' in spindle-db).
+pub fn client_config(url: &DbUrl) -> Result<ClientConfig, ConnectError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .map_err(|e| DbError::Connect { db: url.to_string(), cause: e.to_string(), hint: String::new() })?;
+        .map_err(|e| ConnectError::Refused { db: url.to_string(), cause: e.to_string(), hint: String::new() })?;
     let config = match url.tls {
         TlsMode::VerifyFull => builder.with_root_certificates(roots(url)?).with_no_client_auth(),
         TlsMode::VerifyCa | TlsMode::Require | TlsMode::Prefer | TlsMode::Disable => {
             let webpki =
-                WebPkiServerVerifier::builder_with_provider(Arc::new(roots(url)?), provider.clone())
-                    .build()
-                    .map_err(|e| DbError::Connect { db: url.to_string(), cause: e.to_string(), hint: String::new() })?;
+                WebPkiServerVerifier::builder_with_provider(Arc::new(roots(url)?), provider.clone()).build().map_err(
+                    |e| ConnectError::Refused { db: url.to_string(), cause: e.to_string(), hint: String::new() },
+                )?;
             let verifier = Lenient { chain: url.tls == TlsMode::VerifyCa, webpki, provider };
             builder.dangerous().with_custom_certificate_verifier(Arc::new(verifier)).with_no_client_auth()
         }

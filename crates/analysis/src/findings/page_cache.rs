@@ -1,4 +1,5 @@
-//! What the page cache absorbed in a buffered run. spindle counts an I/O done when the kernel
+//! What the page cache absorbed in a buffered run (said by the I/O workload after the run,
+//! and weighed by the report's device counters). spindle counts an I/O done when the kernel
 //! says so; with the page cache in between, a read may never reach the disk and a write may
 //! reach it only later, so spindle's figures can be memory's. The disk's own rates, sampled
 //! beside the run, say which directions the cache took: spindle moved bytes the disk did not.
@@ -7,16 +8,17 @@ use spindle_model::RunRecord;
 use spindle_model::counters::CounterLog;
 use spindle_model::record::DirectionStats;
 use spindle_model::spec::EngineKind;
+use spindle_model::units::grouped;
 
 /// Under this share of spindle's bytes reaching the disks, the page cache absorbed that direction
 /// (most of what spindle moved never reached the disk while it measured). Bytes, not I/O counts:
 /// readahead and writeback merge I/Os, so a disk doing fewer, larger I/Os still did the work.
-pub(crate) const ABSORBED_BELOW: f64 = 0.5;
+pub const ABSORBED_BELOW: f64 = 0.5;
 
 /// Whose page cache stands between a target and its disk when the target sits on a loop device
 /// that does not use direct I/O: `loop0's backing file /srv/data.img`. The loop driver then
 /// reads and writes that file through the page cache, whatever spindle's own files do.
-pub(crate) fn loop_backing_cache(r: &RunRecord) -> Option<String> {
+pub fn loop_backing_cache(r: &RunRecord) -> Option<String> {
     let d = r.environment.devices.iter().find(|d| d.loop_direct_io == Some(false))?;
     let name = [&d.partition, &d.device].into_iter().flatten().find(|n| n.starts_with("loop"));
     let whose = name.map_or_else(|| "a loop device's".to_string(), |n| format!("{n}'s"));
@@ -45,7 +47,7 @@ fn compared_disks(r: &RunRecord) -> Vec<&str> {
 
 /// The bytes a second the disks under a loop device without direct I/O moved, read and
 /// written: far fewer than spindle's, the loop's backing file's page cache kept them.
-pub(crate) fn under_loop_bytes(r: &RunRecord) -> Option<f64> {
+pub fn under_loop_bytes(r: &RunRecord) -> Option<f64> {
     loop_backing_cache(r)?;
     let log = r.counters.as_ref()?;
     let disks = compared_disks(r);
@@ -139,20 +141,13 @@ fn disk_rate(log: &CounterLog, disks: &[&str], d: &Direction) -> Option<DiskRate
     Some(total)
 }
 
-/// `4,547` for rates of 100 and more, `12.5` below.
-pub(crate) fn rate(x: f64) -> String {
+/// `4,547` for rates of 100 and more, `12.5` below (halves to even, as `{:.0}` rounds them).
+pub fn rate(x: f64) -> String {
     if x.abs() < 100.0 {
         return format!("{x:.1}");
     }
-    let digits = format!("{:.0}", x.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if x < 0.0 { format!("-{out}") } else { out }
+    let sign = if x < 0.0 { "-" } else { "" };
+    format!("{sign}{}", grouped(x.abs().round_ties_even() as u64))
 }
 
 #[cfg(test)]
@@ -277,6 +272,7 @@ mod tests {
         assert_eq!(rate(4_547.2), "4,547");
         assert_eq!(rate(1_234_567.0), "1,234,567");
         assert_eq!(rate(100.0), "100");
+        assert_eq!(rate(4_546.5), "4,546", "a half to even, as before");
         assert_eq!(rate(12.25), "12.2");
         assert_eq!(rate(0.0), "0.0");
     }

@@ -5,10 +5,10 @@
 //! power cut is the proof. On a hypervisor's or a cloud's disk the host answers the flush, and
 //! the hint says that rather than judge the device by its flags.
 //!
-//! The floors and the judgement live in `spindle_analysis::findings::durability`, which
-//! `spindle check`'s findings use too; this module words them for `durability write`.
+//! The floors and the judgement are `durability`'s, which `spindle check`'s findings use too;
+//! this module words them for `durability write`, which hands it the writer's median flush.
 
-use spindle_analysis::findings::durability::{FlushReading, is_memory_filesystem, read_flush};
+use super::durability::{FlushReading, is_memory_filesystem, read_flush};
 use spindle_model::record::DeviceInfo;
 use spindle_model::units::format_latency_ns;
 
