@@ -27,7 +27,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         Side { flag: flag_b, items: &b_items },
         threshold_pct,
     )?;
-    if args.json {
+    if args.print.json {
         output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&compared.json()?)?).as_bytes())?;
     } else {
         output::write_report(&compared.text())?;

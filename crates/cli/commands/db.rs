@@ -137,7 +137,7 @@ fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
         };
         rows.push(row);
     }
-    if args.json {
+    if args.print.json {
         output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&rows)?).as_bytes())?;
         return Ok(Outcome::Success);
     }

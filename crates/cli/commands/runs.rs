@@ -49,7 +49,7 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
         }
         None => (Vec::new(), 0),
     };
-    if args.json {
+    if args.print.json {
         let mut text = serde_json::to_string_pretty(&runs)?;
         text.push('\n');
         output::write_stdout(text.as_bytes())?;

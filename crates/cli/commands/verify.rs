@@ -22,7 +22,7 @@ pub fn parse_id(text: &str) -> Result<u64, UsageError> {
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
-    let shown = args.target.display().to_string();
+    let shown = args.target.path.display().to_string();
     let id = args.id.as_deref().map(parse_id).transpose()?;
     let target_error = |e: ScanError| -> anyhow::Error {
         match e {
@@ -34,9 +34,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         }
     };
     // Before anything is read: a character device or a pipe might never end.
-    scan::size_of(&args.target).map_err(target_error)?;
-    let state_path = state::path_for(&args.target);
-    let (mark, saved, ignored) = match scan::run_and_state(&args.target, id, State::load(&state_path)?) {
+    scan::size_of(&args.target.path).map_err(target_error)?;
+    let state_path = state::path_for(&args.target.path);
+    let (mark, saved, ignored) = match scan::run_and_state(&args.target.path, id, State::load(&state_path)?) {
         Ok(found) => found,
         Err(ScanError::NotVerified(_)) => {
             return Err(UsageError::flag(
@@ -51,14 +51,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         }
         Err(e) => return Err(target_error(e)),
     };
-    let report = scan::scan(&args.target, mark, saved.as_ref()).map_err(target_error)?;
+    let report = scan::scan(&args.target.path, mark, saved.as_ref()).map_err(target_error)?;
     let unjudged: &[FindingKind] = if saved.is_some() { &[] } else { &UNJUDGED_WITHOUT_STATE };
     // Without the state, finding none of the run's writes says nothing good: all of them may
     // be lost.
     let nothing_found = saved.is_none() && report.run_sectors == 0 && report.summary.faulty_sectors() == 0;
-    if args.json {
+    if args.print.json {
         let json = serde_json::json!({
-            "target": args.target,
+            "target": args.target.path,
             "bytes": report.bytes,
             "run_sectors": report.run_sectors,
             "other_run_sectors": report.other_run_sectors,

@@ -60,7 +60,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         ),
     );
     let out = crate::args::OutputArgs {
-        json: args.json,
+        json: args.print.json,
         csv: false,
         quiet: args.quiet,
         verbose: false,
@@ -96,7 +96,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
     if complete < rounds as usize {
         note(args.quiet, &format!("{complete} complete rounds of {rounds} are compared"));
     }
-    let bytes = if args.json {
+    let bytes = if args.print.json {
         comparisons_json(&compared)?
     } else if args.quiet {
         Vec::new()
@@ -105,7 +105,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         text.extend(comparisons_text(&runner, &compared, &a_name, &b_name));
         text
     };
-    if args.json {
+    if args.print.json {
         output::write_stdout(&bytes)?
     } else {
         output::write_report(&bytes)?

@@ -44,9 +44,9 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
         return Err(UsageError::flag("--writes-per-flush", "0", "must be at least 1").into());
     }
     let place = LogPlace::of(&args.log);
-    let shown_target = args.target.display().to_string();
-    let is_device = std::fs::metadata(&args.target).is_ok_and(|m| m.file_type().is_block_device());
-    let mut log = open_log(&place, &args.log, &args.target)?;
+    let shown_target = args.target.path.display().to_string();
+    let is_device = std::fs::metadata(&args.target.path).is_ok_and(|m| m.file_type().is_block_device());
+    let mut log = open_log(&place, &args.log, &args.target.path)?;
     let stop = interrupt::stop_flag();
     let wanted = if is_device {
         size
@@ -59,7 +59,7 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
         PrepareOptions { force: args.force, allow_destroy: args.allow_destroy, writes: true, direct: !args.buffered };
     let display = progress::Display::new(false);
     let prepared = spindle_io::target::prepare(
-        &args.target,
+        &args.target.path,
         wanted,
         &options,
         &mut |d, t| display.fill(&shown_target, d, t),
@@ -99,7 +99,7 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
     );
     let write_options = WriteOptions { writes_per_flush: args.writes_per_flush, duration, direct: !args.buffered };
     let live = std::io::stderr().is_terminal();
-    let summary = write::run(&args.target, &header, &write_options, &mut log, stop, &mut |s| {
+    let summary = write::run(&args.target.path, &header, &write_options, &mut log, stop, &mut |s| {
         if live {
             eprint!("\r\x1b[2K{}", progress_line(s));
             let _ = std::io::stderr().flush();
@@ -112,7 +112,7 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
     let keep = prepared.finish(true);
     let summary = summary?;
     keep.map_err(|e| anyhow::anyhow!("{shown_target}: {e}"))?;
-    let device = spindle_host::device_info(&args.target);
+    let device = spindle_host::device_info(&args.target.path);
     let mut out = format!(
         "run {:016x}: {}\nflush: median {}, p99 {}, max {}; write: median {}{}\n",
         header.run,

@@ -21,13 +21,13 @@ use spindle_store::GroupKind;
 use std::time::Duration;
 
 pub(super) fn run(args: &HammerRunArgs) -> anyhow::Result<Outcome> {
-    let url = url_of(&args.db)?;
+    let url = url_of(&args.database.db)?;
     let sessions = sessions_of(&args.sessions)?;
     let read_pct = read_pct_of(&args.read_ratio)?;
-    let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?
+    let duration = plan::optional_duration_of("--duration", &args.timing.duration, Duration::from_millis(1))?
         .unwrap_or(Duration::from_secs(60));
     let warmup =
-        plan::optional_duration_of("--warmup", &args.warmup, Duration::ZERO)?.unwrap_or(Duration::from_secs(10));
+        plan::optional_duration_of("--warmup", &args.timing.warmup, Duration::ZERO)?.unwrap_or(Duration::from_secs(10));
     let think = plan::optional_duration_of("--think-time", &args.think_time, Duration::ZERO)?.unwrap_or_default();
     let rate = match &args.rate {
         None => None,

@@ -80,8 +80,13 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
         }
     }
     let quiet = args.quiet;
-    let out =
-        crate::args::OutputArgs { json: args.json, csv: false, quiet, verbose: false, labels: args.labels.clone() };
+    let out = crate::args::OutputArgs {
+        json: args.print.json,
+        csv: false,
+        quiet,
+        verbose: false,
+        labels: args.labels.clone(),
+    };
     let mut console = Console::new(&out, store::location(&args.store)?, Shown::Saved);
     console.repeat_word = "round";
     let mut runner = runner::new(&console, &args.store, labels, interval)?;
@@ -157,7 +162,7 @@ pub fn run(args: &PlacementArgs) -> anyhow::Result<Outcome> {
     })
     .collect();
     let recommendations = recommendations(&compared, &split_wal.display().to_string(), split_disk.as_deref());
-    if args.json {
+    if args.print.json {
         output::write_stdout(&comparisons_json(&compared)?)?;
     } else if !quiet {
         let rows: Vec<(String, &RunRecord)> = overview_rows(&runner)
@@ -226,10 +231,10 @@ fn workload_of(args: &PlacementArgs) -> Result<DbWorkload, UsageError> {
             let rows = plan::rows_of("--rows", &args.rows, 1_000_000, spindle_db::keys::MAX_ROWS)?;
             let sessions = sessions_of(&args.sessions)?;
             let read_pct = read_pct_of(&args.read_ratio)?;
-            let duration = plan::optional_duration_of("--duration", &args.duration, Duration::from_millis(1))?
+            let duration = plan::optional_duration_of("--duration", &args.timing.duration, Duration::from_millis(1))?
                 .unwrap_or(Duration::from_secs(30));
-            let warmup =
-                plan::optional_duration_of("--warmup", &args.warmup, Duration::ZERO)?.unwrap_or(Duration::from_secs(5));
+            let warmup = plan::optional_duration_of("--warmup", &args.timing.warmup, Duration::ZERO)?
+                .unwrap_or(Duration::from_secs(5));
             DbWorkload::hammer(Some(rows), &sessions, read_pct, duration, warmup, Some(Origin::Flag("--sessions")))
         }
         "logtest" => {
