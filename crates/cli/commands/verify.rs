@@ -4,6 +4,7 @@
 //! fault it could not look for rather than "no faults".
 
 use crate::args::VerifyArgs;
+use crate::flags::parse_id;
 use crate::usage::UsageError;
 use crate::{Outcome, output};
 use spindle_io::verify::scan::{self, ScanError, ScanReport};
@@ -14,12 +15,6 @@ use std::path::Path;
 
 /// What a check without the run's state cannot look for.
 const UNJUDGED_WITHOUT_STATE: [FindingKind; 2] = [FindingKind::Lost, FindingKind::Stale];
-
-/// A run's verification id as `--id` gives it: hex, as reports print it.
-pub fn parse_id(text: &str) -> Result<u64, UsageError> {
-    u64::from_str_radix(text.trim().trim_start_matches("0x"), 16)
-        .map_err(|_| UsageError::flag("--id", text, "not a run id (16 hex digits, as the run printed it)"))
-}
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let shown = args.target.path.display().to_string();

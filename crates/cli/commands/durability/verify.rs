@@ -17,7 +17,7 @@ const MAX_LOG: u64 = 1 << 30;
 
 pub fn run(args: &DurabilityVerifyArgs) -> anyhow::Result<Outcome> {
     let shown = args.target.path.display().to_string();
-    let id = args.id.as_deref().map(crate::commands::verify::parse_id).transpose()?;
+    let id = args.id.as_deref().map(crate::flags::parse_id).transpose()?;
     let have = spindle_io::target::size_of(&args.target.path).map_err(|e| UsageError::flag("--target", &shown, e))?;
     // The run the target says it holds (the mark a file keeps), when it says one.
     let marked = scan::run_of(&args.target.path, None).ok().map(|m| m.id);

@@ -5,7 +5,8 @@
 use super::super::http::{Request, Response};
 use super::{Page, PageError, frame, within_limit};
 use crate::args::VerdictArgs;
-use crate::commands::compare::{PartResult, Side, compared, threshold_of};
+use crate::compared::{PartResult, Side, compared};
+use crate::flags::threshold_of;
 use crate::selection;
 use spindle_report::esc;
 use spindle_report::view::{ReportView, Section, comparison_section};

@@ -5,7 +5,7 @@
 
 use super::{Page, frame, within_limit};
 use crate::commands::report::{document, report_group};
-use crate::commands::runs::document_of;
+use crate::store::document_of;
 use spindle_report::esc;
 use spindle_report::view::report_view;
 use spindle_store::{Filter, Store};

@@ -5,7 +5,7 @@
 use super::super::http::{Request, encode};
 use super::{Page, PageError, frame};
 use crate::args::SelectArgs;
-use crate::commands::runs::Listed;
+use crate::listing::{Listed, listed};
 use crate::selection;
 use spindle_model::RunKind;
 use spindle_model::record::LatencyOf;
@@ -70,7 +70,7 @@ pub fn page(store: &Store, req: &Request) -> Page {
             (page_no - 1) * PER_PAGE + shown.len()
         ),
     });
-    let shown = crate::commands::runs::listed(shown);
+    let shown = listed(shown);
     let kept = kept_query(req);
     let mut out = super::live::running(store)?;
     out.push_str(&filter_form(req));
