@@ -14,6 +14,7 @@ mod json;
 pub mod lead;
 mod markdown;
 mod page_cache;
+pub mod served;
 mod sweep;
 mod text;
 mod verify;
