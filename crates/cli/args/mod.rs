@@ -5,45 +5,25 @@ use clap::{Parser, Subcommand};
 
 mod ab;
 mod agent;
-mod characterize;
 mod check;
-mod compare;
-mod db;
+mod counters;
+mod database;
 mod durability;
-mod hammer;
-mod import;
 mod io;
-mod largeops;
-mod logtest;
-mod placement;
-mod record;
-mod report;
-mod runs;
-mod serve;
 mod shared;
 mod shell;
-mod suite;
+mod stored;
 
 pub use ab::*;
 pub use agent::*;
-pub use characterize::*;
 pub use check::*;
-pub use compare::*;
-pub use db::*;
+pub use counters::*;
+pub use database::*;
 pub use durability::*;
-pub use hammer::*;
-pub use import::*;
 pub use io::*;
-pub use largeops::*;
-pub use logtest::*;
-pub use placement::*;
-pub use record::*;
-pub use report::*;
-pub use runs::*;
-pub use serve::*;
 pub use shared::*;
 pub use shell::*;
-pub use suite::*;
+pub use stored::*;
 
 #[derive(Debug, Parser)]
 #[command(
