@@ -7,7 +7,6 @@
 //! did.
 
 mod explain;
-mod layouts;
 
 use crate::args::PlacementArgs;
 use crate::commands::ab::random_bit;
@@ -20,7 +19,6 @@ use crate::plan::DbWorkload;
 use crate::progress::note;
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
-use layouts::{Layout, Places};
 use spindle_analysis::compare::Basis;
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
 use spindle_analysis::findings::placement::{MoreRounds, recommend};
@@ -31,6 +29,7 @@ use spindle_model::RunRecord;
 use spindle_model::record::shared_disks;
 use spindle_runner::Observer;
 use spindle_runner::experiment::ab::{self, AbPlan, Compared};
+use spindle_runner::experiment::placement::{Layout, Places};
 use spindle_runner::experiment::rounds::{self, Side};
 use spindle_runner::experiment::{Finished, Runner};
 use spindle_runner::workload::database::Database;
