@@ -29,8 +29,8 @@ impl From<&IoArgs> for PlanInput {
             ("rate", "--rate", &a.rate),
             ("fsync_every", "--fsync-every", &a.fsync_every),
             ("engine", "--engine", &a.engine),
-            ("duration", "--duration", &a.duration),
-            ("warmup", "--warmup", &a.warmup),
+            ("duration", "--duration", &a.timing.duration),
+            ("warmup", "--warmup", &a.timing.warmup),
         ] {
             input.set(key, Setting::flag(flag, value));
         }

@@ -7,12 +7,16 @@
 
 mod args;
 mod commands;
+mod compared;
 mod console;
+mod flags;
 pub mod fuzzing;
 mod interrupt;
 mod io_input;
+mod listing;
 mod live;
 mod output;
+mod paired;
 #[cfg(test)]
 mod plan_tests;
 mod progress;

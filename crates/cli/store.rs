@@ -21,3 +21,20 @@ pub fn location(args: &StoreArgs) -> anyhow::Result<Location> {
 pub fn open_existing(args: &StoreArgs) -> anyhow::Result<Option<Store>> {
     Ok(Store::open_existing(location(args)?)?)
 }
+
+/// Stored runs as exporters take them, with their ids and places in groups.
+pub fn document_of(runs: Vec<spindle_store::StoredRun>) -> spindle_report::Document {
+    spindle_report::Document {
+        runs: runs
+            .into_iter()
+            .map(|r| spindle_report::ReportRun {
+                id: Some(r.summary.id),
+                group: r.summary.group,
+                point: r.summary.point,
+                repeat: r.summary.repeat,
+                record: r.record,
+            })
+            .collect(),
+        ..spindle_report::Document::default()
+    }
+}

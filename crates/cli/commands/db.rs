@@ -2,6 +2,7 @@
 //! that need a server with its own settings, data and log where the user puts them.
 
 use crate::args::{DbAction, DbArgs, DbDownArgs, DbStartArgs, DbStatusArgs, DbUpArgs};
+use crate::flags::engine_of;
 use crate::usage::UsageError;
 use crate::{Outcome, output};
 use anyhow::anyhow;
@@ -37,11 +38,6 @@ pub fn managed_instance_at(url: &spindle_db::DbUrl) -> Option<Instance> {
         .into_iter()
         .filter_map(|data| Instance::find(&data).ok())
         .find(|i| Some(i.state.port) == url.port && i.is_running())
-}
-
-/// `--engine`.
-pub fn engine_of(text: &str) -> Result<ManagedEngine, UsageError> {
-    ManagedEngine::parse(text).ok_or_else(|| UsageError::flag("--engine", text, "spindle manages postgres and mariadb"))
 }
 
 /// [`managed_error`] for an error of any kind: a database layer's is looked at, others pass.
@@ -137,7 +133,7 @@ fn status(args: &DbStatusArgs) -> anyhow::Result<Outcome> {
         };
         rows.push(row);
     }
-    if args.json {
+    if args.print.json {
         output::write_stdout(format!("{}\n", serde_json::to_string_pretty(&rows)?).as_bytes())?;
         return Ok(Outcome::Success);
     }

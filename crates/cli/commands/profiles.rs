@@ -8,7 +8,7 @@ use std::io::Write;
 
 pub fn run(args: &ProfilesArgs) -> anyhow::Result<Outcome> {
     let mut out = String::new();
-    if args.json {
+    if args.print.json {
         let list: Vec<serde_json::Value> = PROFILES
             .iter()
             .map(|p| {

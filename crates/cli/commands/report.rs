@@ -52,7 +52,7 @@ pub fn document(store: &Store, filter: &Filter) -> anyhow::Result<Option<Documen
     group_ids.dedup();
     let groups =
         group_ids.into_iter().map(|id| store.group(id).map(report_group)).collect::<Result<Vec<_>, StoreError>>()?;
-    let mut doc = super::runs::document_of(runs);
+    let mut doc = store::document_of(runs);
     doc.groups = groups;
     Ok(Some(doc))
 }

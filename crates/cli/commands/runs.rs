@@ -1,10 +1,10 @@
 //! `spindle runs list|show|rm`: the results store from the command line.
 
 use crate::args::{RunsAction, RunsArgs, RunsListArgs, RunsRmArgs, RunsShowArgs};
+use crate::listing::{Listed, listed};
 use crate::usage::UsageError;
 use crate::{Outcome, output, selection, store};
 use anyhow::bail;
-use serde::Serialize;
 use spindle_model::RunKind;
 use spindle_model::db::Counts;
 use spindle_model::record::LatencyOf;
@@ -49,7 +49,7 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
         }
         None => (Vec::new(), 0),
     };
-    if args.json {
+    if args.print.json {
         let mut text = serde_json::to_string_pretty(&runs)?;
         text.push('\n');
         output::write_stdout(text.as_bytes())?;
@@ -57,30 +57,6 @@ fn list(args: &RunsListArgs) -> anyhow::Result<Outcome> {
         output::write_text(list_text(&runs, total).as_bytes())?;
     }
     Ok(Outcome::Success)
-}
-
-/// A stored run as `runs list` (and `serve`'s runs page) shows it: the store's summary, and
-/// the latency every view leads with (`IoStats::lead_latency`) beside the summary's own, each
-/// I/O's. In JSON the summary's fields keep their names and meaning; the lead's are added.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Listed {
-    #[serde(flatten)]
-    pub summary: RunSummary,
-    pub latency_of: LatencyOf,
-    /// `None` (null in JSON) where the run's tool did not record it, as the summary's.
-    pub lead_latency_mean_ns: Option<f64>,
-    pub lead_latency_p99_ns: Option<u64>,
-}
-
-/// The listed runs with their lead latencies, from the store's summary rows (which keep each
-/// run's commits beside its I/Os' latency): no record is read.
-pub fn listed(runs: Vec<RunSummary>) -> Vec<Listed> {
-    runs.into_iter()
-        .map(|summary| {
-            let (latency_of, lead_latency_mean_ns, lead_latency_p99_ns) = summary.lead_latency();
-            Listed { latency_of, lead_latency_mean_ns, lead_latency_p99_ns, summary }
-        })
-        .collect()
 }
 
 /// A run in two lines that fit a terminal's 100 columns: its figures, then what it ran, its
@@ -210,7 +186,7 @@ fn show(args: &RunsShowArgs) -> anyhow::Result<Outcome> {
     if args.json {
         output::write_stdout(&spindle_report::render_json(&run.record))?;
     } else if args.csv {
-        output::write_stdout(&spindle_report::render_csv(&document_of(vec![run])))?;
+        output::write_stdout(&spindle_report::render_csv(&store::document_of(vec![run])))?;
     } else {
         let mut head = format!("run {id}");
         if let Some(g) = run.summary.group {
@@ -249,28 +225,11 @@ fn show_group(args: &RunsShowArgs, text: &str) -> anyhow::Result<Outcome> {
         text.push('\n');
         output::write_stdout(text.as_bytes())?;
     } else if args.csv {
-        output::write_stdout(&spindle_report::render_csv(&document_of(runs)))?;
+        output::write_stdout(&spindle_report::render_csv(&store::document_of(runs)))?;
     } else {
         output::write_text(&spindle_report::render_group(&view))?;
     }
     Ok(Outcome::Success)
-}
-
-/// Stored runs as exporters take them, with their ids and places in groups.
-pub fn document_of(runs: Vec<spindle_store::StoredRun>) -> spindle_report::Document {
-    spindle_report::Document {
-        runs: runs
-            .into_iter()
-            .map(|r| spindle_report::ReportRun {
-                id: Some(r.summary.id),
-                group: r.summary.group,
-                point: r.summary.point,
-                repeat: r.summary.repeat,
-                record: r.record,
-            })
-            .collect(),
-        ..spindle_report::Document::default()
-    }
 }
 
 fn rm(args: &RunsRmArgs) -> anyhow::Result<Outcome> {

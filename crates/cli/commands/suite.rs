@@ -109,7 +109,7 @@ fn member_input(args: &SuiteArgs, suite: &'static Suite, m: &'static Member) -> 
     input.set("size", Setting::flag("--size", &args.size));
     input.set("engine", Setting::flag("--engine", &args.io_engine));
     let or_default = |v: &Option<String>, default: &str| Some(v.clone().unwrap_or_else(|| default.to_string()));
-    input.set("duration", Setting::flag("--duration", &or_default(&args.duration, "30s")));
-    input.set("warmup", Setting::flag("--warmup", &or_default(&args.warmup, "5s")));
+    input.set("duration", Setting::flag("--duration", &or_default(&args.timing.duration, "30s")));
+    input.set("warmup", Setting::flag("--warmup", &or_default(&args.timing.warmup, "5s")));
     input
 }

@@ -4,6 +4,7 @@
 //! fault it could not look for rather than "no faults".
 
 use crate::args::VerifyArgs;
+use crate::flags::parse_id;
 use crate::usage::UsageError;
 use crate::{Outcome, output};
 use spindle_io::verify::scan::{self, ScanError, ScanReport};
@@ -15,14 +16,8 @@ use std::path::Path;
 /// What a check without the run's state cannot look for.
 const UNJUDGED_WITHOUT_STATE: [FindingKind; 2] = [FindingKind::Lost, FindingKind::Stale];
 
-/// A run's verification id as `--id` gives it: hex, as reports print it.
-pub fn parse_id(text: &str) -> Result<u64, UsageError> {
-    u64::from_str_radix(text.trim().trim_start_matches("0x"), 16)
-        .map_err(|_| UsageError::flag("--id", text, "not a run id (16 hex digits, as the run printed it)"))
-}
-
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
-    let shown = args.target.display().to_string();
+    let shown = args.target.path.display().to_string();
     let id = args.id.as_deref().map(parse_id).transpose()?;
     let target_error = |e: ScanError| -> anyhow::Error {
         match e {
@@ -34,9 +29,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         }
     };
     // Before anything is read: a character device or a pipe might never end.
-    scan::size_of(&args.target).map_err(target_error)?;
-    let state_path = state::path_for(&args.target);
-    let (mark, saved, ignored) = match scan::run_and_state(&args.target, id, State::load(&state_path)?) {
+    scan::size_of(&args.target.path).map_err(target_error)?;
+    let state_path = state::path_for(&args.target.path);
+    let (mark, saved, ignored) = match scan::run_and_state(&args.target.path, id, State::load(&state_path)?) {
         Ok(found) => found,
         Err(ScanError::NotVerified(_)) => {
             return Err(UsageError::flag(
@@ -51,14 +46,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         }
         Err(e) => return Err(target_error(e)),
     };
-    let report = scan::scan(&args.target, mark, saved.as_ref()).map_err(target_error)?;
+    let report = scan::scan(&args.target.path, mark, saved.as_ref()).map_err(target_error)?;
     let unjudged: &[FindingKind] = if saved.is_some() { &[] } else { &UNJUDGED_WITHOUT_STATE };
     // Without the state, finding none of the run's writes says nothing good: all of them may
     // be lost.
     let nothing_found = saved.is_none() && report.run_sectors == 0 && report.summary.faulty_sectors() == 0;
-    if args.json {
+    if args.print.json {
         let json = serde_json::json!({
-            "target": args.target,
+            "target": args.target.path,
             "bytes": report.bytes,
             "run_sectors": report.run_sectors,
             "other_run_sectors": report.other_run_sectors,

@@ -13,6 +13,7 @@ mod html;
 mod json;
 pub mod lead;
 mod markdown;
+pub mod served;
 mod sweep;
 mod text;
 mod verify;

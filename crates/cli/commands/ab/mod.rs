@@ -13,24 +13,21 @@
 mod sides;
 
 use crate::args::AbArgs;
-use crate::commands::compare::threshold_of;
 use crate::console::{Console, Shown};
+use crate::flags::{rounds_of, threshold_of};
+use crate::paired::{comparisons_json, comparisons_text, overview_rows};
 use crate::progress::{note, warn};
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use sides::Planned;
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
-use spindle_model::RunRecord;
-use spindle_runner::experiment::ab::{self, AbPlan, Compared};
+use spindle_runner::experiment::ab::{self, AbPlan};
 use spindle_runner::experiment::rounds::{self, Side};
-use spindle_runner::experiment::{Finished, Runner};
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::io::{Files, IoJob};
 
 /// Rounds unless --rounds says otherwise.
 const DEFAULT_ROUNDS: u32 = 5;
-/// More rounds than this is a typo.
-const MAX_ROUNDS: u64 = 1000;
 
 pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
     let rounds = rounds_of(&args.rounds, DEFAULT_ROUNDS)?;
@@ -60,7 +57,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         ),
     );
     let out = crate::args::OutputArgs {
-        json: args.json,
+        json: args.print.json,
         csv: false,
         quiet: args.quiet,
         verbose: false,
@@ -96,7 +93,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
     if complete < rounds as usize {
         note(args.quiet, &format!("{complete} complete rounds of {rounds} are compared"));
     }
-    let bytes = if args.json {
+    let bytes = if args.print.json {
         comparisons_json(&compared)?
     } else if args.quiet {
         Vec::new()
@@ -105,73 +102,12 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         text.extend(comparisons_text(&runner, &compared, &a_name, &b_name));
         text
     };
-    if args.json {
+    if args.print.json {
         output::write_stdout(&bytes)?
     } else {
         output::write_report(&bytes)?
     }
     Ok(runner.outcome)
-}
-
-/// A comparison's key among several: its point and part (`sessions=8`, `scan`).
-pub(crate) fn key(c: &Compared) -> String {
-    [c.point.as_deref(), c.part.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ")
-}
-
-/// One comparison as `spindle compare --json` prints it; several as an object by key.
-pub(crate) fn comparisons_json(compared: &[Compared]) -> anyhow::Result<Vec<u8>> {
-    let json = match compared {
-        [only] => serde_json::to_value(&only.comparison)?,
-        many => serde_json::Value::Object(
-            many.iter().map(|c| Ok((key(c), serde_json::to_value(&c.comparison)?))).collect::<anyhow::Result<_>>()?,
-        ),
-    };
-    Ok(format!("{}\n", serde_json::to_string_pretty(&json)?).into_bytes())
-}
-
-/// Each run in a row: its id, point and part, side and round.
-pub(crate) fn overview_rows<'r>(runner: &'r Runner<'_>) -> Vec<(String, &'r RunRecord)> {
-    runner
-        .runs
-        .iter()
-        .map(|f: &Finished| {
-            let side = f.record.labels.get(SIDE_LABEL).map_or("", String::as_str).to_uppercase();
-            let at: Vec<&str> = [f.part.as_deref()].into_iter().flatten().collect();
-            let at = if at.is_empty() { String::new() } else { format!("{} ", at.join(" ")) };
-            (format!("{} {at}{side} round {}", f.id, f.repeat), &f.record)
-        })
-        .collect()
-}
-
-/// Each comparison under its key, with the group it was saved in.
-pub(crate) fn comparisons_text(runner: &Runner<'_>, compared: &[Compared], a: &str, b: &str) -> Vec<u8> {
-    let mut text = Vec::new();
-    for c in compared {
-        let key = key(c);
-        let group = runner.groups[c.group].id.unwrap_or(0);
-        let head = if key.is_empty() { format!("\ngroup {group}\n") } else { format!("\n{key} (group {group}):\n") };
-        text.extend(head.into_bytes());
-        text.extend(spindle_report::render_compare(&c.comparison, a, b));
-    }
-    text
-}
-
-/// `--rounds N`: pairs need two rounds at least.
-pub(crate) fn rounds_of(text: &Option<String>, default: u32) -> Result<u32, UsageError> {
-    let Some(t) = text else { return Ok(default) };
-    let n: u64 = t.trim().parse().map_err(|_| UsageError::flag("--rounds", t, "a whole number of rounds, e.g. 5"))?;
-    if n < 2 {
-        return Err(UsageError::flag(
-            "--rounds",
-            t,
-            "at least 2: the test is on the differences between rounds, and one round's difference cannot be told \
-             from noise",
-        ));
-    }
-    if n > MAX_ROUNDS {
-        return Err(UsageError::flag("--rounds", t, format_args!("at most {MAX_ROUNDS}")));
-    }
-    Ok(n as u32)
 }
 
 /// A fair coin for which side goes first: the clock's nanoseconds, mixed.

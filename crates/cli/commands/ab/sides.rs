@@ -197,8 +197,8 @@ pub fn plan(args: &AbArgs) -> anyhow::Result<Planned> {
 /// One side's I/O workload file, with the flags that apply to both over it; exactly one job.
 fn plan_io_side(args: &AbArgs, file: &Path) -> Result<(JobSpec, Vec<String>), UsageError> {
     let mut input = PlanInput { spec: Some(file.to_path_buf()), keep_file: args.keep_file, ..PlanInput::default() };
-    input.set("duration", Setting::flag("--duration", &args.duration));
-    input.set("warmup", Setting::flag("--warmup", &args.warmup));
+    input.set("duration", Setting::flag("--duration", &args.timing.duration));
+    input.set("warmup", Setting::flag("--warmup", &args.timing.warmup));
     input.set("engine", Setting::flag("--engine", &args.engine));
     let plan = plan::plan_io(&input, &ThisMachine)?;
     let job = plan.jobs.into_iter().next().map(|j| j.job).ok_or_else(|| UsageError::file(file, "no job to run"))?;
@@ -210,8 +210,8 @@ fn plan_io_side(args: &AbArgs, file: &Path) -> Result<(JobSpec, Vec<String>), Us
 fn plan_database_side(args: &AbArgs, file: &SpecFile, side: Side) -> anyhow::Result<DbSide> {
     let planned = plan::plan_database(
         file,
-        Setting::flag("--duration", &args.duration),
-        Setting::flag("--warmup", &args.warmup),
+        Setting::flag("--duration", &args.timing.duration),
+        Setting::flag("--warmup", &args.timing.warmup),
     )?;
     let db = match &planned.target {
         DbTarget::Url(url) => {

@@ -16,11 +16,11 @@ use std::io::{Read, Write};
 const MAX_LOG: u64 = 1 << 30;
 
 pub fn run(args: &DurabilityVerifyArgs) -> anyhow::Result<Outcome> {
-    let shown = args.target.display().to_string();
-    let id = args.id.as_deref().map(crate::commands::verify::parse_id).transpose()?;
-    let have = spindle_io::target::size_of(&args.target).map_err(|e| UsageError::flag("--target", &shown, e))?;
+    let shown = args.target.path.display().to_string();
+    let id = args.id.as_deref().map(crate::flags::parse_id).transpose()?;
+    let have = spindle_io::target::size_of(&args.target.path).map_err(|e| UsageError::flag("--target", &shown, e))?;
     // The run the target says it holds (the mark a file keeps), when it says one.
-    let marked = scan::run_of(&args.target, None).ok().map(|m| m.id);
+    let marked = scan::run_of(&args.target.path, None).ok().map(|m| m.id);
     let text = match LogPlace::of(&args.log) {
         // Its size is known: a file larger than any log is refused before it is read.
         LogPlace::File(path) => {
@@ -72,7 +72,7 @@ pub fn run(args: &DurabilityVerifyArgs) -> anyhow::Result<Outcome> {
         )
         .into());
     }
-    let report = check::check(&args.target, &log).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+    let report = check::check(&args.target.path, &log).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
     if report.acked_slots > 0 && report.run_sectors == 0 {
         if let Some((other, _)) = report.other_runs.iter().max_by_key(|(_, n)| **n) {
             return Err(UsageError::flag(
@@ -83,7 +83,7 @@ pub fn run(args: &DurabilityVerifyArgs) -> anyhow::Result<Outcome> {
             .into());
         }
     }
-    if args.json {
+    if args.print.json {
         print_json(args, &log, &report)?;
     } else {
         print_text(&shown, &log, &report)?;
@@ -172,7 +172,7 @@ fn print_text(shown: &str, log: &Acknowledged, r: &CheckReport) -> anyhow::Resul
 
 fn print_json(args: &DurabilityVerifyArgs, log: &Acknowledged, r: &CheckReport) -> anyhow::Result<()> {
     let json = serde_json::json!({
-        "target": args.target,
+        "target": args.target.path,
         "run": format!("{:016x}", log.header.run),
         "writer_ended": log.ended,
         "acknowledged_writes": log.last_acked,

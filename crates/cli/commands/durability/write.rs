@@ -9,11 +9,13 @@ use crate::{Outcome, interrupt, output, progress};
 use spindle_analysis::findings::flush_hints::cache_hints;
 use spindle_io::durability::log::Header;
 use spindle_io::durability::write::{self, WriteOptions, WriteSummary};
-use spindle_io::target::PrepareOptions;
+use spindle_io::target::{PrepareOptions, PreparedTarget, TargetError};
+use spindle_model::record::DeviceInfo;
 use spindle_model::units::{format_latency_ns, format_size, grouped, parse_duration_ns, parse_size};
 use std::io::{IsTerminal, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A new test file's size when `--size` is not given.
@@ -22,51 +24,12 @@ const DEFAULT_SIZE: u64 = 1 << 30;
 const MAX_BLOCK: u64 = 64 << 20;
 
 pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
-    let block = parse_size(&args.block).map_err(|e| UsageError::flag("--block", &args.block, e))?;
-    if block == 0 || block % 512 != 0 || block > MAX_BLOCK {
-        return Err(UsageError::flag("--block", &args.block, "must be a multiple of 512 bytes, at most 64M").into());
-    }
-    let size = match &args.size {
-        Some(text) => parse_size(text).map_err(|e| UsageError::flag("--size", text, e))?,
-        None => 0,
-    };
-    if args.size.is_some() && size < block {
-        return Err(UsageError::flag("--size", args.size.as_deref().unwrap_or(""), "smaller than one --block").into());
-    }
-    let duration = match &args.duration {
-        Some(text) => {
-            let ns = parse_duration_ns(text).map_err(|e| UsageError::flag("--duration", text, e))?;
-            Some(Duration::from_nanos(ns))
-        }
-        None => None,
-    };
-    if args.writes_per_flush == 0 {
-        return Err(UsageError::flag("--writes-per-flush", "0", "must be at least 1").into());
-    }
+    let plan = Plan::of(args)?;
     let place = LogPlace::of(&args.log);
-    let shown_target = args.target.display().to_string();
-    let is_device = std::fs::metadata(&args.target).is_ok_and(|m| m.file_type().is_block_device());
-    let mut log = open_log(&place, &args.log, &args.target)?;
+    let shown_target = args.target.path.display().to_string();
+    let mut log = open_log(&place, &args.log, &args.target.path)?;
     let stop = interrupt::stop_flag();
-    let wanted = if is_device {
-        size
-    } else if size == 0 {
-        DEFAULT_SIZE
-    } else {
-        size
-    };
-    let options =
-        PrepareOptions { force: args.force, allow_destroy: args.allow_destroy, writes: true, direct: !args.buffered };
-    let display = progress::Display::new(false);
-    let prepared = spindle_io::target::prepare(
-        &args.target,
-        wanted,
-        &options,
-        &mut |d, t| display.fill(&shown_target, d, t),
-        stop,
-    );
-    display.finish_line();
-    let prepared = match prepared {
+    let prepared = match prepare(args, plan.size, &shown_target, stop) {
         Ok(p) => p,
         Err(e) => {
             log.discard();
@@ -78,28 +41,17 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
     }
     let header = Header {
         run: spindle_io::run::new_verify_id(),
-        block,
-        size: prepared.size - prepared.size % block,
+        block: plan.block,
+        size: prepared.size - prepared.size % plan.block,
         target: shown_target.clone(),
     };
     log.say(header.line().as_bytes()).map_err(|e| log_failed(&args.log, e))?;
-    let flushes = match args.writes_per_flush {
-        1 => "a flush after every write".to_string(),
-        n => format!("a flush after every {n} writes"),
-    };
     let verify_cmd = format!("spindle durability verify -t {shown_target} --log {}", args.log);
-    eprintln!(
-        "spindle: run {:016x}: writing {} blocks to {shown_target} ({}), {flushes}, telling {}.\n\
-         spindle: cut the power or kill spindle at any time{}; then, once the machine is back:\n  {verify_cmd}",
-        header.run,
-        format_size(block),
-        format_size(header.size),
-        args.log,
-        if duration.is_some() { "" } else { " (Ctrl-C ends it cleanly)" },
-    );
-    let write_options = WriteOptions { writes_per_flush: args.writes_per_flush, duration, direct: !args.buffered };
+    announce(args, &header, plan.duration, &verify_cmd);
+    let write_options =
+        WriteOptions { writes_per_flush: args.writes_per_flush, duration: plan.duration, direct: !args.buffered };
     let live = std::io::stderr().is_terminal();
-    let summary = write::run(&args.target, &header, &write_options, &mut log, stop, &mut |s| {
+    let summary = write::run(&args.target.path, &header, &write_options, &mut log, stop, &mut |s| {
         if live {
             eprint!("\r\x1b[2K{}", progress_line(s));
             let _ = std::io::stderr().flush();
@@ -112,24 +64,106 @@ pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
     let keep = prepared.finish(true);
     let summary = summary?;
     keep.map_err(|e| anyhow::anyhow!("{shown_target}: {e}"))?;
-    let device = spindle_host::device_info(&args.target);
+    let device = spindle_host::device_info(&args.target.path);
+    output::write_report(summary_text(&header, &summary, &device, &verify_cmd).as_bytes())?;
+    // Ctrl-C is how a run without a duration ends; with one, it cuts the run short.
+    Ok(if interrupt::requested() && plan.duration.is_some() { Outcome::Interrupted } else { Outcome::Success })
+}
+
+/// The writer's flags, checked before anything is opened.
+struct Plan {
+    block: u64,
+    /// The test file's size; 0 for a device, used whole.
+    size: u64,
+    duration: Option<Duration>,
+}
+
+impl Plan {
+    fn of(args: &DurabilityWriteArgs) -> Result<Plan, UsageError> {
+        let block = parse_size(&args.block).map_err(|e| UsageError::flag("--block", &args.block, e))?;
+        if block == 0 || block % 512 != 0 || block > MAX_BLOCK {
+            return Err(UsageError::flag("--block", &args.block, "must be a multiple of 512 bytes, at most 64M"));
+        }
+        let size = match &args.size {
+            Some(text) => parse_size(text).map_err(|e| UsageError::flag("--size", text, e))?,
+            None => 0,
+        };
+        if args.size.is_some() && size < block {
+            return Err(UsageError::flag("--size", args.size.as_deref().unwrap_or(""), "smaller than one --block"));
+        }
+        let duration = match &args.duration {
+            Some(text) => {
+                let ns = parse_duration_ns(text).map_err(|e| UsageError::flag("--duration", text, e))?;
+                Some(Duration::from_nanos(ns))
+            }
+            None => None,
+        };
+        if args.writes_per_flush == 0 {
+            return Err(UsageError::flag("--writes-per-flush", "0", "must be at least 1"));
+        }
+        let is_device = std::fs::metadata(&args.target.path).is_ok_and(|m| m.file_type().is_block_device());
+        let size = if !is_device && size == 0 { DEFAULT_SIZE } else { size };
+        Ok(Plan { block, size, duration })
+    }
+}
+
+/// The target made ready to write (a new test file filled, with the fill's progress shown).
+fn prepare(
+    args: &DurabilityWriteArgs,
+    size: u64,
+    shown_target: &str,
+    stop: &AtomicBool,
+) -> Result<PreparedTarget, TargetError> {
+    let options =
+        PrepareOptions { force: args.force, allow_destroy: args.allow_destroy, writes: true, direct: !args.buffered };
+    let display = progress::Display::new(false);
+    let prepared = spindle_io::target::prepare(
+        &args.target.path,
+        size,
+        &options,
+        &mut |d, t| display.fill(shown_target, d, t),
+        stop,
+    );
+    display.finish_line();
+    prepared
+}
+
+/// What is about to happen, and the command that checks it after the crash.
+fn announce(args: &DurabilityWriteArgs, header: &Header, duration: Option<Duration>, verify_cmd: &str) {
+    let flushes = match args.writes_per_flush {
+        1 => "a flush after every write".to_string(),
+        n => format!("a flush after every {n} writes"),
+    };
+    eprintln!(
+        "spindle: run {:016x}: writing {} blocks to {} ({}), {flushes}, telling {}.\n\
+         spindle: cut the power or kill spindle at any time{}; then, once the machine is back:\n  {verify_cmd}",
+        header.run,
+        format_size(header.block),
+        header.target,
+        format_size(header.size),
+        args.log,
+        if duration.is_some() { "" } else { " (Ctrl-C ends it cleanly)" },
+    );
+}
+
+/// The run's figures, the hints its flush latency gives about the device's cache, and how to
+/// check it.
+fn summary_text(header: &Header, summary: &WriteSummary, device: &DeviceInfo, verify_cmd: &str) -> String {
     let mut out = format!(
         "run {:016x}: {}\nflush: median {}, p99 {}, max {}; write: median {}{}\n",
         header.run,
-        progress_line(&summary),
+        progress_line(summary),
         latency(summary.flush_ns.percentile(50.0)),
         latency(summary.flush_ns.percentile(99.0)),
         latency(summary.flush_ns.max()),
         latency(summary.write_ns.percentile(50.0)),
         if summary.direct { "" } else { " (through the page cache)" },
     );
-    for hint in cache_hints(&device, summary.flush_ns.percentile(50.0)) {
+    for hint in cache_hints(device, summary.flush_ns.percentile(50.0)) {
         out.push_str(&format!("hint: {hint}\n"));
     }
     out.push_str(&format!("to check after a crash: {verify_cmd}\n"));
-    output::write_report(out.as_bytes())?;
-    // Ctrl-C is how a run without a duration ends; with one, it cuts the run short.
-    Ok(if interrupt::requested() && duration.is_some() { Outcome::Interrupted } else { Outcome::Success })
+    out
 }
 
 fn latency(ns: u64) -> String {

@@ -12,7 +12,7 @@ use spindle_runner::workload::database::Database;
 use spindle_runner::workload::hammer_load::HammerLoad;
 
 pub(super) fn load(args: &HammerLoadArgs) -> anyhow::Result<Outcome> {
-    let url = url_of(&args.db)?;
+    let url = url_of(&args.database.db)?;
     let rows = plan::rows_of("--rows", &args.rows, 10_000_000, keys::MAX_ROWS)?;
     let labels = output::labels(&args.output.labels)?;
     let interval = plan::interval_of("--sample-interval", &args.sampler.sample_interval)?;

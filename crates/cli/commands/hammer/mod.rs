@@ -7,8 +7,6 @@
 mod load;
 mod run;
 
-pub(crate) use run::{read_pct_of, sessions_of};
-
 use crate::Outcome;
 use crate::args::{HammerAction, HammerArgs};
 use crate::database::url_of;

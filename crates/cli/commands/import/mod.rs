@@ -82,7 +82,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
             .into());
         }
     };
-    if args.json {
+    if args.print.json {
         let records: Vec<RunRecord> = parsed.into_iter().flat_map(|f| f.records).collect();
         output::print(&records, &crate::args::OutputArgs { json: true, ..Default::default() })?;
     } else {

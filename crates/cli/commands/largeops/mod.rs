@@ -21,7 +21,7 @@ use spindle_store::GroupKind;
 use std::time::Duration;
 
 pub fn run(args: &LargeOpsArgs) -> anyhow::Result<Outcome> {
-    let url = url_of(&args.db)?;
+    let url = url_of(&args.database.db)?;
     let rows = plan::rows_of("--rows", &args.rows, 3_000_000, plan::MAX_CUSTOMERS)?;
     // A batch is at most every row (--rows).
     let batch = plan::rows_of("--batch", &args.batch, 50_000.min(rows), rows)?;

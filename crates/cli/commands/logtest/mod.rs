@@ -27,7 +27,7 @@ const DEFAULT_BATCHES: [u64; 6] = [1, 10, 100, 1_000, 10_000, 100_000];
 const MAX_ROWS: u64 = 1_000_000_000_000;
 
 pub fn run(args: &LogTestArgs) -> anyhow::Result<Outcome> {
-    let url = url_of(&args.db)?;
+    let url = url_of(&args.database.db)?;
     let rows = plan::rows_of("--rows", &args.rows, 100_000, MAX_ROWS)?;
     let batches = plan::row_list_of("--batch", &args.batch, &DEFAULT_BATCHES, MAX_ROWS)?;
     if let Some(&n) = batches.iter().find(|&&n| n > rows || rows % n != 0) {

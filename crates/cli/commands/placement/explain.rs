@@ -4,9 +4,9 @@
 //! second apart from the writes), what the machine did (CPU, paging), and what the engine
 //! waited on, side by side.
 
-use super::layouts::Layout;
 use spindle_counters::FLUSHES_PER_SEC;
 use spindle_model::RunRecord;
+use spindle_runner::experiment::placement::Layout;
 use std::fmt::Write;
 
 /// The volume counters shown, as perfmon names them (its writes are those that carried data),

@@ -6,6 +6,7 @@
 //! everything spindle made undone at the end (on errors and Ctrl-C too).
 
 pub mod ab;
+pub mod placement;
 pub mod rounds;
 pub mod series;
 #[cfg(test)]

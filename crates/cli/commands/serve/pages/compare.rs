@@ -5,10 +5,11 @@
 use super::super::http::{Request, Response};
 use super::{Page, PageError, frame, within_limit};
 use crate::args::VerdictArgs;
-use crate::commands::compare::{PartResult, Side, compared, threshold_of};
+use crate::compared::{PartResult, Side, compared};
+use crate::flags::threshold_of;
 use crate::selection;
-use spindle_report::esc;
-use spindle_report::view::{ReportView, Section, comparison_section};
+use spindle_report::served::compare::{self, PartView};
+use spindle_report::view::ReportView;
 use spindle_store::Store;
 
 /// Items of one side: run ids, ranges and labels, as the form's fields and the runs page's
@@ -24,7 +25,7 @@ pub fn page(store: &Store, req: &Request) -> Page {
         Some("json") => true,
         Some(f) => return Err(PageError::bad(format!("format {f:?}: html or json"))),
     };
-    let form = form(&a, &b, req.param("threshold"));
+    let form = compare::form(&a, &b, req.param("threshold"));
     let mut view = ReportView { title: "Compare B with A".into(), ..ReportView::default() };
     if a.is_empty() && b.is_empty() {
         view.overview.push("Pick each side by run ids (12 14-16) or labels (raid=10); all must hold.".into());
@@ -44,34 +45,17 @@ pub fn page(store: &Store, req: &Request) -> Page {
         return Ok(Response::new(200, "application/json", text + "\n"));
     }
     view.overview.push(format!("A: {}. B: {}.", c.a_name, c.b_name));
-    for (i, (part, result)) in c.parts.iter().enumerate() {
-        let title = match part {
-            Some(p) => format!("{p}: B against A"),
-            None => "B against A".to_string(),
-        };
-        view.sections.push(match result {
-            PartResult::Compared(comparison) => comparison_section(format!("part-{i}"), title, comparison),
-            PartResult::OnlyIn { a } => Section {
-                anchor: format!("part-{i}"),
-                level: 2,
-                title,
-                notes: vec![format!("Only in {}: not compared.", if *a { "A" } else { "B" })],
-                ..Section::default()
-            },
-        });
-    }
+    let parts: Vec<(Option<&str>, PartView<'_>)> = c
+        .parts
+        .iter()
+        .map(|(part, result)| {
+            let view = match result {
+                PartResult::Compared(comparison) => PartView::Compared(comparison),
+                PartResult::OnlyIn { a } => PartView::OnlyIn { a: *a },
+            };
+            (part.as_deref(), view)
+        })
+        .collect();
+    view.sections.extend(compare::sections(&parts));
     Ok(frame::page(&view, form))
-}
-
-fn form(a: &[String], b: &[String], threshold: Option<&str>) -> String {
-    format!(
-        "<form class=\"filter\" method=\"get\" action=\"/compare\" id=\"sides\">\
-         <label>A<input name=\"a\" value=\"{}\" placeholder=\"12 14-16 or raid=5\"></label>\
-         <label>B<input name=\"b\" value=\"{}\" placeholder=\"raid=10\"></label>\
-         <label>threshold %<input name=\"threshold\" value=\"{}\" placeholder=\"5\" size=\"4\"></label>\
-         <button type=\"submit\">Compare</button></form>\n",
-        esc(&a.join(" ")),
-        esc(&b.join(" ")),
-        esc(threshold.unwrap_or_default())
-    )
 }

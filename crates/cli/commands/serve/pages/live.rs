@@ -5,11 +5,10 @@
 
 use super::super::http::Response;
 use super::{Page, PageError, frame};
-use spindle_report::esc;
+use spindle_report::served::{self, live::LiveRow};
 use spindle_report::view::ReportView;
 use spindle_store::Store;
 use spindle_store::progress::LiveRun;
-use std::fmt::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A run not heard from for this long has stopped without finishing (its spindle publishes
@@ -83,34 +82,14 @@ pub fn run_page(store: &Store, id: i64) -> Page {
         overview: vec![format!("On {}, started at {}.", run.hostname, run.started_at)],
         ..ReportView::default()
     };
-    let body = format!(
-        "<p id=\"live-state\">{}</p><figure class=\"chart\"><figcaption>Operations per second, each second</figcaption>\
-         <svg id=\"live-chart\" data-live=\"{id}\" viewBox=\"0 0 760 260\" width=\"760\" height=\"260\" role=\"img\" aria-label=\"operations per second\"></svg></figure>\n",
-        esc(&state(&run, now_ms()))
-    );
-    Ok(frame::page(&view, body))
+    Ok(frame::page(&view, served::live::live_body(id, &state(&run, now_ms()))))
 }
 
 /// The runs page's list of runs in progress (its script keeps it current).
 pub fn running(store: &Store) -> Result<String, PageError> {
     let now = now_ms();
-    let mut out = String::from("<section id=\"running\">");
     let runs = store.live_runs()?;
-    if !runs.is_empty() {
-        out.push_str("<h2>In progress</h2><ul>");
-        for r in &runs {
-            let _ = write!(
-                out,
-                "<li data-live=\"{}\"><a href=\"/live/{}\">{}</a> on {}: {}</li>",
-                r.id,
-                r.id,
-                esc(&r.what),
-                esc(&r.hostname),
-                esc(&state(r, now))
-            );
-        }
-        out.push_str("</ul>");
-    }
-    out.push_str("</section>\n");
-    Ok(out)
+    let rows: Vec<LiveRow<'_>> =
+        runs.iter().map(|r| LiveRow { id: r.id, what: &r.what, hostname: &r.hostname, state: state(r, now) }).collect();
+    Ok(served::live::running(&rows))
 }

@@ -5,8 +5,8 @@
 
 use super::{Page, frame, within_limit};
 use crate::commands::report::{document, report_group};
-use crate::commands::runs::document_of;
-use spindle_report::esc;
+use crate::store::document_of;
+use spindle_report::served;
 use spindle_report::view::report_view;
 use spindle_store::{Filter, Store};
 
@@ -15,12 +15,7 @@ pub fn run_page(store: &Store, id: i64) -> Page {
     let group = run.summary.group;
     let mut doc = document_of(vec![run]);
     doc.title = format!("Run {id}");
-    let mut links = format!(
-        "<p class=\"links\"><a href=\"/compare?a={id}\">compare with another</a>{}</p>\n",
-        group.map(|g| format!("<a href=\"/group/{g}\">its group ({g})</a>")).unwrap_or_default()
-    );
-    links.push_str(&downloads(&format!("runs={id}")));
-    Ok(frame::page(&report_view(&doc), links))
+    Ok(frame::page(&report_view(&doc), served::run::run_links(id, group)))
 }
 
 pub fn group_page(store: &Store, id: i64) -> Page {
@@ -34,20 +29,6 @@ pub fn group_page(store: &Store, id: i64) -> Page {
         None => spindle_report::Document { groups: vec![report_group(group)], ..Default::default() },
     };
     doc.title = title;
-    let ids: Vec<String> =
-        doc.runs.iter().filter_map(|r| r.id).map(|i| format!("<a href=\"/run/{i}\">{i}</a>")).collect();
-    let mut links = format!("<p class=\"links\">Runs: {}</p>\n", ids.join(" "));
-    if !doc.runs.is_empty() {
-        links.push_str(&downloads(&format!("group={id}")));
-    }
-    Ok(frame::page(&report_view(&doc), links))
-}
-
-/// Links that download what the page shows, in each format the exporters write.
-fn downloads(selection: &str) -> String {
-    let links: Vec<String> = ["html", "xlsx", "csv", "json"]
-        .iter()
-        .map(|f| format!("<a href=\"/download?{}&amp;format={f}\" download>{f}</a>", esc(selection)))
-        .collect();
-    format!("<p class=\"links\">Download: {}</p>\n", links.join(""))
+    let runs: Vec<i64> = doc.runs.iter().filter_map(|r| r.id).collect();
+    Ok(frame::page(&report_view(&doc), served::run::group_links(id, &runs)))
 }

@@ -1,9 +1,9 @@
-//! The two layouts of the experiment, each a managed instance: data and log together on one
-//! volume, or data on one and the log on another. spindle makes a directory of its own on each
-//! volume the user names (a mount point holds lost+found, so the user's directory need not be
-//! empty); the runner starts each instance when its side is prepared and removes it and those
-//! directories at the end, on errors and Ctrl-C too, unless `--keep`
-//! (`spindle_runner::workload::database`).
+//! The two layouts of `spindle placement`'s experiment, each a managed instance: data and log
+//! together on one volume, or data on one and the log on another. spindle makes a directory of
+//! its own on each volume the user names (a mount point holds lost+found, so the user's
+//! directory need not be empty); the runner starts each instance when its side is prepared and
+//! removes it and those directories at the end, on errors and Ctrl-C too, unless `--keep`
+//! (`crate::workload::database`).
 
 use spindle_db::managed::{Checkpoints, InstanceSpec, ManagedEngine};
 use std::path::{Path, PathBuf};
