@@ -15,6 +15,9 @@ mod run;
 mod since;
 mod summary;
 
+#[cfg(test)]
+mod golden_tests;
+
 use crate::args::{CheckArgs, OutputArgs};
 use crate::commands::db::managed_anyhow;
 use crate::console::{Console, Shown};
