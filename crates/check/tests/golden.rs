@@ -4,10 +4,8 @@
 //! in crates/check/tests/golden/. Any figure, word or finding that changes fails here. Run with
 //! `SPINDLE_UPDATE_GOLDEN=1` to rewrite them after a change meant to show.
 
-use super::answer::Answer;
-use super::battery::Budget;
-use super::{evidence, report, since, summary};
 use spindle_analysis::findings::{self, Commits, DirEvidence, Evidence, Guidance};
+use spindle_check::{Answer, Budget, gather, sharing_a_device, since, view};
 use spindle_model::db::LogTestFigures;
 use spindle_model::fixtures;
 use spindle_model::group::Point;
@@ -132,7 +130,7 @@ fn answer(dirs: &[(&str, &str, u64)]) -> Answer {
     for (dir, disk, scale) in dirs {
         let mut facts = host_facts(dir, disk);
         let runs = finished(battery(*scale));
-        evidence::gather(&mut facts, Guidance::Generic, &runs.iter().collect::<Vec<_>>(), "sqlite");
+        gather(&mut facts, Guidance::Generic, &runs.iter().collect::<Vec<_>>(), "sqlite");
         evidence.dirs.push(facts);
     }
     let mut sinces = Vec::new();
@@ -144,10 +142,10 @@ fn answer(dirs: &[(&str, &str, u64)]) -> Answer {
         }
         let id = store.new_group(GroupKind::Check, &name, "2026-11-28T09:00:00Z").unwrap();
         groups.push(id);
-        sinces.push((dir.dir.clone(), since::since(&store, &name, id, dir, evidence.guidance).unwrap()));
+        sinces.push((dir.dir.clone(), since(&store, &name, id, dir, evidence.guidance).unwrap()));
     }
     let found = findings::findings(&evidence);
-    let shared = super::dirs::sharing_a_device(&evidence.dirs);
+    let shared = sharing_a_device(&evidence.dirs);
     Answer {
         verdicts: findings::verdicts(&found),
         findings: found,
@@ -165,7 +163,7 @@ fn answer(dirs: &[(&str, &str, u64)]) -> Answer {
 
 /// Compares `actual` with the golden file `name`, or writes it under `SPINDLE_UPDATE_GOLDEN`.
 fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/check/tests/golden").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
     if std::env::var_os("SPINDLE_UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, actual).unwrap();
         return;
@@ -181,10 +179,10 @@ fn golden(name: &str, actual: &str) {
 }
 
 fn outputs(prefix: &str, a: &Answer) {
-    let json = serde_json::to_string_pretty(&report::json(a)).unwrap() + "\n";
+    let json = serde_json::to_string_pretty(&view::json(a)).unwrap() + "\n";
     golden(&format!("{prefix}.json"), &json);
-    golden(&format!("{prefix}.txt"), &summary::render(a));
-    golden(&format!("{prefix}.quiet.txt"), &summary::verdict_line(&a.findings));
+    golden(&format!("{prefix}.txt"), &view::render(a));
+    golden(&format!("{prefix}.quiet.txt"), &view::verdict_line(&a.findings));
 }
 
 #[test]
