@@ -80,48 +80,8 @@ pub fn command_line() -> Vec<String> {
     crate::secrets::masked(&args)
 }
 
-/// Refuses an output path that is a symbolic link (even with `--force`: writing through it
-/// would replace a file the user did not name), anything else that is not a regular file (a
-/// device, a FIFO, a socket: `--force` replacing /dev/full with a report would break the
-/// machine for everyone), or one of the command's input files.
-pub fn check_output(path: &std::path::Path, inputs: &[&std::path::Path]) -> Result<(), crate::usage::UsageError> {
-    use std::os::unix::fs::MetadataExt;
-    let shown = path.display().to_string();
-    let Some(meta) = existing_regular(path)? else { return Ok(()) };
-    let same =
-        |input: &&std::path::Path| input.metadata().is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino());
-    if inputs.iter().any(same) {
-        return Err(crate::usage::UsageError::flag("-o", shown, "is the file being read; name another"));
-    }
-    Ok(())
-}
-
-/// What is at `path` when it is a regular file, `None` when nothing is; anything else (a
-/// symbolic link, a directory, a device, a FIFO, a socket) is refused whatever `--force` says,
-/// since only a regular file may be replaced.
-fn existing_regular(path: &std::path::Path) -> Result<Option<std::fs::Metadata>, crate::usage::UsageError> {
-    use std::os::unix::fs::FileTypeExt;
-    let Ok(meta) = path.symlink_metadata() else { return Ok(None) };
-    let kind = meta.file_type();
-    let what = if kind.is_file() {
-        return Ok(Some(meta));
-    } else if kind.is_symlink() {
-        "is a symbolic link; name the file itself"
-    } else if kind.is_dir() {
-        "is a directory; name a file"
-    } else if kind.is_char_device() {
-        "is a character device; --force replaces regular files only"
-    } else if kind.is_block_device() {
-        "is a block device; --force replaces regular files only"
-    } else if kind.is_fifo() {
-        "is a FIFO; --force replaces regular files only"
-    } else if kind.is_socket() {
-        "is a socket; --force replaces regular files only"
-    } else {
-        "is not a regular file; --force replaces regular files only"
-    };
-    Err(crate::usage::UsageError::flag("-o", path.display().to_string(), what))
-}
+// Output paths are checked where every plan is made.
+pub use spindle_plan::output_file::check_output;
 
 /// Writes `bytes` to a new file beside `path`, then moves it into place: a reader never sees
 /// half a file, and a failed write (a full file system) leaves nothing behind. Without
@@ -135,7 +95,7 @@ pub fn write_whole(path: &std::path::Path, bytes: &[u8], force: bool) -> Result<
     let temp = dir.join(format!(".{name}.spindle-{}.tmp", std::process::id()));
     // Checked again just before the move: a device or FIFO may have appeared since the
     // command's first check, and the rename would replace it.
-    existing_regular(path)?;
+    spindle_plan::output_file::existing_regular(path)?;
     let written = std::fs::write(&temp, bytes).and_then(|()| {
         if force {
             std::fs::rename(&temp, path)
@@ -155,7 +115,7 @@ pub fn write_whole(path: &std::path::Path, bytes: &[u8], force: bool) -> Result<
 
 /// Creates a file the user named with `-o`: never over an existing file unless `force`.
 pub fn create_new_file(path: &std::path::Path, force: bool) -> Result<std::fs::File, crate::usage::UsageError> {
-    existing_regular(path)?;
+    spindle_plan::output_file::existing_regular(path)?;
     let shown = path.display();
     let mut open = std::fs::OpenOptions::new();
     open.write(true);

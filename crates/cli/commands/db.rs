@@ -5,8 +5,9 @@ use crate::args::{DbAction, DbArgs, DbDownArgs, DbStartArgs, DbStatusArgs, DbUpA
 use crate::flags::engine_of;
 use crate::usage::UsageError;
 use crate::{Outcome, output};
-use anyhow::anyhow;
 use spindle_db::managed::{Checkpoints, Instance, InstanceSpec, ManagedEngine, State, registry};
+use spindle_plan::managed::managed_error;
+use spindle_runner::workload::database::registry_path;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -17,13 +18,6 @@ pub fn run(args: &DbArgs) -> anyhow::Result<Outcome> {
         DbAction::Down(a) => down(a),
         DbAction::Start(a) => start(a),
     }
-}
-
-/// Where instances are listed: spindle's data directory.
-pub fn registry_path() -> anyhow::Result<PathBuf> {
-    let dir = spindle_store::data_dir(&|name| std::env::var(name).ok())
-        .ok_or_else(|| anyhow!("no place to list managed instances: set XDG_DATA_HOME or HOME"))?;
-    Ok(registry::path_in(&dir))
 }
 
 /// The managed instance a URL reaches, if spindle manages the server at its port here.
@@ -38,25 +32,6 @@ pub fn managed_instance_at(url: &spindle_db::DbUrl) -> Option<Instance> {
         .into_iter()
         .filter_map(|data| Instance::find(&data).ok())
         .find(|i| Some(i.state.port) == url.port && i.is_running())
-}
-
-/// [`managed_error`] for an error of any kind: a database layer's is looked at, others pass.
-pub fn managed_anyhow(e: anyhow::Error) -> anyhow::Error {
-    match e.downcast::<spindle_db::DbError>() {
-        Ok(db) => managed_error(db),
-        Err(e) => e,
-    }
-}
-
-/// A setup mistake of the user's (a directory not empty, a port in use, a missing package)
-/// is a usage error; anything else stays as it is.
-pub fn managed_error(e: spindle_db::DbError) -> anyhow::Error {
-    match e {
-        spindle_db::DbError::Managed { what, why } if what.starts_with("--") || why.contains("install the Debian") => {
-            UsageError::request(format!("{what}: {why}")).into()
-        }
-        other => other.into(),
-    }
 }
 
 fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {

@@ -7,8 +7,9 @@ use crate::args::ReportArgs;
 use crate::selection;
 use crate::store;
 use crate::usage::UsageError;
-use spindle_report::{Document, Format, ReportGroup};
-use spindle_store::{Filter, Store, StoreError, StoredGroup};
+use spindle_report::{Document, Format};
+use spindle_runner::saver::report_group;
+use spindle_store::{Filter, Store, StoreError};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
@@ -55,11 +56,6 @@ pub fn document(store: &Store, filter: &Filter) -> anyhow::Result<Option<Documen
     let mut doc = store::document_of(runs);
     doc.groups = groups;
     Ok(Some(doc))
-}
-
-/// A stored group as the exporters take it.
-pub fn report_group(g: StoredGroup) -> ReportGroup {
-    ReportGroup { id: g.id, kind: g.kind, name: g.name, created_at: g.created_at, summary: g.summary }
 }
 
 /// Each `-o` with its format, checked before anything is read: a format spindle writes, a

@@ -119,6 +119,11 @@ impl Saver {
     }
 }
 
+/// A stored group as the exporters take it.
+pub fn report_group(g: spindle_store::StoredGroup) -> spindle_report::ReportGroup {
+    spindle_report::ReportGroup { id: g.id, kind: g.kind, name: g.name, created_at: g.created_at, summary: g.summary }
+}
+
 /// A run that was measured but could not be saved. The command's exit code says so (1: the
 /// run happened), never 2, which means nothing was run.
 #[derive(Debug)]

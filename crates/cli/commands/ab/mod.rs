@@ -21,7 +21,7 @@ use crate::usage::UsageError;
 use crate::{Outcome, output, plan, runner, store};
 use sides::Planned;
 use spindle_analysis::compare::{ROUND_LABEL, SIDE_LABEL};
-use spindle_runner::experiment::ab::{self, AbPlan};
+use spindle_runner::experiment::ab::{self, AbPlan, random_bit};
 use spindle_runner::experiment::rounds::{self, Side};
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::io::{Files, IoJob};
@@ -85,7 +85,7 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         }
         Planned::Database { a, b } => {
             let (mut a, mut b): (Box<dyn Workload>, Box<dyn Workload>) = (a.into_workload(), b.into_workload());
-            ab::run(&mut runner, [&mut *a, &mut *b], &plan).map_err(crate::commands::db::managed_anyhow)?
+            ab::run(&mut runner, [&mut *a, &mut *b], &plan).map_err(spindle_plan::managed::managed_anyhow)?
         }
     };
     // The rounds that ran to the end; a load compared once a side is not a round.
@@ -108,10 +108,4 @@ pub fn run(args: &AbArgs) -> anyhow::Result<Outcome> {
         output::write_report(&bytes)?
     }
     Ok(runner.outcome)
-}
-
-/// A fair coin for which side goes first: the clock's nanoseconds, mixed.
-pub(crate) fn random_bit() -> bool {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    spindle_model::rng::Rng::new(u64::from(nanos) ^ u64::from(std::process::id())).next_u64() & 1 == 1
 }

@@ -3,7 +3,7 @@
 //! things and is refused, as is a database side whose sessions the server has no room for.
 
 use crate::args::AbArgs;
-use crate::commands::db::{managed_instance_at, registry_path};
+use crate::commands::db::managed_instance_at;
 use crate::machine::ThisMachine;
 use crate::origin::Setting;
 use crate::plan::{self, DatabaseSide, DbTarget, DbWorkload, PlanInput, SpecFile};
@@ -15,6 +15,7 @@ use spindle_model::spec::JobSpec;
 use spindle_runner::experiment::rounds::Side;
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;
+use spindle_runner::workload::database::registry_path;
 use std::path::Path;
 
 pub enum Planned {

@@ -3,8 +3,6 @@
 //! harness (counters, CPU, the log volume's exact I/O) and saved as one run of a group; at
 //! the end, the original article's `io_results` table with the optimum size marked and why.
 
-pub(crate) mod table;
-
 use crate::args::LogTestArgs;
 use crate::console::{Console, Shown};
 use crate::database::url_of;
@@ -15,6 +13,7 @@ use spindle_db::logtest::{self, LogTestPlan, MAX_ROW_BYTES};
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_model::group_summary::LogTestSummary;
+use spindle_report::view::logtest as table;
 use spindle_runner::experiment::series::{self, Step};
 use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;

@@ -9,8 +9,6 @@
 mod explain;
 
 use crate::args::PlacementArgs;
-use crate::commands::ab::random_bit;
-use crate::commands::db::{managed_anyhow, registry_path};
 use crate::console::{Console, Shown};
 use crate::flags::{engine_of, read_pct_of, rounds_of, sessions_of, threshold_of};
 use crate::origin::Origin;
@@ -27,12 +25,14 @@ use spindle_db::logtest::{LogTestPlan, MAX_ROW_BYTES};
 use spindle_db::managed::ManagedEngine;
 use spindle_model::RunRecord;
 use spindle_model::record::shared_disks;
+use spindle_plan::managed::managed_anyhow;
 use spindle_runner::Observer;
-use spindle_runner::experiment::ab::{self, AbPlan, Compared};
+use spindle_runner::experiment::ab::{self, AbPlan, Compared, random_bit};
 use spindle_runner::experiment::placement::{Layout, Places};
 use spindle_runner::experiment::rounds::{self, Side};
 use spindle_runner::experiment::{Finished, Runner};
 use spindle_runner::workload::database::Database;
+use spindle_runner::workload::database::registry_path;
 use spindle_runner::workload::largeops::OpsPlan;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

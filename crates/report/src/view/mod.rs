@@ -5,6 +5,7 @@
 
 mod groups;
 mod kinds;
+pub mod logtest;
 pub mod matrix;
 mod runs;
 

@@ -130,3 +130,9 @@ fn compare_groups(
     }
     Ok(out)
 }
+
+/// A fair coin for which side goes first: the clock's nanoseconds, mixed.
+pub fn random_bit() -> bool {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    spindle_model::rng::Rng::new(u64::from(nanos) ^ u64::from(std::process::id())).next_u64() & 1 == 1
+}

@@ -4,8 +4,15 @@
 //! found running (`spindle db up`) is only restarted, never removed.
 
 use spindle_db::DbUrl;
-use spindle_db::managed::{Instance, InstanceSpec};
+use spindle_db::managed::{Instance, InstanceSpec, registry};
 use std::path::PathBuf;
+
+/// Where instances are listed: spindle's data directory.
+pub fn registry_path() -> anyhow::Result<PathBuf> {
+    let dir = spindle_store::data_dir(&|name| std::env::var(name).ok())
+        .ok_or_else(|| anyhow::anyhow!("no place to list managed instances: set XDG_DATA_HOME or HOME"))?;
+    Ok(registry::path_in(&dir))
+}
 
 pub struct Database {
     url: Option<DbUrl>,

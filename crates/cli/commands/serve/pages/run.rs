@@ -4,10 +4,11 @@
 //! repeats' spread, an A/B comparison, a check's findings), drawn by the report's renderer.
 
 use super::{Page, frame, within_limit};
-use crate::commands::report::{document, report_group};
+use crate::commands::report::document;
 use crate::store::document_of;
 use spindle_report::served;
 use spindle_report::view::report_view;
+use spindle_runner::saver::report_group;
 use spindle_store::{Filter, Store};
 
 pub fn run_page(store: &Store, id: i64) -> Page {

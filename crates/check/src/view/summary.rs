@@ -2,8 +2,8 @@
 //! warnings, each with its advice and source), then notes while room remains; at most
 //! `MAX_LINES` lines, the rest in the report.
 
-use super::answer::Answer;
-use super::since::Since;
+use crate::answer::Answer;
+use crate::since::Since;
 use spindle_analysis::findings::since::{Moved, SWING_CHECKS};
 use spindle_analysis::findings::{Area, DirEvidence, Finding, Level};
 use spindle_model::units::{format_bytes_approx, format_elapsed};
@@ -12,7 +12,7 @@ use std::fmt::Write;
 /// A summary a terminal shows whole.
 const MAX_LINES: usize = 25;
 
-pub fn area_title(area: Area) -> &'static str {
+fn area_title(area: Area) -> &'static str {
     match area {
         Area::Environment => "environment",
         Area::PageReads => "page reads",
@@ -24,7 +24,7 @@ pub fn area_title(area: Area) -> &'static str {
     }
 }
 
-pub fn level_word(level: Level) -> &'static str {
+fn level_word(level: Level) -> &'static str {
     match level {
         Level::Ok => "ok",
         Level::Note => "note",
@@ -36,16 +36,46 @@ pub fn level_word(level: Level) -> &'static str {
 /// How many moved figures one "since" line names.
 const CHANGES_SHOWN: usize = 3;
 
+/// The summary a terminal shows after a check.
 pub fn render(a: &Answer) -> String {
-    let (evidence, findings, verdicts, since) = (&a.evidence, &a.findings, &a.verdicts, &a.since);
-    let mut lines: Vec<String> = Vec::new();
-    // Each finding is said once: as its area's lead, under what to do, or among the rest.
-    let mut said = vec![false; findings.len()];
-    let several = evidence.dirs.len() > 1;
-    // Blank lines between the parts, where one directory leaves room for them.
-    let gap = if several { "" } else { "\n" };
-    for dir in &evidence.dirs {
-        lines.push(format!(
+    let mut summary = Summary::new(a);
+    for dir in &a.evidence.dirs {
+        summary.dir(dir);
+    }
+    if let Some(l) = &a.layouts {
+        summary.lines.push(format!("{}data and log: {}", summary.gap, l.recommendation.text));
+    }
+    summary.what_to_do();
+    summary.finish()
+}
+
+/// The summary as it is written: its lines so far, and which findings they have said.
+struct Summary<'a> {
+    a: &'a Answer,
+    lines: Vec<String>,
+    /// Each finding is said once: as its area's lead, under what to do, or among the rest.
+    said: Vec<bool>,
+    several: bool,
+    /// Blank lines between the parts, where one directory leaves room for them.
+    gap: &'static str,
+}
+
+impl<'a> Summary<'a> {
+    fn new(a: &'a Answer) -> Summary<'a> {
+        let several = a.evidence.dirs.len() > 1;
+        Summary {
+            a,
+            lines: Vec::new(),
+            said: vec![false; a.findings.len()],
+            several,
+            gap: if several { "" } else { "\n" },
+        }
+    }
+
+    /// A directory's heading, its verdict per area, and what moved since its last check.
+    fn dir(&mut self, dir: &DirEvidence) {
+        let (a, findings, gap) = (self.a, &self.a.findings, self.gap);
+        self.lines.push(format!(
             "{gap}check of {}: {} ({} battery, {}{})",
             dir.dir,
             where_it_is(dir),
@@ -54,83 +84,93 @@ pub fn render(a: &Answer) -> String {
             if a.interrupted { ", stopped early" } else { "" }
         ));
         // Per area, the worst finding of this directory leads (findings come worst first).
-        for (area, _) in verdicts {
+        for (area, _) in &a.verdicts {
             let Some(i) = findings.iter().position(|f| f.dir == dir.dir && f.area == *area) else { continue };
             let lead = &findings[i];
-            lines.push(format!("  {:<13} {:<8} {}", area_title(*area), level_word(lead.level), words(lead)));
-            said[i] = lead.level < Level::Warning;
+            self.lines.push(format!("  {:<13} {:<8} {}", area_title(*area), level_word(lead.level), words(lead)));
+            self.said[i] = lead.level < Level::Warning;
         }
-        if several && !findings.iter().any(|f| f.dir == dir.dir) {
-            lines.push("  nothing measured here".into());
+        if self.several && !findings.iter().any(|f| f.dir == dir.dir) {
+            self.lines.push("  nothing measured here".into());
         }
-        if let Some((_, Some(last))) = since.iter().find(|(d, _)| *d == dir.dir) {
-            lines.push(since_line(last));
+        if let Some((_, Some(last))) = a.since.iter().find(|(d, _)| *d == dir.dir) {
+            self.lines.push(since_line(last));
         }
     }
-    if let Some(l) = &a.layouts {
-        lines.push(format!("{gap}data and log: {}", l.recommendation.text));
-    }
-    if findings.iter().any(|f| f.level >= Level::Warning) {
-        lines.push(format!("{gap}what to do:"));
+
+    /// Problems and warnings, each with its advice and source; the same rule with the same
+    /// advice in several directories is said once, naming them.
+    fn what_to_do(&mut self) {
+        let findings = &self.a.findings;
+        if !findings.iter().any(|f| f.level >= Level::Warning) {
+            return;
+        }
+        self.lines.push(format!("{}what to do:", self.gap));
         for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.level >= Level::Warning) {
-            if said[i] && several {
+            if self.said[i] && self.several {
                 continue;
             }
-            // The same rule with the same advice in several directories is said once, naming them.
             let alike: Vec<usize> = (i..findings.len())
                 .filter(|&j| {
                     findings[j].rule == f.rule && findings[j].level == f.level && findings[j].advice == f.advice
                 })
                 .collect();
-            let at = if several {
+            let at = if self.several {
                 let names: Vec<&str> = alike.iter().map(|&j| findings[j].dir.as_str()).collect();
                 format!(" [{}]", names.join(", "))
             } else {
                 String::new()
             };
-            lines.push(format!("  {:<8} {}{at}", level_word(f.level), words(f)));
+            self.lines.push(format!("  {:<8} {}{at}", level_word(f.level), words(f)));
             if let Some(advice) = &f.advice {
                 let source = f.basis.document().map(|s| format!(" (after \"{}\")", s.title)).unwrap_or_default();
-                lines.push(format!("           {advice}{source}"));
+                self.lines.push(format!("           {advice}{source}"));
             }
             for j in alike {
-                said[j] = true;
+                self.said[j] = true;
             }
-            said[i] = true;
+            self.said[i] = true;
         }
     }
-    let rest: Vec<&Finding> = findings.iter().zip(&said).filter(|(_, said)| !**said).map(|(f, _)| f).collect();
-    let mut tail: Vec<String> = Vec::new();
-    if !a.shared.is_empty() {
-        tail.push(gap.trim_end().to_string());
-        tail.extend(a.shared.iter().cloned());
-    }
-    tail.push(match &a.report {
-        Some(p) => format!("{gap}report: {}", p.display()),
-        None => format!("{gap}no report: nothing was measured"),
-    });
-    // Terminal lines so far (an entry starting with a newline takes two; the very first
-    // newline is the gap above the summary, not a line of it), and the room left for the rest
-    // beside the "also:" heading and the "more" line.
-    let count = |ls: &[String]| ls.iter().map(|l| l.split('\n').count()).sum::<usize>();
-    let used = (count(&lines) + count(&tail)).saturating_sub(gap.len());
-    let room = MAX_LINES.saturating_sub(used + 3);
-    let shown = rest.len().min(room);
-    if shown > 0 {
-        lines.push(format!("{gap}also:"));
-        for f in &rest[..shown] {
-            lines.push(format!("  {}", words(f)));
+
+    /// The findings not yet said, as many as the screen has room for, then shared devices and
+    /// the report's path; the summary as text.
+    fn finish(mut self) -> String {
+        let (a, gap) = (self.a, self.gap);
+        let rest: Vec<&Finding> =
+            a.findings.iter().zip(&self.said).filter(|(_, said)| !**said).map(|(f, _)| f).collect();
+        let mut tail: Vec<String> = Vec::new();
+        if !a.shared.is_empty() {
+            tail.push(gap.trim_end().to_string());
+            tail.extend(a.shared.iter().cloned());
         }
+        tail.push(match &a.report {
+            Some(p) => format!("{gap}report: {}", p.display()),
+            None => format!("{gap}no report: nothing was measured"),
+        });
+        // Terminal lines so far (an entry starting with a newline takes two; the very first
+        // newline is the gap above the summary, not a line of it), and the room left for the
+        // rest beside the "also:" heading and the "more" line.
+        let count = |ls: &[String]| ls.iter().map(|l| l.split('\n').count()).sum::<usize>();
+        let used = (count(&self.lines) + count(&tail)).saturating_sub(gap.len());
+        let room = MAX_LINES.saturating_sub(used + 3);
+        let shown = rest.len().min(room);
+        if shown > 0 {
+            self.lines.push(format!("{gap}also:"));
+            for f in &rest[..shown] {
+                self.lines.push(format!("  {}", words(f)));
+            }
+        }
+        if shown < rest.len() {
+            self.lines.push(format!("  ({} more in the report)", rest.len() - shown));
+        }
+        self.lines.extend(tail);
+        let mut out = String::new();
+        for l in self.lines {
+            let _ = writeln!(out, "{l}");
+        }
+        out
     }
-    if shown < rest.len() {
-        lines.push(format!("  ({} more in the report)", rest.len() - shown));
-    }
-    lines.extend(tail);
-    let mut out = String::new();
-    for l in lines {
-        let _ = writeln!(out, "{l}");
-    }
-    out
 }
 
 /// A finding's words, with "spindle's rule" beside a judgement whose threshold is spindle's
@@ -208,7 +248,7 @@ fn where_it_is(dir: &DirEvidence) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::check::battery::Budget;
+    use crate::battery::Budget;
     use spindle_analysis::findings::{Evidence, Guidance};
 
     fn finding(dir: &str, area: Area, level: Level, rule: &'static str) -> Finding {

@@ -2,15 +2,15 @@
 //! I/O step is planned exactly as `spindle io` plans a job (the same validation, free-space and
 //! alignment checks), so a step's figures are what the standalone command would measure.
 
-use crate::machine::ThisMachine;
-use crate::origin::{Origin, Setting};
-use crate::plan::{self, PlanInput};
-use crate::usage::UsageError;
 use spindle_analysis::findings::Guidance;
 use spindle_db::managed::{Checkpoints, InstanceSpec, ManagedEngine};
 use spindle_model::group::Point;
 use spindle_model::spec::JobSpec;
 use spindle_model::units::format_size;
+use spindle_plan::machine::ThisMachine;
+use spindle_plan::origin::{Origin, Setting};
+use spindle_plan::usage::UsageError;
+use spindle_plan::{self as plan, PlanInput};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

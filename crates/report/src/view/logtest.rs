@@ -25,6 +25,7 @@ pub struct Row {
     pub still_rising: bool,
 }
 
+/// The log test's records as the table's rows, the optimum chosen among the sizes that ran whole.
 pub fn rows(records: &[RunRecord]) -> Vec<Row> {
     let figures: Vec<(LogTestFigures, bool)> =
         records.iter().filter_map(|r| Some((r.details.log_test()?.clone(), r.status == RunStatus::Complete))).collect();
@@ -64,51 +65,113 @@ pub fn rising_words(largest: u64) -> String {
     )
 }
 
-pub fn render(db: &str, rows: &[Row]) -> String {
-    let mut out = format!("log test on {db}\n");
-    let Some(first) = rows.first().map(|r| &r.figures) else { return out };
-    let volume = rows.iter().find_map(|r| r.lead.volume.clone());
-    let frames = rows.iter().any(|r| r.figures.log_frames.is_some());
-    let device_beside = volume.is_none() && rows.iter().any(|r| r.figures.device.is_some());
-    let mut head: Vec<&str> = vec!["xact rows"];
-    match volume {
-        Some(_) => head.extend(["writes", "bytes", "bytes/write", "writes/xact", "MB/s", "flushes", "queue"]),
-        None => head.extend([first.writes_name(), first.bytes_name(), "bytes/write", "writes/xact", "MB/s", "syncs"]),
+/// The table's columns: what leads (the log's own volume, else the engine's counters) and what
+/// sits beside it.
+struct Columns<'r> {
+    first: &'r LogTestFigures,
+    volume: Option<String>,
+    frames: bool,
+    device_beside: bool,
+}
+
+impl<'r> Columns<'r> {
+    fn of(rows: &'r [Row]) -> Option<Columns<'r>> {
+        let first = rows.first().map(|r| &r.figures)?;
+        let volume = rows.iter().find_map(|r| r.lead.volume.clone());
+        let frames = rows.iter().any(|r| r.figures.log_frames.is_some());
+        let device_beside = volume.is_none() && rows.iter().any(|r| r.figures.device.is_some());
+        Some(Columns { first, volume, frames, device_beside })
     }
-    head.push("seconds");
-    let beside_from = head.len();
-    if volume.is_some() {
-        head.extend([first.writes_name(), first.bytes_name(), "syncs"]);
+
+    /// The heading, and the column where the other source's columns start.
+    fn head(&self) -> (Vec<&'r str>, usize) {
+        let first = self.first;
+        let mut head: Vec<&str> = vec!["xact rows"];
+        match self.volume {
+            Some(_) => head.extend(["writes", "bytes", "bytes/write", "writes/xact", "MB/s", "flushes", "queue"]),
+            None => {
+                head.extend([first.writes_name(), first.bytes_name(), "bytes/write", "writes/xact", "MB/s", "syncs"])
+            }
+        }
+        head.push("seconds");
+        let beside_from = head.len();
+        if self.volume.is_some() {
+            head.extend([first.writes_name(), first.bytes_name(), "syncs"]);
+        }
+        if self.frames {
+            head.push("frames");
+        }
+        if self.device_beside {
+            head.extend(["dev writes", "dev bytes"]);
+        }
+        (head, beside_from)
     }
-    if frames {
-        head.push("frames");
-    }
-    if device_beside {
-        head.extend(["dev writes", "dev bytes"]);
-    }
-    let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
-    let f = |v: Option<f64>, p: usize| v.map_or("-".to_string(), |v| format!("{v:.p$}"));
-    let mut lines: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
-    for r in rows {
+
+    /// One transaction size's cells, in the heading's order.
+    fn cells(&self, r: &Row) -> Vec<String> {
+        let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+        let f = |v: Option<f64>, p: usize| v.map_or("-".to_string(), |v| format!("{v:.p$}"));
         let (x, l) = (&r.figures, &r.lead);
         let mut cells = vec![x.transaction_size.to_string(), n(l.writes), n(l.bytes), f(l.bytes_per_write, 0)];
         cells.extend([f(l.writes_per_transaction, 3), f(l.mb_per_sec, 2), n(l.flushes)]);
-        if volume.is_some() {
+        if self.volume.is_some() {
             cells.push(f(l.queue, 2));
         }
         cells.push(format!("{:.2}", x.duration_s));
-        if volume.is_some() {
+        if self.volume.is_some() {
             cells.extend([n(x.log_write_ios), n(x.log_bytes_written), n(x.log_syncs)]);
         }
-        if frames {
+        if self.frames {
             cells.push(n(x.log_frames));
         }
-        if device_beside {
+        if self.device_beside {
             let d = x.device.as_ref();
             cells.extend([n(d.map(|d| d.data_writes())), n(d.map(|d| d.bytes_written))]);
         }
-        lines.push(cells);
+        cells
     }
+
+    /// Where the leading figures come from, what sits beside them, and the engine's notes.
+    fn sources(&self, out: &mut String) {
+        let first = self.first;
+        match (&self.volume, &first.engine_leads) {
+            (Some(v), _) => {
+                let _ = writeln!(
+                    out,
+                    "leading: what the log's own volume ({v}) did over each size's run, from /proc/diskstats \
+                     (queue: its mean queue length); beside them, the engine's counters from {}",
+                    first.source
+                );
+            }
+            (None, why) => {
+                let why = why.as_deref().unwrap_or("this record does not say where the log is");
+                let _ = writeln!(out, "leading: the engine's counters, from {}: {why}", first.source);
+                if let Some(d) = first.device.as_ref().filter(|_| self.device_beside) {
+                    let _ = writeln!(
+                        out,
+                        "dev: what the log's volume ({}) did over the same time (its writes that carried data), from /proc/diskstats",
+                        d.device
+                    );
+                }
+            }
+        }
+        for note in &first.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+        for m in &first.missing {
+            let _ = writeln!(out, "not measured: {m}");
+        }
+    }
+}
+
+/// The test's table as `spindle logtest` prints it: a line per transaction size, right-aligned
+/// columns, the optimum marked and explained, then where the figures come from.
+pub fn render(db: &str, rows: &[Row]) -> String {
+    let mut out = format!("log test on {db}\n");
+    let Some(columns) = Columns::of(rows) else { return out };
+    let (head, beside_from) = columns.head();
+    let mut lines: Vec<Vec<String>> = vec![head.iter().map(|h| h.to_string()).collect()];
+    lines.extend(rows.iter().map(|r| columns.cells(r)));
     let widths: Vec<usize> =
         (0..head.len()).map(|c| lines.iter().map(|l| l.get(c).map_or(0, String::len)).max().unwrap_or(0)).collect();
     for (i, line) in lines.iter().enumerate() {
@@ -137,33 +200,7 @@ pub fn render(db: &str, rows: &[Row]) -> String {
     if let Some(r) = rows.iter().find(|r| r.still_rising) {
         let _ = writeln!(out, "\nno optimum: {}", rising_words(r.figures.transaction_size));
     }
-    match (&volume, &first.engine_leads) {
-        (Some(v), _) => {
-            let _ = writeln!(
-                out,
-                "leading: what the log's own volume ({v}) did over each size's run, from /proc/diskstats \
-                 (queue: its mean queue length); beside them, the engine's counters from {}",
-                first.source
-            );
-        }
-        (None, why) => {
-            let why = why.as_deref().unwrap_or("this record does not say where the log is");
-            let _ = writeln!(out, "leading: the engine's counters, from {}: {why}", first.source);
-            if let Some(d) = first.device.as_ref().filter(|_| device_beside) {
-                let _ = writeln!(
-                    out,
-                    "dev: what the log's volume ({}) did over the same time (its writes that carried data), from /proc/diskstats",
-                    d.device
-                );
-            }
-        }
-    }
-    for note in &first.notes {
-        let _ = writeln!(out, "note: {note}");
-    }
-    for m in &first.missing {
-        let _ = writeln!(out, "not measured: {m}");
-    }
+    columns.sources(&mut out);
     out
 }
 

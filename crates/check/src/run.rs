@@ -4,9 +4,9 @@
 //! group as it ends; the test files and the check's own database are removed at the end, on
 //! Ctrl-C too.
 
-use super::battery::{LOG_ROW_BYTES, Sizing, log_rows};
-use super::evidence::{commits_of, depth_curve, depth_of};
-use super::plan::DirPlan;
+use crate::battery::{LOG_ROW_BYTES, Sizing, log_rows};
+use crate::evidence::{commits_of, depth_curve, depth_of};
+use crate::plan::DirPlan;
 use spindle_analysis::curve::{CurvePoint, close_call};
 use spindle_db::DbUrl;
 use spindle_db::logtest::LogTestPlan;

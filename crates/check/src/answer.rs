@@ -1,7 +1,7 @@
 //! Everything one check found, in one place: what the summary and `--json` both say.
 
-use super::battery::Budget;
-use super::since::Since;
+use crate::battery::Budget;
+use crate::since::Since;
 use spindle_analysis::findings::{Area, Evidence, Finding, Level};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -23,5 +23,12 @@ pub struct Answer {
     /// Stopped by Ctrl-C.
     pub interrupted: bool,
     /// Two directories: data and log on one volume or two.
-    pub layouts: Option<super::placement::Answer>,
+    pub layouts: Option<crate::placement::Answer>,
+}
+
+impl Answer {
+    /// Whether any finding is a problem (what `--strict` fails on).
+    pub fn has_problems(&self) -> bool {
+        self.findings.iter().any(|f| f.level == Level::Problem)
+    }
 }

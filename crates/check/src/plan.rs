@@ -2,23 +2,40 @@
 //! each directory's steps and log-test database, the layouts of two directories, the report's
 //! path. Every mistake the user could make is refused here, naming it (exit 2).
 
-use super::battery::{self, Budget, IoStep, Sizing, bytes_needed};
-use super::dirs;
-use super::placement::{self, Layouts};
-use super::report;
-use super::run::LogDb;
-use crate::args::CheckArgs;
-use crate::commands::db::registry_path;
-use crate::database::url_of;
-use crate::usage::UsageError;
+use crate::battery::{self, Budget, IoStep, Sizing, bytes_needed};
+use crate::dirs;
+use crate::placement::{self, Layouts};
+use crate::report;
+use crate::run::LogDb;
 use spindle_analysis::findings::Guidance;
 use spindle_db::Engine;
 use spindle_db::managed::ManagedEngine;
 use spindle_model::units::{format_bytes_approx, format_elapsed};
+use spindle_plan::database_url::url_of;
+use spindle_plan::usage::UsageError;
+use spindle_runner::workload::database::registry_path;
 use spindle_store::Location;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// What the user asked of a check, as plain values (the command line's flags).
+#[derive(Clone, Debug, Default)]
+pub struct CheckInput {
+    /// The directories to check; none is the current one.
+    pub dirs: Vec<PathBuf>,
+    /// `--quick`, `--thorough`: the battery's size.
+    pub quick: bool,
+    pub thorough: bool,
+    /// `--for`: whose guidance.
+    pub for_engine: Option<String>,
+    /// `--db`: the database the log test runs on.
+    pub db: Option<String>,
+    /// `--managed`: a PostgreSQL or MariaDB instance started in each directory.
+    pub managed: bool,
+    /// `-o`: the HTML report's path, and `--force` to replace it.
+    pub output: Option<PathBuf>,
+    pub force: bool,
+}
 
 /// One directory's share of the check.
 pub struct DirPlan {
@@ -39,8 +56,10 @@ pub struct CheckPlan {
     /// Two directories: data and log on one volume or two.
     pub layouts: Option<Layouts>,
     pub report: PathBuf,
-    /// `--label`s, on every run.
-    pub labels: BTreeMap<String, String>,
+    /// `--force`: the report may replace a file.
+    pub force: bool,
+    /// When planning began: the check's time counts from here.
+    pub started: Instant,
     /// Bytes the battery needs free in each directory.
     pub needed: u64,
     /// About how long every step measures.
@@ -67,7 +86,9 @@ impl CheckPlan {
     }
 }
 
-pub fn plan(args: &CheckArgs) -> anyhow::Result<CheckPlan> {
+/// The check planned, and so validated, before any I/O: a mistake is a usage error naming it.
+pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
+    let started = Instant::now();
     let budget = match (args.quick, args.thorough) {
         (true, _) => Budget::Quick,
         (_, true) => Budget::Thorough,
@@ -84,7 +105,6 @@ pub fn plan(args: &CheckArgs) -> anyhow::Result<CheckPlan> {
     let guidance = guidance_of(args.for_engine.as_deref(), given_db.as_ref().map(|u| u.engine))?;
     let managed = managed_of(args.managed, guidance)?;
     let registry = managed.map(|_| registry_path()).transpose()?;
-    let labels = crate::output::labels(&args.labels)?;
     let paths: Vec<PathBuf> = if args.dirs.is_empty() { vec![PathBuf::from(".")] } else { args.dirs.clone() };
     // A database of the check's own in each directory; a given one is tested once, its log
     // being wherever its server keeps it.
@@ -121,7 +141,8 @@ pub fn plan(args: &CheckArgs) -> anyhow::Result<CheckPlan> {
         dirs: planned,
         layouts,
         report,
-        labels,
+        force: args.force,
+        started,
         needed,
         takes,
         battery_steps: io_steps + log_steps,

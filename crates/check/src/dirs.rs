@@ -2,11 +2,11 @@
 //! directory, not writable, or short of the space the battery needs; and what the host says
 //! lies under each (filesystem, device, partition start, a loop device's backing file).
 
-use super::battery::Budget;
-use crate::usage::UsageError;
+use crate::battery::Budget;
 use spindle_analysis::findings::{DirEvidence, LoopBacking};
 use spindle_model::record::{DeviceInfo, shared_disks};
 use spindle_model::units::format_bytes_approx;
+use spindle_plan::usage::UsageError;
 use std::fs::OpenOptions;
 use std::path::Path;
 

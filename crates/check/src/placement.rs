@@ -4,14 +4,14 @@
 //! second. Each side is the same job of two targets run at once, so the log's commits compete
 //! with the data's page I/O exactly where they share a volume.
 
-use super::battery::{Budget, Sizing, plan_layout};
-use crate::usage::UsageError;
+use crate::battery::{Budget, Sizing, plan_layout};
 use spindle_analysis::compare::DEFAULT_THRESHOLD_PCT;
 use spindle_analysis::findings::Guidance;
 use spindle_analysis::findings::placement::{Recommendation, recommend};
 use spindle_model::spec::JobSpec;
+use spindle_plan::usage::UsageError;
 use spindle_runner::experiment::Runner;
-use spindle_runner::experiment::ab::{self, AbPlan};
+use spindle_runner::experiment::ab::{self, AbPlan, random_bit};
 use spindle_runner::experiment::rounds::Side;
 use spindle_runner::workload::io::{Files, IoJob};
 use std::collections::BTreeMap;
@@ -67,7 +67,7 @@ impl Layouts {
         let layout = |v: &str| BTreeMap::from([("layout".to_string(), v.to_string())]);
         let plan = AbPlan {
             rounds: self.rounds,
-            first: if crate::commands::ab::random_bit() { Side::A } else { Side::B },
+            first: if random_bit() { Side::A } else { Side::B },
             points: vec![None],
             threshold_pct: DEFAULT_THRESHOLD_PCT,
             name: format!("check layouts {data} {log}"),

@@ -1,8 +1,7 @@
 //! The check's stored runs turned into the evidence its rules judge: each step's record read
 //! for the figures that step is about.
 
-use super::battery::page_bytes;
-use crate::commands::logtest::table;
+use crate::battery::page_bytes;
 use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, dip, noise, shape};
 use spindle_analysis::findings::load::StepLoad;
 use spindle_analysis::findings::{
@@ -11,6 +10,7 @@ use spindle_analysis::findings::{
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_model::record::{IoStats, LatencySummary, RunStatus};
+use spindle_report::view::logtest as table;
 use spindle_runner::experiment::Finished;
 
 /// At most this many faults are named in the evidence; the run's record keeps the rest.

@@ -1,21 +1,18 @@
-//! What a check hands on: the HTML report (every step's runs with their charts, and the
-//! findings, drawn from the store as `spindle report` draws them) and the `--json` document.
+//! The check's HTML report: where it goes (planned before any I/O, never over a file the user
+//! did not give up) and what it holds (every step's runs with their charts, and the findings).
 
-use super::answer::Answer;
-use crate::output;
-use crate::usage::UsageError;
+use spindle_plan::output_file::check_output;
+use spindle_plan::usage::UsageError;
 use spindle_report::Format;
 use spindle_runner::experiment::Runner;
+use spindle_runner::saver::report_group;
 use std::path::{Path, PathBuf};
-
-/// The `--json` document's and each check group's summary schema (docs/check.md).
-pub const SCHEMA: &str = "spindle-check/1";
 
 /// Where the report goes: `-o`, checked now (before any I/O); else a new file in the first
 /// directory named for the time, never over an existing one.
 pub fn path(given: Option<&Path>, dir: &Path, force: bool) -> Result<PathBuf, UsageError> {
     if let Some(path) = given {
-        output::check_output(path, &[])?;
+        check_output(path, &[])?;
         if path.exists() && !force {
             return Err(UsageError::flag(
                 "-o",
@@ -41,36 +38,16 @@ pub fn path(given: Option<&Path>, dir: &Path, force: bool) -> Result<PathBuf, Us
     Ok(path)
 }
 
-/// Writes the HTML report of the check's groups; `None` when nothing was saved to report.
-pub fn write(path: &Path, runner: &Runner<'_>, group_ids: &[i64], force: bool) -> anyhow::Result<Option<PathBuf>> {
+/// The HTML report of the check's groups, drawn from the store as `spindle report` draws them;
+/// `None` when nothing was saved to report.
+pub fn html(runner: &Runner<'_>, group_ids: &[i64]) -> anyhow::Result<Option<Vec<u8>>> {
     let Some(store) = runner.saver.store() else { return Ok(None) };
     let records: Vec<_> = runner.runs.iter().map(|f| f.record.clone()).collect();
     let mut doc = runner.saver.document(&records);
     for id in group_ids {
-        doc.groups.push(crate::commands::report::report_group(store.group(*id)?));
+        doc.groups.push(report_group(store.group(*id)?));
     }
     doc.title = "spindle check".into();
     doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
-    let bytes = Format::Html.exporter().export(&doc)?;
-    output::write_whole(path, &bytes, force)?;
-    Ok(Some(path.to_path_buf()))
-}
-
-/// The `--json` document: every directory's evidence, the findings, the verdict per area, and
-/// what changed since the last check of each directory.
-pub fn json(a: &Answer) -> serde_json::Value {
-    serde_json::json!({
-        "schema": SCHEMA,
-        "budget": a.budget.name(),
-        "guidance": a.evidence.guidance,
-        "complete": !a.interrupted,
-        "groups": a.groups,
-        "report": a.report.as_ref().map(|p| p.display().to_string()),
-        "verdicts": a.verdicts.iter().map(|(area, level)| serde_json::json!({"area": area, "level": level})).collect::<Vec<_>>(),
-        "findings": a.findings,
-        "dirs": a.evidence.dirs,
-        "shared_devices": a.shared,
-        "layouts": a.layouts,
-        "since": a.since.iter().map(|(dir, s)| serde_json::json!({"dir": dir, "last": s})).collect::<Vec<_>>(),
-    })
+    Ok(Some(Format::Html.exporter().export(&doc)?))
 }

@@ -1,0 +1,99 @@
+//! The whole check, after its plan: what lies under each directory read first, then each
+//! directory's battery through the one runner, the two layouts where there are two
+//! directories, and the evidence judged once by the findings rules into the `Answer` every
+//! view draws. Data flows one way: a step's record becomes evidence once, findings are computed
+//! once, and the summary, `--json` and the HTML report are views of them.
+
+use crate::answer::Answer;
+use crate::plan::CheckPlan;
+use crate::run::{Eta, battery};
+use crate::{dirs, evidence, report, summaries};
+use spindle_analysis::findings::{self, DirEvidence, Evidence};
+use spindle_model::units::format_elapsed;
+use spindle_plan::managed::managed_anyhow;
+use spindle_runner::Outcome;
+use spindle_runner::experiment::Runner;
+use spindle_store::Location;
+
+/// A finished check: its answer, the HTML report to write where `answer.report` says, and how
+/// the runs went.
+pub struct Checked {
+    pub answer: Answer,
+    pub html: Option<Vec<u8>>,
+    pub outcome: Outcome,
+}
+
+/// Runs the planned check. `open_runner` makes the runner once the host has been read (it
+/// opens the store); `note` says what the check is about to do (the plan, shared devices,
+/// the layouts' rounds).
+pub fn run<'a>(
+    plan: CheckPlan,
+    store: &Location,
+    open_runner: impl FnOnce() -> anyhow::Result<Runner<'a>>,
+    note: &dyn Fn(&str),
+) -> anyhow::Result<Checked> {
+    note(&plan.describe(store));
+    // What lies under each directory, read before the battery writes anything.
+    let facts: Vec<DirEvidence> = plan.dirs.iter().map(|d| dirs::host_facts(&d.dir)).collect();
+    let shared = dirs::sharing_a_device(&facts);
+    for line in &shared {
+        note(line);
+    }
+    let mut runner = open_runner()?;
+    let (budget, report_path, plan_started) = (plan.budget, plan.report.clone(), plan.started);
+    let (evidence, layouts) = measure(&mut runner, plan, facts, note)?;
+    let found = findings::findings(&evidence);
+    let since = summaries::keep(&runner, &evidence, &found, budget)?;
+    let groups: Vec<i64> = runner.groups.iter().filter_map(|g| g.id).collect();
+    let html = report::html(&runner, &groups)?;
+    let interrupted = runner.outcome == Outcome::Interrupted;
+    let answer = Answer {
+        verdicts: findings::verdicts(&found),
+        findings: found,
+        evidence,
+        since,
+        shared,
+        budget,
+        elapsed: plan_started.elapsed(),
+        groups,
+        report: html.as_ref().map(|_| report_path),
+        interrupted,
+        layouts,
+    };
+    Ok(Checked { answer, html, outcome: runner.outcome })
+}
+
+/// Every directory's battery, its runs turned into the directory's evidence as it ends; then
+/// the layouts of two directories, unless the check stopped early.
+fn measure(
+    runner: &mut Runner<'_>,
+    plan: CheckPlan,
+    facts: Vec<DirEvidence>,
+    note: &dyn Fn(&str),
+) -> anyhow::Result<(Evidence, Option<crate::placement::Answer>)> {
+    let mut eta = Eta { left: plan.takes, done: 0, total: plan.battery_steps };
+    let mut evidence = Evidence { guidance: plan.guidance, dirs: Vec::new() };
+    for (dir, mut facts) in plan.dirs.into_iter().zip(facts) {
+        let before = runner.runs.len();
+        let engine = dir.log_engine;
+        let went_on = battery(runner, dir, &plan.sizing, &mut eta).map_err(managed_anyhow)?;
+        let runs: Vec<_> = runner.runs[before..].iter().collect();
+        evidence::gather(&mut facts, plan.guidance, &runs, engine);
+        evidence.dirs.push(facts);
+        if !went_on {
+            break;
+        }
+    }
+    let Some(l) = plan.layouts else { return Ok((evidence, None)) };
+    if runner.outcome == Outcome::Interrupted || evidence.dirs.len() != 2 {
+        return Ok((evidence, None));
+    }
+    note(&format!(
+        "data and log: one volume or two? {} rounds of both layouts, alternated (about {} left)",
+        l.rounds,
+        format_elapsed(l.takes())
+    ));
+    let shared_disk = dirs::shared_disk(&evidence.dirs[0].device, &evidence.dirs[1].device);
+    let layouts = l.run(runner, shared_disk.as_deref())?;
+    Ok((evidence, layouts))
+}
