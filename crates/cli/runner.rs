@@ -6,7 +6,8 @@
 use crate::args::StoreArgs;
 use crate::console::Console;
 use crate::{interrupt, output, store};
-use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, shape};
+use spindle_analysis::curve::{CurvePoint, curve};
+use spindle_analysis::group_summary::SweepSummary;
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_model::spec::JobSpec;
@@ -69,16 +70,8 @@ pub fn sweep_curve(
     points: &[(String, Vec<&RunRecord>)],
 ) -> anyhow::Result<Vec<CurvePoint>> {
     let curve = curve(points);
-    let shape = shape(&curve);
     if let Some(group) = runner.groups.first() {
-        let summary = serde_json::json!({
-            "param": param,
-            "curve": curve,
-            "knee": shape.knee().map(|i| &curve[i].value),
-            "knee_range": close_call(&curve).map(|r| r.span(&curve)),
-            "noisy": shape == Shape::Noisy,
-        });
-        runner.saver.set_group_summary(group, &summary)?;
+        runner.saver.set_group_summary(group, &serde_json::to_value(SweepSummary::of(param, &curve))?)?;
     }
     Ok(curve)
 }

@@ -63,7 +63,8 @@ fn same_everywhere(text: &str, since: &str) -> String {
 
 /// The time now, as the outputs write it, less a second (the import may begin in it).
 fn now_less_a_second() -> String {
-    let out = std::process::Command::new("date").args(["-u", "-d", "-1 second", "+%Y-%m-%dT%H:%M:%S"]).output().unwrap();
+    let out =
+        std::process::Command::new("date").args(["-u", "-d", "-1 second", "+%Y-%m-%dT%H:%M:%S"]).output().unwrap();
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
@@ -79,7 +80,11 @@ fn same_as_golden(name: &str, got: &str) -> Option<String> {
     if want == got {
         return None;
     }
-    let line = want.lines().zip(got.lines()).position(|(a, b)| a != b).unwrap_or(want.lines().count().min(got.lines().count()));
+    let line = want
+        .lines()
+        .zip(got.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(want.lines().count().min(got.lines().count()));
     Some(format!(
         "{name} differs from {} at line {}:\n  golden: {:?}\n  now:    {:?}",
         path.display(),

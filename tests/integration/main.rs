@@ -18,12 +18,12 @@ mod db_interrupts;
 mod db_managed;
 mod durability;
 mod features;
+mod golden;
 mod hammer;
 #[cfg(feature = "mysql")]
 mod hammer_mysql;
 #[cfg(feature = "postgres")]
 mod hammer_postgres;
-mod golden;
 mod import_report;
 mod io_bad_input;
 mod io_output;

@@ -8,6 +8,7 @@ pub mod characterize;
 pub mod compare;
 pub mod curve;
 pub mod findings;
+pub mod group_summary;
 pub mod log_optimum;
 pub mod spread;
 pub mod stats;

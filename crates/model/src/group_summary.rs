@@ -1,6 +1,8 @@
 //! What a group says once it ends, typed by the experiment that saved it. A summary is stored
 //! as the JSON of its variant's fields alone (untagged), as summaries were before they were
 //! typed, so stores need no migration; fields an older spindle did not write read as absent.
+//! A sweep's and an A/B experiment's carry analysis's curve and comparison, so their types
+//! are `spindle_analysis::group_summary`'s.
 
 use serde::{Deserialize, Serialize};
 

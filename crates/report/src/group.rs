@@ -4,8 +4,9 @@
 //! JSON; a report or a web page can draw the same view.
 
 use serde::{Deserialize, Serialize};
-use spindle_analysis::compare::{Comparison, DEFAULT_THRESHOLD_PCT, compare_rounds};
+use spindle_analysis::compare::{Comparison, compare_rounds};
 use spindle_analysis::curve::{CurvePoint, curve, knee};
+use spindle_analysis::group_summary::AbSummary;
 use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
@@ -20,7 +21,8 @@ pub struct GroupInput<'a> {
     pub kind: GroupKind,
     pub name: &'a str,
     pub created_at: &'a str,
-    /// The summary saved when the group ended (a sweep's parameter, an A/B threshold).
+    /// The summary saved when the group ended (a sweep's curve, an A/B experiment's comparison:
+    /// `spindle_analysis::group_summary`; the log test's: `spindle_model::group_summary`).
     pub summary: Option<&'a serde_json::Value>,
     /// `(run id, point, repeat, record)`, in the order they ran.
     pub runs: Vec<(i64, Option<&'a Point>, u32, &'a RunRecord)>,
@@ -231,8 +233,8 @@ fn check_findings(g: &GroupInput<'_>) -> Findings {
 /// Rounds paired by the runs' side and round labels, judged with the threshold the
 /// experiment used.
 fn ab_findings(g: &GroupInput<'_>) -> Findings {
-    let threshold_pct =
-        g.summary.and_then(|s| s["comparison"]["threshold_pct"].as_f64()).unwrap_or(DEFAULT_THRESHOLD_PCT);
+    let summary: AbSummary = g.summary.and_then(|s| AbSummary::deserialize(s).ok()).unwrap_or_default();
+    let threshold_pct = summary.comparison.threshold_pct;
     let runs: Vec<(i64, &RunRecord)> = g.runs.iter().map(|r| (r.0, r.3)).collect();
     Findings::Ab { comparison: compare_rounds(&runs, threshold_pct) }
 }
@@ -409,5 +411,26 @@ mod tests {
         assert_eq!((comparison.a_runs.as_slice(), comparison.b_runs.as_slice()), (&[1, 4][..], &[2, 3][..]));
         let text = String::from_utf8(render_group(&v)).unwrap();
         assert!(text.contains("A: a.toml") && text.contains("B outperforms A by 100.00% IOPS"), "{text}");
+    }
+
+    #[test]
+    fn an_ab_group_is_judged_again_with_the_threshold_its_summary_holds() {
+        let ab: Vec<RunRecord> = [("a", "1"), ("b", "1")]
+            .iter()
+            .map(|(side, round)| io_run(&[500.0; 3], 100_000, &[("ab", side), ("round", round)]))
+            .collect();
+        // As `spindle ab` has always stored it (the comparison cut short).
+        let stored: serde_json::Value = serde_json::from_str(
+            r#"{"a":"a.toml","b":"b.toml","comparison":{"headline":"h","threshold_pct":12.5},"order":"A B"}"#,
+        )
+        .unwrap();
+        let threshold = |summary: Option<&serde_json::Value>| {
+            let rows = ab.iter().enumerate().map(|(i, r)| (i as i64 + 1, None, 1, r)).collect();
+            let v = group_view(&GroupInput { summary, ..input(GroupKind::Ab, "ab a.toml b.toml", rows) });
+            let Findings::Ab { comparison } = v.findings else { panic!() };
+            comparison.threshold_pct
+        };
+        assert_eq!(threshold(Some(&stored)), 12.5);
+        assert_eq!(threshold(None), spindle_analysis::compare::DEFAULT_THRESHOLD_PCT);
     }
 }

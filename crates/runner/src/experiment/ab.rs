@@ -9,6 +9,7 @@ use super::rounds::{self, Side};
 use super::{Place, Runner};
 use crate::workload::Workload;
 use spindle_analysis::compare::{Comparison, ROUND_LABEL, SIDE_LABEL, compare_rounds};
+use spindle_analysis::group_summary::AbSummary;
 use spindle_model::RunRecord;
 use spindle_model::group::Point;
 use spindle_store::GroupKind;
@@ -114,15 +115,13 @@ fn compare_groups(
         let Some(first) = runs.first() else { continue };
         let ids: Vec<(i64, &RunRecord)> = runs.iter().map(|f| (f.id, &f.record)).collect();
         let comparison = compare_rounds(&ids, plan.threshold_pct);
-        runner.saver.set_group_summary(
-            group,
-            &serde_json::json!({
-                "a": plan.names[0],
-                "b": plan.names[1],
-                "order": rounds::order_text(order),
-                "comparison": comparison,
-            }),
-        )?;
+        let summary = AbSummary {
+            a: plan.names[0].clone(),
+            b: plan.names[1].clone(),
+            order: rounds::order_text(order),
+            comparison: &comparison,
+        };
+        runner.saver.set_group_summary(group, &serde_json::to_value(summary)?)?;
         let part = first.part.clone();
         let point =
             plan.points.iter().flatten().find(|p| group.name == group_name(plan, Some(p), part.as_deref())).cloned();
