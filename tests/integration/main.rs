@@ -24,6 +24,7 @@ mod hammer;
 mod hammer_mysql;
 #[cfg(feature = "postgres")]
 mod hammer_postgres;
+mod house;
 mod import_report;
 mod io_bad_input;
 mod io_output;
