@@ -1,10 +1,10 @@
 //! Which page answers a request, after access is checked. Only GET and HEAD; only the paths
 //! below; a path with `..`, a backslash or a NUL is refused before it is looked at.
 
-use super::access::Verdict;
-use super::http::{Request, Response};
 use super::pages::{self, Page, PageError};
 use super::{App, assets};
+use spindle_serve::access::Verdict;
+use spindle_serve::http::{Request, Response};
 use spindle_store::Store;
 
 pub fn respond(app: &App, store: &Store, req: &Request) -> Response {

@@ -2,7 +2,6 @@
 //! the paired basis where the runs came from `ab`), drawn as the report draws an A/B group;
 //! `format=json` gives exactly what `spindle compare --json` prints.
 
-use super::super::http::{Request, Response};
 use super::{Page, PageError, frame, within_limit};
 use crate::args::VerdictArgs;
 use crate::compared::{PartResult, Side, compared};
@@ -10,6 +9,7 @@ use crate::flags::threshold_of;
 use crate::selection;
 use spindle_report::served::compare::{self, PartView};
 use spindle_report::view::ReportView;
+use spindle_serve::http::{Request, Response};
 use spindle_store::Store;
 
 /// Items of one side: run ids, ranges and labels, as the form's fields and the runs page's

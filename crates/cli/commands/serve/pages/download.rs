@@ -2,11 +2,11 @@
 //! (HTML, XLSX, CSV, JSON; Markdown too), the runs picked by ids (the runs page's boxes, a
 //! run's page) or a group.
 
-use super::super::http::{Request, Response};
 use super::{Page, PageError, id_of, within_limit};
 use crate::commands::report::document;
 use crate::selection;
 use spindle_report::Format;
+use spindle_serve::http::{Request, Response};
 use spindle_store::Store;
 
 pub fn download(store: &Store, req: &Request) -> Page {

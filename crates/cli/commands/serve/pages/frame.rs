@@ -2,9 +2,9 @@
 //! links this server's own files.
 
 use super::super::assets;
-use super::super::http::Response;
 use spindle_report::served::{self, Assets};
 use spindle_report::view::ReportView;
+use spindle_serve::http::Response;
 
 const ASSETS: Assets = Assets { style: assets::STYLE, icon: assets::ICON, script: assets::SCRIPT };
 

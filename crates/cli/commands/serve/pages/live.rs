@@ -3,10 +3,10 @@
 //! JSON. A run whose spindle stopped publishing (killed, the machine gone) is shown as stopped
 //! without finishing, never as running.
 
-use super::super::http::Response;
 use super::{Page, PageError, frame};
 use spindle_report::served::{self, live::LiveRow};
 use spindle_report::view::ReportView;
+use spindle_serve::http::Response;
 use spindle_store::Store;
 use spindle_store::progress::LiveRun;
 use std::time::{SystemTime, UNIX_EPOCH};

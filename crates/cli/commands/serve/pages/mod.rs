@@ -8,8 +8,8 @@ pub mod live;
 pub mod run;
 pub mod runs;
 
-use super::http::Response;
 use crate::usage::UsageError;
+use spindle_serve::http::Response;
 use spindle_store::{Filter, Store, StoreError};
 
 /// The most runs one page or download reads in full: beyond it the answer is 413, so no

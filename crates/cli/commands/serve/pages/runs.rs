@@ -2,13 +2,13 @@
 //! `runs list` selects), sorted by any column, a page of them at a time, each with boxes that
 //! put it in side A or B of a comparison or in a download.
 
-use super::super::http::{Request, encode};
 use super::{Page, PageError, frame};
 use crate::args::SelectArgs;
 use crate::listing::{Listed, listed};
 use crate::selection;
 use spindle_report::served::{self, runs::FilterValues, runs::Order, runs::RunRow, runs::SORTS};
 use spindle_report::view::ReportView;
+use spindle_serve::http::{Request, encode};
 use spindle_store::{Filter, RunSummary, Store};
 use std::cmp::Ordering;
 

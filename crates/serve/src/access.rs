@@ -3,8 +3,8 @@
 //! 127.0.0.1). Anywhere else, whoever holds the token: given once as `?token=` (then kept in a
 //! cookie) or as `Authorization: Bearer`; every request without it gets 401.
 
-use super::http::Request;
-use crate::usage::UsageError;
+use crate::http::Request;
+use spindle_plan::usage::UsageError;
 use std::net::SocketAddr;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8088";
