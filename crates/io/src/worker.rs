@@ -55,14 +55,7 @@ pub struct WorkerPlan<'a> {
 }
 
 /// One second of this worker's measurement.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Second {
-    pub read_ios: u64,
-    pub write_ios: u64,
-    pub bytes: u64,
-    pub latency_sum_ns: u64,
-    pub latency_max_ns: u64,
-}
+pub use spindle_model::series::Second;
 
 /// Everything a worker measured; merged by the collector.
 pub struct WorkerResult {
