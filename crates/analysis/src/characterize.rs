@@ -5,6 +5,8 @@
 //! average Avg. Disk Queue Length; and the same again over only the busy samples (queue above
 //! 2), when the storage is under the load that matters.
 
+pub mod feed;
+pub mod replay;
 mod sizes;
 
 pub use sizes::MeanBetween;

@@ -5,6 +5,7 @@ mod delimited;
 pub mod foreign;
 pub mod icf;
 pub mod iostat;
+pub mod parallel;
 pub mod perfmon;
 pub mod sadf;
 pub mod stream;

@@ -28,6 +28,10 @@ pub trait RowSink {
     fn row(&mut self, time: &str, values: &[Option<f64>]);
     /// A line that is not a sample (1-based line number).
     fn skipped(&mut self, line: usize);
+    /// Whether the sink wants no more of the log (a reader then stops as soon as it can).
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// Reads a counter log line by line: `line` for each line as `str::split_inclusive('\n')`

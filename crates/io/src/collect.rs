@@ -5,8 +5,9 @@ use crate::run::JobOutcome;
 use crate::worker::{Second, WorkerResult};
 use spindle_model::counters::CounterLog;
 use spindle_model::record::{
-    CpuUsage, Environment, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint,
+    CpuUsage, Environment, IoStats, OpStats, RunRecord, RunStatus, TargetResult, ThreadResult,
 };
+use spindle_model::series::{add_seconds, time_series};
 use spindle_model::spec::{JobSpec, Workload};
 use spindle_model::verify::VerifySummary;
 use spindle_model::{Histogram, KindData};
@@ -95,43 +96,6 @@ pub fn describe_workload(w: &Workload) -> String {
         text.push_str(&format!(", fdatasync every {} writes", w.fsync_every));
     }
     text
-}
-
-/// Adds `from` into `into` second by second.
-fn add_seconds(into: &mut Vec<Second>, from: &[Second]) {
-    if into.len() < from.len() {
-        into.resize(from.len(), Second::default());
-    }
-    for (a, b) in into.iter_mut().zip(from) {
-        a.read_ios += b.read_ios;
-        a.write_ios += b.write_ios;
-        a.bytes += b.bytes;
-        a.latency_sum_ns += b.latency_sum_ns;
-        a.latency_max_ns = a.latency_max_ns.max(b.latency_max_ns);
-    }
-}
-
-/// One point per second measured; the last one covers only the part of a second that ran.
-fn time_series(seconds: &[Second], measured: f64) -> Vec<TimePoint> {
-    let points = measured.ceil() as usize;
-    (0..points)
-        .map(|i| {
-            let s = seconds.get(i).copied().unwrap_or_default();
-            let t = ((i + 1) as f64).min(measured);
-            let width = (t - i as f64).max(1e-9);
-            let ios = s.read_ios + s.write_ios;
-            TimePoint {
-                t,
-                read_ios: s.read_ios,
-                write_ios: s.write_ios,
-                bytes: s.bytes,
-                iops: ios as f64 / width,
-                bytes_per_sec: s.bytes as f64 / width,
-                latency_mean_ns: if ios == 0 { 0.0 } else { s.latency_sum_ns as f64 / ios as f64 },
-                latency_max_ns: s.latency_max_ns,
-            }
-        })
-        .collect()
 }
 
 /// Builds the run record of an `io` job.

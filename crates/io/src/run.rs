@@ -106,29 +106,7 @@ fn run_job_spawning(
 ) -> Result<JobOutcome, RunError> {
     let patterns: Vec<Pattern> =
         spec.targets.iter().enumerate().map(|(i, t)| Pattern::new(&t.workload, t.size, 0x5eed + i as u64)).collect();
-    let mut plans = Vec::new();
-    for (index, target) in spec.targets.iter().enumerate() {
-        let w = &target.workload;
-        let threads = w.threads.max(1) as u64;
-        let align = w.smallest_block().max(1);
-        // Each thread paces its share of the target's rate.
-        let interval_ns = w.rate_iops.map(|r| ((1e9 * threads as f64 / r.max(1) as f64) as u64).max(1));
-        for thread in 0..w.threads {
-            plans.push(WorkerPlan {
-                target: index,
-                thread,
-                target_size: target.size,
-                pattern: &patterns[index],
-                depth: w.depth,
-                fsync_every: w.fsync_every,
-                write_through: w.write_through,
-                interval_ns,
-                first_start_ns: interval_ns.map_or(0, |i| worker::first_start_ns(i, thread, w.threads)),
-                sequential_start: target.size / threads * thread as u64 / align * align,
-                seed: 0x9e37_79b9_7f4a_7c15 ^ ((index as u64) << 32 | thread as u64),
-            });
-        }
-    }
+    let plans = worker_plans(spec, &patterns);
     let live: Vec<LiveCounters> = plans.iter().map(|_| LiveCounters::default()).collect();
     let verify_id = spec.verify.then(new_verify_id);
     let maps: Vec<Option<GenerationMap>> = spec
@@ -186,37 +164,12 @@ fn run_job_spawning(
             }
         }
 
-        let (saved, saving) = std::sync::mpsc::channel::<()>();
-        let savings = &mut savings;
-        if !savings.is_empty() {
-            let spawned = std::thread::Builder::new()
-                .name("spindle-state".into())
-                .spawn_scoped(scope, move || saver::keep_saving(savings, &saving));
-            if let Err(source) = spawned {
-                // A verified run that cannot keep its state could not be judged after a crash.
-                stop.store(true, Ordering::Relaxed);
-                failure.lock().expect("failure lock").get_or_insert(RunError::StateSaverThread(source));
-            }
-        }
+        let saved = start_saver(scope, &mut savings, stop, &failure);
         let t0 = gate.open_at(start);
         let (open_ns, cpu) = watch(spec, t0, stop, &live, &handles, on_progress);
         // Every worker has ended: the saver stops, and the last save (below) is complete.
         drop(saved);
-        let workers: Vec<WorkerResult> = handles
-            .into_iter()
-            .filter_map(|h| match h.join() {
-                Ok(result) => result.ok(),
-                Err(panic) => {
-                    let why = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    failure.lock().expect("failure lock").get_or_insert(RunError::WorkerPanicked(why));
-                    None
-                }
-            })
-            .collect();
+        let workers = join_workers(handles, &failure);
         let measured_ns = window_end(spec, open_ns, &workers).saturating_sub(spec.warmup_ns);
         (workers, measured_ns, cpu, t0)
     });
@@ -229,6 +182,79 @@ fn run_job_spawning(
         mark_verified(spec, id, Some(&maps));
     }
     Ok(JobOutcome { workers, started_at, measured_ns, interrupted, cpu, verify_id, time_zero, warnings })
+}
+
+/// Each worker thread's plan: its target's workload, its share of the target's rate, and
+/// where its sequential stream begins.
+fn worker_plans<'p>(spec: &JobSpec, patterns: &'p [Pattern]) -> Vec<WorkerPlan<'p>> {
+    let mut plans = Vec::new();
+    for (index, target) in spec.targets.iter().enumerate() {
+        let w = &target.workload;
+        let threads = w.threads.max(1) as u64;
+        let align = w.smallest_block().max(1);
+        // Each thread paces its share of the target's rate.
+        let interval_ns = w.rate_iops.map(|r| ((1e9 * threads as f64 / r.max(1) as f64) as u64).max(1));
+        for thread in 0..w.threads {
+            plans.push(WorkerPlan {
+                target: index,
+                thread,
+                target_size: target.size,
+                pattern: &patterns[index],
+                depth: w.depth,
+                fsync_every: w.fsync_every,
+                write_through: w.write_through,
+                interval_ns,
+                first_start_ns: interval_ns.map_or(0, |i| worker::first_start_ns(i, thread, w.threads)),
+                sequential_start: target.size / threads * thread as u64 / align * align,
+                seed: 0x9e37_79b9_7f4a_7c15 ^ ((index as u64) << 32 | thread as u64),
+            });
+        }
+    }
+    plans
+}
+
+/// Starts the thread that keeps a verified run's write states saved, if there are any; the
+/// thread stops when the returned sender is dropped. A thread that cannot start stops the run.
+fn start_saver<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    savings: &'scope mut [Saving<'_>],
+    stop: &AtomicBool,
+    failure: &Mutex<Option<RunError>>,
+) -> std::sync::mpsc::Sender<()> {
+    let (saved, saving) = std::sync::mpsc::channel::<()>();
+    if !savings.is_empty() {
+        let spawned = std::thread::Builder::new()
+            .name("spindle-state".into())
+            .spawn_scoped(scope, move || saver::keep_saving(savings, &saving));
+        if let Err(source) = spawned {
+            // A verified run that cannot keep its state could not be judged after a crash.
+            stop.store(true, Ordering::Relaxed);
+            failure.lock().expect("failure lock").get_or_insert(RunError::StateSaverThread(source));
+        }
+    }
+    saved
+}
+
+/// The results of the workers that ended well; a worker that panicked is the run's failure.
+fn join_workers(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, Result<WorkerResult, ()>>>,
+    failure: &Mutex<Option<RunError>>,
+) -> Vec<WorkerResult> {
+    handles
+        .into_iter()
+        .filter_map(|h| match h.join() {
+            Ok(result) => result.ok(),
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                failure.lock().expect("failure lock").get_or_insert(RunError::WorkerPanicked(why));
+                None
+            }
+        })
+        .collect()
 }
 
 /// An id no other run shares, stamped into every sector a verified run writes.

@@ -12,7 +12,7 @@
 //! right after each batch's clock read, so a batch stamped before a stop was seen is known to
 //! have completed inside the window; one stamped after may not have, and is left out.
 
-use crate::engine::{BufferPool, Completion, Engine, Handoff, IoRequest, OpKind};
+use crate::engine::{BufferPool, Completion, Engine, EngineError, Handoff, IoRequest, OpKind};
 use crate::live::LiveCounters;
 use crate::pattern::{Access, Pattern};
 use crate::payload::{Done, Payload};
@@ -55,14 +55,7 @@ pub struct WorkerPlan<'a> {
 }
 
 /// One second of this worker's measurement.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Second {
-    pub read_ios: u64,
-    pub write_ios: u64,
-    pub bytes: u64,
-    pub latency_sum_ns: u64,
-    pub latency_max_ns: u64,
-}
+pub use spindle_model::series::Second;
 
 /// Everything a worker measured; merged by the collector.
 pub struct WorkerResult {
@@ -192,10 +185,101 @@ impl State<'_> {
         second
     }
 
+    /// When the next rate-limited I/O could be issued: its intended start, unless the worker is
+    /// `held` (stopping, or the device holds every slot or a flush waits for the writes).
+    #[inline(always)]
+    fn next_due(&self, held: bool) -> Option<u64> {
+        (self.plan.interval_ns.is_some() && !held).then(|| self.next_intended_ns.min(self.end_ns))
+    }
+
+    /// Where a batch of completions stamped `now` falls.
+    #[inline(always)]
+    fn phase(&mut self, now: u64) -> Phase {
+        if self.stopped || now >= self.end_ns {
+            Phase::After
+        } else if now < self.measure_start_ns {
+            Phase::Warmup
+        } else {
+            Phase::Measured(self.second_of(now))
+        }
+    }
+
+    /// Starts the CPU clock of the window at its first clock read inside it.
+    #[inline(always)]
+    fn begin_measuring(&mut self, now: u64) {
+        if !self.measuring && now >= self.measure_start_ns {
+            self.measuring = true;
+            self.cpu_start = thread_cpu();
+        }
+    }
+
+    /// Shows the live progress what this worker has done, warm-up included.
+    #[inline(always)]
+    fn publish(&self, live: &LiveCounters) {
+        let r = &self.result;
+        live.publish(
+            self.warmup.0 + r.read.count() + r.write.count(),
+            self.warmup.1 + r.bytes_read + r.bytes_written,
+            self.warmup.2 + (r.read.sum() + r.write.sum()) as u64,
+        );
+    }
+
+    /// The engine failed: counted as an error, and every worker stops.
+    #[cold]
+    fn engine_failed(&mut self, e: &EngineError, stop: &AtomicBool) {
+        count_error(&mut self.result, &e.to_string());
+        stop.store(true, Ordering::Relaxed);
+    }
+
     /// Raises the stop for every worker, this one first.
     fn raise_stop(&mut self, stop: &AtomicBool) {
         self.stopped = true;
         stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl<'a> State<'a> {
+    /// A worker's state before its first I/O: nothing counted, its pattern and stream at
+    /// this thread's start.
+    fn new(plan: &'a WorkerPlan<'a>, timing: Timing) -> State<'a> {
+        let rng = Rng::new(plan.seed);
+        let pattern_len = plan.pattern.len().max(1);
+        let threads_offset = plan.thread as u64 * 0x9e37_79b9;
+        State {
+            plan,
+            result: WorkerResult {
+                target: plan.target,
+                thread: plan.thread,
+                read: Histogram::new(),
+                write: Histogram::new(),
+                flush: Histogram::new(),
+                commit: Histogram::new(),
+                bytes_read: 0,
+                bytes_written: 0,
+                seconds: Vec::new(),
+                errors: BTreeMap::new(),
+                out_of_space: false,
+                cpu: (0.0, 0.0),
+                behind_schedule: 0,
+                in_flight_at_end: 0,
+                window_end_ns: 0,
+                verify: None,
+            },
+            rng,
+            pattern_index: (threads_offset % pattern_len as u64) as usize,
+            sequential_cursor: plan.sequential_start,
+            next_intended_ns: plan.first_start_ns,
+            device_busy_until_ns: 0,
+            commit_start_ns: None,
+            measure_start_ns: timing.measure_start_ns,
+            end_ns: timing.end_ns,
+            stopped: false,
+            open_ns: 0,
+            writes_since_flush: 0,
+            measuring: false,
+            cpu_start: (0.0, 0.0),
+            warmup: (0, 0, 0),
+        }
     }
 }
 
@@ -210,44 +294,7 @@ pub fn run<E: Engine, P: Payload>(
     live: &LiveCounters,
 ) -> WorkerResult {
     let depth = plan.depth.max(1) as usize;
-    let rng = Rng::new(plan.seed);
-    let pattern_len = plan.pattern.len().max(1);
-    let threads_offset = plan.thread as u64 * 0x9e37_79b9;
-    let mut s = State {
-        plan,
-        result: WorkerResult {
-            target: plan.target,
-            thread: plan.thread,
-            read: Histogram::new(),
-            write: Histogram::new(),
-            flush: Histogram::new(),
-            commit: Histogram::new(),
-            bytes_read: 0,
-            bytes_written: 0,
-            seconds: Vec::new(),
-            errors: BTreeMap::new(),
-            out_of_space: false,
-            cpu: (0.0, 0.0),
-            behind_schedule: 0,
-            in_flight_at_end: 0,
-            window_end_ns: 0,
-            verify: None,
-        },
-        rng,
-        pattern_index: (threads_offset % pattern_len as u64) as usize,
-        sequential_cursor: plan.sequential_start,
-        next_intended_ns: plan.first_start_ns,
-        device_busy_until_ns: 0,
-        commit_start_ns: None,
-        measure_start_ns: timing.measure_start_ns,
-        end_ns: timing.end_ns,
-        stopped: false,
-        open_ns: 0,
-        writes_since_flush: 0,
-        measuring: false,
-        cpu_start: (0.0, 0.0),
-        warmup: (0, 0, 0),
-    };
+    let mut s = State::new(plan, timing);
 
     // `depth` buffers take turns in flight; a payload may keep more in its pool (spares for
     // reads waiting to be checked), and any of them may be handed back by `completed`.
@@ -266,18 +313,13 @@ pub fn run<E: Engine, P: Payload>(
         if stopping && outstanding == 0 {
             break;
         }
-        if !s.measuring && now >= timing.measure_start_ns {
-            s.measuring = true;
-            s.cpu_start = thread_cpu();
-        }
+        s.begin_measuring(now);
         if !stopping {
             if s.flush_due() {
                 // A flush covers the writes before it: wait for them, then sync alone, as a
                 // database's log writer does before acknowledging a commit.
                 if outstanding == 0 && !flushing {
-                    let slot = free.pop().expect("a free slot when nothing is in flight");
-                    in_flight[slot as usize] = InFlight { start_ns: now, kind: OpKind::Flush, ..InFlight::IDLE };
-                    batch.push(IoRequest { slot, kind: OpKind::Flush, offset: 0, len: 0 });
+                    queue_flush(&mut free, &mut in_flight, &mut batch, now);
                     flushing = true;
                 }
             } else {
@@ -286,8 +328,7 @@ pub fn run<E: Engine, P: Payload>(
         }
         if !batch.is_empty() {
             if let Err(e) = engine.submit(&batch) {
-                count_error(&mut s.result, &e.to_string());
-                stop.store(true, Ordering::Relaxed);
+                s.engine_failed(&e, stop);
                 break;
             }
             outstanding += batch.len();
@@ -295,11 +336,7 @@ pub fn run<E: Engine, P: Payload>(
         }
         // Whether the device holds the worker: no slot free, or a flush waiting for the writes.
         let blocked = s.flush_due() || free.is_empty();
-        // When the next rate-limited I/O could be issued: its intended start, unless blocked.
-        let due = match plan.interval_ns {
-            Some(_) if !stopping && !blocked => Some(s.next_intended_ns.min(timing.end_ns)),
-            _ => None,
-        };
+        let due = s.next_due(stopping || blocked);
         if outstanding == 0 {
             // Ahead of schedule with nothing in flight: wait for the next intended start.
             now = match due {
@@ -315,8 +352,7 @@ pub fn run<E: Engine, P: Payload>(
         let timeout = due.map(|at| pacer.wait_before(now, at));
         let handover = Handover { in_flight: &mut in_flight, pacer: &pacer, payload: &mut *payload, buffers };
         if let Err(e) = engine.reap(1, timeout, &mut done, handover) {
-            count_error(&mut s.result, &e.to_string());
-            stop.store(true, Ordering::Relaxed);
+            s.engine_failed(&e, stop);
             break;
         }
         now = pacer.now();
@@ -324,13 +360,7 @@ pub fn run<E: Engine, P: Payload>(
         if blocked {
             s.device_busy_until_ns = now;
         }
-        let phase = if s.stopped || now >= timing.end_ns {
-            Phase::After
-        } else if now < timing.measure_start_ns {
-            Phase::Warmup
-        } else {
-            Phase::Measured(s.second_of(now))
-        };
+        let phase = s.phase(now);
         for c in done.drain(..) {
             let io = in_flight[c.slot as usize];
             outstanding -= 1;
@@ -347,16 +377,34 @@ pub fn run<E: Engine, P: Payload>(
                 s.commit_start_ns = None;
             }
         }
-        live.publish(
-            s.warmup.0 + s.result.read.count() + s.result.write.count(),
-            s.warmup.1 + s.result.bytes_read + s.result.bytes_written,
-            s.warmup.2 + (s.result.read.sum() + s.result.write.sum()) as u64,
-        );
+        s.publish(live);
     }
+    finish(s, engine, payload, buffers, outstanding, done, timing)
+}
+
+/// Queues a flush alone in a slot of its own (nothing else is in flight).
+#[inline(always)]
+fn queue_flush(free: &mut Vec<u32>, in_flight: &mut [InFlight], batch: &mut Vec<IoRequest>, now: u64) {
+    let slot = free.pop().expect("a free slot when nothing is in flight");
+    in_flight[slot as usize] = InFlight { start_ns: now, kind: OpKind::Flush, ..InFlight::IDLE };
+    batch.push(IoRequest { slot, kind: OpKind::Flush, offset: 0, len: 0 });
+}
+
+/// The worker's result once its loop has ended: the payload's kept work done, the window's
+/// end and the starts it fell behind, anything still in flight drained, its CPU time.
+fn finish<E: Engine, P: Payload>(
+    mut s: State<'_>,
+    engine: &mut E,
+    payload: &mut P,
+    buffers: &BufferPool,
+    mut outstanding: usize,
+    mut done: Vec<Completion>,
+    timing: Timing,
+) -> WorkerResult {
     while payload.idle(buffers) {}
     let window_end = s.open_ns.min(timing.end_ns);
     s.result.window_end_ns = window_end;
-    if let Some(interval) = plan.interval_ns {
+    if let Some(interval) = s.plan.interval_ns {
         s.result.behind_schedule = starts_between(s.next_intended_ns, interval, timing.measure_start_ns, window_end);
     }
     // Drain anything still in flight after an engine error, so buffers are not freed under the kernel.
@@ -367,7 +415,7 @@ pub fn run<E: Engine, P: Payload>(
         }
         outstanding = outstanding.saturating_sub(done.len());
     }
-    if plan.write_through && plan.fsync_every == 0 {
+    if s.plan.write_through && s.plan.fsync_every == 0 {
         // Each O_DSYNC write is a commit; copied once here rather than recorded twice per I/O.
         s.result.commit = s.result.write.clone();
     }

@@ -119,63 +119,8 @@ pub fn record() -> RunRecord {
             ThreadResult { target: 1, thread: 0, stats: log },
         ],
         timeseries: series,
-        environment: Environment {
-            hostname: "db01".into(),
-            os: "Debian GNU/Linux 13".into(),
-            kernel: "6.12.0".into(),
-            cpu_model: "AMD EPYC".into(),
-            logical_cpus: 2,
-            memory_bytes: 24 << 30,
-            devices: vec![DeviceInfo {
-                target: "/data/my,file.dat".into(),
-                device: Some("vda".into()),
-                partition: None,
-                model: Some("Virtio disk".into()),
-                vendor: None,
-                rotational: Some(false),
-                size_bytes: Some(256 << 30),
-                scheduler: Some("mq-deadline".into()),
-                logical_block_size: Some(512),
-                physical_block_size: Some(4096),
-                filesystem: Some("ext4".into()),
-                mount_point: Some("/".into()),
-                mount_options: Some("rw,relatime".into()),
-                write_cache: Some("write back".into()),
-                read_ahead_kb: Some(128),
-                max_sectors_kb: Some(1280),
-                loop_backing_file: None,
-                loop_direct_io: None,
-                members: Vec::new(),
-                disks: vec!["vda".into()],
-                origin: Some(DiskOrigin::Virtual {
-                    platform: "virtio".into(),
-                    evidence: "vda's driver is virtio_blk".into(),
-                }),
-            }],
-            shared_disks: Vec::new(),
-        },
-        counters: Some(CounterLog {
-            interval_seconds: 1.0,
-            t: vec![1.0, 2.0, 3.0],
-            counters: vec![
-                CounterSeries::new(
-                    "\\PhysicalDisk(vda)\\Disk Reads/sec".into(),
-                    vec![Some(3900.0), Some(4000.0), Some(4100.0)],
-                ),
-                CounterSeries::new(
-                    "\\PhysicalDisk(vda)\\Disk Writes/sec".into(),
-                    vec![Some(1500.0), Some(1500.0), Some(1500.0)],
-                ),
-                CounterSeries::new(
-                    "\\PhysicalDisk(vda)\\Avg. Disk Queue Length".into(),
-                    vec![Some(15.5), None, Some(16.5)],
-                ),
-                CounterSeries::new(
-                    "\\Processor(_Total)\\% Processor Time".into(),
-                    vec![Some(20.0), Some(30.0), Some(25.0)],
-                ),
-            ],
-        }),
+        environment: environment(),
+        counters: Some(counters()),
         errors: [("EIO".to_string(), 3)].into(),
         warnings: vec!["a warning".into()],
         behind_schedule_ios: 12,
@@ -183,6 +128,71 @@ pub fn record() -> RunRecord {
         sessions_started: None,
         counts: crate::db::Counts::Ios,
         agents: None,
+    }
+}
+
+/// The host `record` ran on: one virtual disk under its data file.
+fn environment() -> Environment {
+    Environment {
+        hostname: "db01".into(),
+        os: "Debian GNU/Linux 13".into(),
+        kernel: "6.12.0".into(),
+        cpu_model: "AMD EPYC".into(),
+        logical_cpus: 2,
+        memory_bytes: 24 << 30,
+        devices: vec![DeviceInfo {
+            target: "/data/my,file.dat".into(),
+            device: Some("vda".into()),
+            partition: None,
+            model: Some("Virtio disk".into()),
+            vendor: None,
+            rotational: Some(false),
+            size_bytes: Some(256 << 30),
+            scheduler: Some("mq-deadline".into()),
+            logical_block_size: Some(512),
+            physical_block_size: Some(4096),
+            filesystem: Some("ext4".into()),
+            mount_point: Some("/".into()),
+            mount_options: Some("rw,relatime".into()),
+            write_cache: Some("write back".into()),
+            read_ahead_kb: Some(128),
+            max_sectors_kb: Some(1280),
+            loop_backing_file: None,
+            loop_direct_io: None,
+            members: Vec::new(),
+            disks: vec!["vda".into()],
+            origin: Some(DiskOrigin::Virtual {
+                platform: "virtio".into(),
+                evidence: "vda's driver is virtio_blk".into(),
+            }),
+        }],
+        shared_disks: Vec::new(),
+    }
+}
+
+/// Disk and CPU counters sampled beside `record`, one of them with a missing sample.
+fn counters() -> CounterLog {
+    CounterLog {
+        interval_seconds: 1.0,
+        t: vec![1.0, 2.0, 3.0],
+        counters: vec![
+            CounterSeries::new(
+                "\\PhysicalDisk(vda)\\Disk Reads/sec".into(),
+                vec![Some(3900.0), Some(4000.0), Some(4100.0)],
+            ),
+            CounterSeries::new(
+                "\\PhysicalDisk(vda)\\Disk Writes/sec".into(),
+                vec![Some(1500.0), Some(1500.0), Some(1500.0)],
+            ),
+            CounterSeries::new(
+                "\\PhysicalDisk(vda)\\Avg. Disk Queue Length".into(),
+                vec![Some(15.5), None, Some(16.5)],
+            ),
+            CounterSeries::new(
+                "\\Processor(_Total)\\% Processor Time".into(),
+                vec![Some(20.0), Some(30.0), Some(25.0)],
+            ),
+        ],
     }
 }
 

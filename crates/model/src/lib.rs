@@ -16,6 +16,7 @@ pub mod merge;
 pub mod record;
 mod record_v1;
 pub mod rng;
+pub mod series;
 pub mod spec;
 pub mod time;
 pub mod units;

@@ -109,16 +109,85 @@ pub fn format_bytes_approx(bytes: u64) -> String {
     format!("{bytes} B")
 }
 
-/// Formats nanoseconds with a unit that keeps three significant digits readable.
+/// How a figure is read: in a table, beside others of its kind, with the digits that tell
+/// them apart (`180.00us`, `13,149`, `36.9`); or in a sentence, at a glance, with two or three
+/// significant digits (`180 µs`, `49k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    Table,
+    Sentence,
+}
+
+/// A latency in nanoseconds, as `reading` wants it: in a table `850ns`, `180.00us`, `3.90ms`,
+/// `1.20s`; in a sentence `850 ns`, `180 µs`, `3.9 ms`, `12 ms`, `1.2 s`.
+pub fn format_latency(ns: f64, reading: Reading) -> String {
+    match reading {
+        Reading::Table if ns < 1e3 => format!("{ns:.0}ns"),
+        Reading::Table if ns < 1e6 => format!("{:.2}us", ns / 1e3),
+        Reading::Table if ns < 1e9 => format!("{:.2}ms", ns / 1e6),
+        Reading::Table => format!("{:.2}s", ns / 1e9),
+        Reading::Sentence => latency_at_a_glance(ns),
+    }
+}
+
+fn latency_at_a_glance(ns: f64) -> String {
+    if !ns.is_finite() || ns < 0.0 {
+        return "an unknown time".into();
+    }
+    const UNITS: [(f64, &str); 4] = [(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")];
+    // The unit is chosen on the rounded value, so 999.6 µs reads `1.0 ms`, not `1000 µs`.
+    let (scale, unit) = UNITS.iter().copied().find(|(scale, _)| (ns / scale).round() < 1000.0).unwrap_or(UNITS[3]);
+    let value = ns / scale;
+    // One decimal below 10 (`3.9 ms`), none where it is a zero (`5 ms`, as guidance writes it).
+    let tenths = format!("{value:.1}");
+    match tenths.strip_suffix(".0") {
+        Some(whole) if value < 9.95 => format!("{whole} {unit}"),
+        None if value < 9.95 && unit != "ns" => format!("{tenths} {unit}"),
+        _ => format!("{value:.0} {unit}"),
+    }
+}
+
+/// A latency in a table (`Reading::Table`): the form most views print.
 pub fn format_latency_ns(ns: f64) -> String {
-    if ns < 1e3 {
-        format!("{ns:.0}ns")
-    } else if ns < 1e6 {
-        format!("{:.2}us", ns / 1e3)
-    } else if ns < 1e9 {
-        format!("{:.2}ms", ns / 1e6)
+    format_latency(ns, Reading::Table)
+}
+
+/// A rate (I/Os, calls, commits or rows per second), as `reading` wants it: in a table
+/// `12,345` for large rates, `123`, `12.3` and `1.23` for small ones, `-` for none; in a
+/// sentence `450`, `4,900`, `49k`, `1.2M`.
+pub fn format_rate(per_sec: f64, reading: Reading) -> String {
+    match reading {
+        Reading::Table => rate_in_a_table(per_sec),
+        Reading::Sentence => rate_at_a_glance(per_sec),
+    }
+}
+
+fn rate_in_a_table(v: f64) -> String {
+    if !v.is_finite() {
+        return NOT_RECORDED.into();
+    }
+    if v.abs() >= 1000.0 {
+        let sign = if v < 0.0 { "-" } else { "" };
+        format!("{sign}{}", grouped(v.abs().round() as u64))
+    } else if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
     } else {
-        format!("{:.2}s", ns / 1e9)
+        format!("{v:.2}")
+    }
+}
+
+fn rate_at_a_glance(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec < 0.0 {
+        return "an unknown number".into();
+    }
+    if per_sec.round() < 10_000.0 {
+        grouped(per_sec.round() as u64)
+    } else if (per_sec / 1e3).round() < 1000.0 {
+        format!("{:.0}k", per_sec / 1e3)
+    } else {
+        format!("{:.1}M", per_sec / 1e6)
     }
 }
 
@@ -157,6 +226,51 @@ pub fn format_duration_ns(ns: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latencies_in_a_table_keep_two_decimals() {
+        assert_eq!(format_latency_ns(850.0), "850ns");
+        assert_eq!(format_latency_ns(180_000.0), "180.00us");
+        assert_eq!(format_latency_ns(3_900_000.0), "3.90ms");
+        assert_eq!(format_latency_ns(1_200_000_000.0), "1.20s");
+    }
+
+    #[test]
+    fn latencies_in_a_sentence_keep_two_or_three_significant_digits() {
+        let latency = |ns| format_latency(ns, Reading::Sentence);
+        assert_eq!(latency(850.0), "850 ns");
+        assert_eq!(latency(180_000.0), "180 µs");
+        assert_eq!(latency(3_900_000.0), "3.9 ms");
+        assert_eq!(latency(12_300_000.0), "12 ms");
+        assert_eq!(latency(999_600.0), "1 ms");
+        assert_eq!(latency(5e6), "5 ms");
+        assert_eq!(latency(1_200_000_000.0), "1.2 s");
+        assert_eq!(latency(5e12), "5000 s");
+        assert_eq!(latency(f64::NAN), "an unknown time");
+        assert_eq!(latency(-1.0), "an unknown time");
+    }
+
+    #[test]
+    fn rates_in_a_table_keep_the_digits_that_tell_them_apart() {
+        let rate = |v| format_rate(v, Reading::Table);
+        assert_eq!(rate(13149.4), "13,149");
+        assert_eq!(rate(1234567.0), "1,234,567");
+        assert_eq!(rate(-2048.0), "-2,048");
+        assert_eq!(rate(512.4), "512");
+        assert_eq!(rate(36.93), "36.9");
+        assert_eq!(rate(0.8029), "0.80");
+        assert_eq!(rate(f64::NAN), "-");
+    }
+
+    #[test]
+    fn rates_in_a_sentence_read_in_thousands() {
+        let rate = |v| format_rate(v, Reading::Sentence);
+        assert_eq!(rate(450.4), "450");
+        assert_eq!(rate(4_900.0), "4,900");
+        assert_eq!(rate(49_123.0), "49k");
+        assert_eq!(rate(999_700.0), "1.0M");
+        assert_eq!(rate(f64::INFINITY), "an unknown number");
+    }
 
     #[test]
     fn percent_changes_are_signed_and_grouped_beyond_a_thousand() {

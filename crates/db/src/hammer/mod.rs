@@ -56,14 +56,9 @@ pub struct RunPlan {
     pub start: Option<std::sync::Arc<spindle_clock::StartAt>>,
 }
 
-/// Calls of one second of the measurement.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Second {
-    pub reads: u64,
-    pub writes: u64,
-    pub latency_sum_ns: u64,
-    pub latency_max_ns: u64,
-}
+/// Calls of one second of the measurement: GetAccount calls the reads, UpdateAccount calls the
+/// writes, no bytes.
+pub use spindle_model::series::Second;
 
 #[derive(Debug, Default)]
 pub struct SessionResult {

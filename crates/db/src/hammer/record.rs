@@ -4,7 +4,8 @@
 use super::{RunOutcome, RunPlan, Second, window};
 use crate::DbUrl;
 use spindle_model::db_spec::HammerSpec;
-use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult, TimePoint};
+use spindle_model::record::{CpuUsage, IoStats, RunRecord, RunStatus, TargetResult, ThreadResult};
+use spindle_model::series::{add_seconds, time_series};
 use spindle_model::{Histogram, KindData};
 use std::collections::BTreeMap;
 
@@ -35,39 +36,14 @@ pub fn run_record(
         for (k, n) in &s.errors {
             *errors.entry(k.clone()).or_default() += n;
         }
-        if seconds.len() < s.seconds.len() {
-            seconds.resize(s.seconds.len(), Second::default());
-        }
-        for (all, one) in seconds.iter_mut().zip(&s.seconds) {
-            all.reads += one.reads;
-            all.writes += one.writes;
-            all.latency_sum_ns += one.latency_sum_ns;
-            all.latency_max_ns = all.latency_max_ns.max(one.latency_max_ns);
-        }
+        add_seconds(&mut seconds, &s.seconds);
         let stats = stats(&r, &w, CpuUsage::default()).without_buckets();
         threads.push(ThreadResult { target: 0, thread: s.session, stats });
     }
     let summary = stats(&reads, &writes, CpuUsage::default());
-    let series: Vec<TimePoint> = seconds
-        .iter()
-        .enumerate()
-        .take(secs.ceil() as usize)
-        .map(|(i, s)| {
-            let t = ((i + 1) as f64).min(secs);
-            let width = (t - i as f64).max(1e-9);
-            let calls = s.reads + s.writes;
-            TimePoint {
-                t,
-                read_ios: s.reads,
-                write_ios: s.writes,
-                bytes: 0,
-                iops: calls as f64 / width,
-                bytes_per_sec: 0.0,
-                latency_mean_ns: if calls == 0 { 0.0 } else { s.latency_sum_ns as f64 / calls as f64 },
-                latency_max_ns: s.latency_max_ns,
-            }
-        })
-        .collect();
+    // The series ends at the last second any session counted a call in.
+    let mut series = time_series(&seconds, secs);
+    series.truncate(seconds.len());
     let pacing = match (plan.rate_per_session, plan.think.is_zero()) {
         (Some(r), _) => format!(", {:.0} calls/s in all", r * f64::from(plan.sessions)),
         (None, false) => format!(", {:?} think time", plan.think),

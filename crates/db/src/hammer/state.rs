@@ -148,9 +148,9 @@ impl<'a> SessionState<'a> {
                 }
                 let s = &mut r.seconds[second];
                 if call.read {
-                    s.reads += 1;
+                    s.read_ios += 1;
                 } else {
-                    s.writes += 1;
+                    s.write_ios += 1;
                 }
                 s.latency_sum_ns += latency;
                 s.latency_max_ns = s.latency_max_ns.max(latency);

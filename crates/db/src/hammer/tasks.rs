@@ -2,7 +2,7 @@
 //! Must be called inside a multi-threaded tokio runtime.
 
 use super::state::{Next, SessionState};
-use super::window::Watch;
+use super::window::{Watch, Zero};
 use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
 use crate::join::join_all;
@@ -11,7 +11,7 @@ use crate::session::AsyncSession;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 use tokio::sync::Barrier;
 
 /// Runs the plan with sessions from `connect(i)`, every session a task. Connection failures
@@ -62,15 +62,13 @@ where
         tokio::task::spawn_blocking(move || at.wait()).await.map_err(|_| DbError::Panic)?;
     }
     let time_zero = Instant::now();
-    let started_at = SystemTime::now();
+    let zero = Zero::now(time_zero, ramp_up, &live);
     let _ = gate.t0.set(time_zero);
-    let _ = live.time_zero.set(time_zero);
     gate.go.wait().await;
     let finished = || handles.iter().all(|h| h.is_finished());
     let watch = Watch::until_end(time_zero, plan.warmup + plan.duration, stop, &finished).await;
     let sessions = join_all(handles).await?;
-    let (measured, interrupted) = watch.close(plan, &sessions);
-    Ok(RunOutcome { sessions, ramp_up, time_zero, started_at, measured, interrupted })
+    Ok(watch.close(plan, sessions, zero))
 }
 
 /// Where sessions meet before measuring: every session arrives once connected (or failed),

@@ -149,7 +149,7 @@ fn ramp_up_is_left_out(plan: &RunPlan, out: &RunOutcome, connected: &[Instant]) 
     let intended = (plan.duration.as_secs_f64() * plan.rate_per_session.unwrap()).round() as u64;
     for s in &out.sessions {
         assert_eq!(calls(s) + s.behind_schedule, intended, "the whole schedule is in the window: {s:?}");
-        let series: u64 = s.seconds.iter().map(|x| x.reads + x.writes).sum();
+        let series: u64 = s.seconds.iter().map(|x| x.read_ios + x.write_ios).sum();
         assert_eq!(series, s.reads.count() + s.writes.count(), "the series holds the measured calls");
     }
 }
@@ -235,7 +235,7 @@ fn a_call_running_at_the_windows_end_is_not_in_it() {
     assert_eq!((s.writes.count(), s.errors.len()), (0, 0), "the call that ended after the window is not in it");
     let began = s.in_flight_at_end.expect("it is said to have been running at the window's end");
     assert!(began < plan.duration.as_nanos() as u64, "begun inside the window, at {began} ns");
-    assert!(s.seconds.iter().all(|x| x.writes == 0), "nor in the per-second counts: {:?}", s.seconds);
+    assert!(s.seconds.iter().all(|x| x.write_ios == 0), "nor in the per-second counts: {:?}", s.seconds);
     assert_eq!((out.measured, out.interrupted), (plan.duration, false), "no stop: the window ran to its end");
     let updated: i64 = rusqlite::Connection::open(&path)
         .unwrap()

@@ -1,13 +1,13 @@
 //! A thread per session, for blocking drivers (SQLite).
 
 use super::state::{Next, SessionState};
-use super::window::Watch;
+use super::window::{Watch, Zero};
 use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use crate::DbError;
 use crate::session::Session;
 use spindle_clock::{Pacer, StartGate};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 /// A session thread needs little stack: a connection and two histograms live on the heap.
 const SESSION_STACK: usize = 256 * 1024;
@@ -38,7 +38,7 @@ where
     let gate = StartGate::new(plan.sessions as usize);
     let failed = AtomicBool::new(false);
     let ramp_start = Instant::now();
-    let (results, ramp_up, time_zero, started_at, watch) = std::thread::scope(|scope| {
+    let (results, zero, watch) = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(plan.sessions as usize);
         let mut not_started = None;
         for i in 0..plan.sessions {
@@ -71,9 +71,7 @@ where
         }
         // Every session is connected (or failed): time zero, then all go.
         let time_zero = gate.open_at(plan.start.as_deref());
-        let started_at = SystemTime::now();
-        let ramp_up = time_zero.duration_since(ramp_start);
-        let _ = live.time_zero.set(time_zero);
+        let zero = Zero::now(time_zero, time_zero.duration_since(ramp_start), live);
         let finished = || handles.iter().all(|h| h.is_finished());
         let watch = Watch::blocking(time_zero, plan.warmup + plan.duration, stop, &finished);
         let mut results: Vec<Result<SessionResult, DbError>> =
@@ -82,11 +80,10 @@ where
         if let Some(e) = not_started {
             results.insert(0, Err(e));
         }
-        (results, ramp_up, time_zero, started_at, watch)
+        (results, zero, watch)
     });
     let sessions = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let (measured, interrupted) = watch.close(plan, &sessions);
-    Ok(RunOutcome { sessions, ramp_up, time_zero, started_at, measured, interrupted })
+    Ok(watch.close(plan, sessions, zero))
 }
 
 fn session_loop<S: Session>(

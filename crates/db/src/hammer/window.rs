@@ -3,10 +3,10 @@
 //! busy). Each knows the window was open at a time it read before finding no stop; the latest
 //! of those, capped at the end, is the window's end, and every call counted ended by it.
 
-use super::{MAX_WAIT, RunPlan, SessionResult};
+use super::{Live, MAX_WAIT, RunOutcome, RunPlan, SessionResult};
 use spindle_model::record::SessionStarts;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// The window as the coordinator saw it: how long after time zero it was known open.
 pub(super) struct Watch {
@@ -46,13 +46,39 @@ impl Watch {
         (now < end).then(|| (end - now).min(MAX_WAIT))
     }
 
-    /// The window measured and whether a stop cut it short: from the warm-up's end to the
-    /// latest moment the coordinator or any session knew no stop had come, capped at the end.
-    pub fn close(self, plan: &RunPlan, sessions: &[SessionResult]) -> (Duration, bool) {
+    /// The run's outcome, its window closed: measured from the warm-up's end to the latest
+    /// moment the coordinator or any session knew no stop had come, capped at the end, and
+    /// interrupted if a stop cut it short.
+    pub fn close(self, plan: &RunPlan, sessions: Vec<SessionResult>, zero: Zero) -> RunOutcome {
         let end = plan.warmup + plan.duration;
         let sessions_open = sessions.iter().map(|s| Duration::from_nanos(s.window_end_ns)).max().unwrap_or_default();
         let closed = self.open.max(sessions_open).min(end);
-        (closed.saturating_sub(plan.warmup), closed < end)
+        let Zero { time_zero, started_at, ramp_up } = zero;
+        RunOutcome {
+            sessions,
+            ramp_up,
+            time_zero,
+            started_at,
+            measured: closed.saturating_sub(plan.warmup),
+            interrupted: closed < end,
+        }
+    }
+}
+
+/// Time zero as the run keeps it: the instant, the wall-clock time then, and the ramp-up
+/// before it.
+pub(super) struct Zero {
+    time_zero: Instant,
+    started_at: SystemTime,
+    ramp_up: Duration,
+}
+
+impl Zero {
+    /// Time zero is `time_zero`, now: a progress line counts from it too.
+    pub fn now(time_zero: Instant, ramp_up: Duration, live: &Live) -> Zero {
+        let started_at = SystemTime::now();
+        let _ = live.time_zero.set(time_zero);
+        Zero { time_zero, started_at, ramp_up }
     }
 }
 

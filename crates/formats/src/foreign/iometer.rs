@@ -106,10 +106,11 @@ fn timestamp(v: &str) -> Option<String> {
     (date.len() == 10 && hms.len() == 3).then(|| format!("{date}T{}:{}:{}Z", hms[0], hms[1], hms[2]))
 }
 
+/// One results row: a WORKER row is kept as a thread of the ALL row that follows it; an ALL
+/// row is a run.
 fn row(n: usize, st: &mut State, fields: &[&str]) -> Result<Option<ForeignRun>, ParseError> {
-    let col = |name: &str| st.header.iter().position(|h| h == name).and_then(|i| fields.get(i).copied());
-    let num = |name: &str| col(name).and_then(number);
-    let kind = col("Target Type").unwrap_or("").trim();
+    let r = Row { header: &st.header, fields };
+    let kind = r.col("Target Type").unwrap_or("").trim();
     if kind.is_empty() {
         return Err(at_line(n, "a results row without a Target Type"));
     }
@@ -118,119 +119,144 @@ fn row(n: usize, st: &mut State, fields: &[&str]) -> Result<Option<ForeignRun>, 
     if kind == "PROCESSOR" {
         return Ok(None);
     }
-    let read_ios = num("Read I/Os").map(|v| v as u64);
-    let write_ios = num("Write I/Os").map(|v| v as u64);
-    let mb = |binary: &str, decimal: &str, old: &str| {
-        num(decimal)
-            .map(|v| v * 1e6)
-            .or_else(|| num(binary).map(|v| v * 1_048_576.0))
-            .or_else(|| num(old).map(|v| v * 1_048_576.0))
-    };
-    let stats = |ios: Option<u64>, bytes: &str, iops: &str, bps: Option<f64>, avg: &str, max: &str| ForeignStats {
-        ios,
-        bytes: num(bytes).map(|v| v as u64),
-        iops: num(iops),
-        bytes_per_sec: bps,
-        latency_mean_ns: num(avg).map(ms_to_ns),
-        latency_max_ns: num(max).map(ms_to_ns),
-        ..ForeignStats::default()
-    };
-    // Counts past 2^64 (a garbled row) are left out rather than wrapped.
-    let total_ios = read_ios.zip(write_ios).and_then(|(r, w)| r.checked_add(w));
-    let total = ForeignStats {
-        bytes: num("Bytes Read").zip(num("Bytes Written")).map(|(r, w)| (r + w) as u64),
-        ..stats(
-            total_ios,
-            "",
-            "IOps",
-            mb("MiBps (Binary)", "MBps (Decimal)", "MBps").or_else(|| num("MBps (Binary)").map(|v| v * 1_048_576.0)),
-            "Average Response Time",
-            "Maximum Response Time",
-        )
-    };
+    let total = r.total();
     if total.iops.is_none() {
         return Err(at_line(n, "a results row without IOps"));
     }
     match kind {
         "WORKER" => {
             if !st.instantaneous {
-                let thread = st.workers.len() as u32;
-                st.workers.push(ForeignThread {
-                    thread,
-                    target: col("Target Name").map(|t| t.trim().to_string()),
-                    stats: total,
-                });
+                let target = r.col("Target Name").map(|t| t.trim().to_string());
+                st.workers.push(ForeignThread { thread: st.workers.len() as u32, target, stats: total });
             }
             Ok(None)
         }
-        "ALL" => {
-            let read = stats(
-                read_ios,
-                "Bytes Read",
-                "Read IOps",
-                mb("Read MiBps (Binary)", "Read MBps (Decimal)", "Read MBps"),
-                "Average Read Response Time",
-                "Maximum Read Response Time",
-            );
-            let write = stats(
-                write_ios,
-                "Bytes Written",
-                "Write IOps",
-                mb("Write MiBps (Binary)", "Write MBps (Decimal)", "Write MBps"),
-                "Average Write Response Time",
-                "Maximum Write Response Time",
-            );
-            let spec_name = col("Access Specification Name").unwrap_or("").trim().to_string();
-            let depth = num("Queue Depth").map(|q| q as u32);
-            let workers = num("# Workers").map(|w| w as u32);
-            let duration = total_ios.zip(total.iops).filter(|(_, r)| *r > 0.0).map(|(n, r)| n as f64 / r);
-            let mut notes = vec!["IOMeter's time stamps carry no time zone: taken as UTC.".to_string()];
-            if duration.is_some() {
-                notes.push("The measured time is the I/O count over IOps (IOMeter prints no duration).".into());
-            }
-            if st.instantaneous {
-                notes.push("An instantaneous results file: the workers' per-update records are not imported.".into());
-            }
-            let bins: Vec<(u64, u64)> = st
-                .header
-                .iter()
-                .zip(fields)
-                .filter_map(|(name, count)| Some((bin_middle_ns(name)?, number(count)? as u64)))
-                .collect();
-            if !bins.is_empty() {
-                notes.push(
-                    "Latency percentiles come from IOMeter's 21 latency bins, each taken at its middle: as coarse as the bins."
-                        .into(),
-                );
-            }
-            let total = ForeignStats { histogram_ns: bins, ..total };
-            let (size, reads, random) = st.spec.unwrap_or((0, f64::NAN, f64::NAN));
-            Ok(Some(ForeignRun {
-                tool: Some(Tool::Iometer),
-                tool_version: st.version.clone(),
-                name: format!(
-                    "{}{}",
-                    if spec_name.is_empty() { st.description.clone().unwrap_or_default() } else { spec_name },
-                    depth.map(|d| format!(" QD {d}")).unwrap_or_default()
-                ),
-                started_at: st.started_at.clone(),
-                duration_s: duration,
-                block_size: (size > 0).then_some(size),
-                threads: workers,
-                // IOMeter's Queue Depth is outstanding I/Os per worker's target.
-                queue_depth: depth,
-                read_pct: reads.is_finite().then_some(reads),
-                random_pct: random.is_finite().then_some(random),
-                cpu_pct: num("% CPU Utilization"),
-                total,
-                read,
-                write,
-                threads_detail: std::mem::take(&mut st.workers),
-                notes,
-                ..ForeignRun::default()
-            }))
-        }
+        "ALL" => Ok(Some(all_run(st, fields, total))),
         _ => Ok(None),
+    }
+}
+
+/// A results row's values, found by the header's names.
+struct Row<'a> {
+    header: &'a [String],
+    fields: &'a [&'a str],
+}
+
+impl<'a> Row<'a> {
+    fn col(&self, name: &str) -> Option<&'a str> {
+        self.header.iter().position(|h| h == name).and_then(|i| self.fields.get(i).copied())
+    }
+
+    fn num(&self, name: &str) -> Option<f64> {
+        self.col(name).and_then(number)
+    }
+
+    /// Bytes per second from whichever of the three ways the versions name it is there.
+    fn mb(&self, binary: &str, decimal: &str, old: &str) -> Option<f64> {
+        self.num(decimal)
+            .map(|v| v * 1e6)
+            .or_else(|| self.num(binary).map(|v| v * 1_048_576.0))
+            .or_else(|| self.num(old).map(|v| v * 1_048_576.0))
+    }
+
+    fn ios(&self, name: &str) -> Option<u64> {
+        self.num(name).map(|v| v as u64)
+    }
+
+    fn stats(&self, ios: Option<u64>, bytes: &str, iops: &str, bps: Option<f64>, avg: &str, max: &str) -> ForeignStats {
+        ForeignStats {
+            ios,
+            bytes: self.num(bytes).map(|v| v as u64),
+            iops: self.num(iops),
+            bytes_per_sec: bps,
+            latency_mean_ns: self.num(avg).map(ms_to_ns),
+            latency_max_ns: self.num(max).map(ms_to_ns),
+            ..ForeignStats::default()
+        }
+    }
+
+    /// One direction (`Read`, `Write`), its bytes named by `done` (`Bytes Read`, `Bytes Written`).
+    fn direction(&self, d: &str, done: &str) -> ForeignStats {
+        self.stats(
+            self.ios(&format!("{d} I/Os")),
+            &format!("Bytes {done}"),
+            &format!("{d} IOps"),
+            self.mb(&format!("{d} MiBps (Binary)"), &format!("{d} MBps (Decimal)"), &format!("{d} MBps")),
+            &format!("Average {d} Response Time"),
+            &format!("Maximum {d} Response Time"),
+        )
+    }
+
+    /// Reads and writes together.
+    fn total(&self) -> ForeignStats {
+        // Counts past 2^64 (a garbled row) are left out rather than wrapped.
+        let total_ios = self.ios("Read I/Os").zip(self.ios("Write I/Os")).and_then(|(r, w)| r.checked_add(w));
+        ForeignStats {
+            bytes: self.num("Bytes Read").zip(self.num("Bytes Written")).map(|(r, w)| (r + w) as u64),
+            ..self.stats(
+                total_ios,
+                "",
+                "IOps",
+                self.mb("MiBps (Binary)", "MBps (Decimal)", "MBps")
+                    .or_else(|| self.num("MBps (Binary)").map(|v| v * 1_048_576.0)),
+                "Average Response Time",
+                "Maximum Response Time",
+            )
+        }
+    }
+}
+
+/// The run of an ALL row (`total` its reads and writes together), with the WORKER rows before
+/// it as its threads.
+fn all_run(st: &mut State, fields: &[&str], total: ForeignStats) -> ForeignRun {
+    let r = Row { header: &st.header, fields };
+    let (read, write) = (r.direction("Read", "Read"), r.direction("Write", "Written"));
+    let spec_name = r.col("Access Specification Name").unwrap_or("").trim().to_string();
+    let depth = r.num("Queue Depth").map(|q| q as u32);
+    let duration = total.ios.zip(total.iops).filter(|(_, r)| *r > 0.0).map(|(n, r)| n as f64 / r);
+    let mut notes = vec!["IOMeter's time stamps carry no time zone: taken as UTC.".to_string()];
+    if duration.is_some() {
+        notes.push("The measured time is the I/O count over IOps (IOMeter prints no duration).".into());
+    }
+    if st.instantaneous {
+        notes.push("An instantaneous results file: the workers' per-update records are not imported.".into());
+    }
+    let bins: Vec<(u64, u64)> = st
+        .header
+        .iter()
+        .zip(fields)
+        .filter_map(|(name, count)| Some((bin_middle_ns(name)?, number(count)? as u64)))
+        .collect();
+    if !bins.is_empty() {
+        notes.push(
+            "Latency percentiles come from IOMeter's 21 latency bins, each taken at its middle: as coarse as the bins."
+                .into(),
+        );
+    }
+    let (size, reads, random) = st.spec.unwrap_or((0, f64::NAN, f64::NAN));
+    ForeignRun {
+        tool: Some(Tool::Iometer),
+        tool_version: st.version.clone(),
+        name: format!(
+            "{}{}",
+            if spec_name.is_empty() { st.description.clone().unwrap_or_default() } else { spec_name },
+            depth.map(|d| format!(" QD {d}")).unwrap_or_default()
+        ),
+        started_at: st.started_at.clone(),
+        duration_s: duration,
+        block_size: (size > 0).then_some(size),
+        threads: r.num("# Workers").map(|w| w as u32),
+        // IOMeter's Queue Depth is outstanding I/Os per worker's target.
+        queue_depth: depth,
+        read_pct: reads.is_finite().then_some(reads),
+        random_pct: random.is_finite().then_some(random),
+        cpu_pct: r.num("% CPU Utilization"),
+        total: ForeignStats { histogram_ns: bins, ..total },
+        read,
+        write,
+        threads_detail: std::mem::take(&mut st.workers),
+        notes,
+        ..ForeignRun::default()
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod buffers;
 pub mod null;
+mod performed;
 pub mod sync;
 #[cfg(target_os = "linux")]
 pub mod uring;

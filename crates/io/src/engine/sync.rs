@@ -1,21 +1,25 @@
 //! The sync engine: pread/pwrite/fdatasync, one I/O at a time per thread, on any Unix.
 //! Concurrency comes from threads, so a plan gives it a depth of 1.
 
-use super::{BufferPool, Completion, Engine, EngineError, EngineTarget, Handoff, IoRequest, OpKind};
+use super::performed::{Perform, Performed};
+use super::{BufferPool, EngineTarget, IoRequest, OpKind};
 use std::os::fd::RawFd;
-use std::time::Duration;
 
-pub struct SyncEngine<'a> {
+/// pread, pwrite or fdatasync on one file, into and out of the worker's buffers.
+pub struct Syscalls<'a> {
     fd: RawFd,
     buffers: &'a BufferPool,
-    done: Vec<Completion>,
 }
+
+pub type SyncEngine<'a> = Performed<Syscalls<'a>>;
 
 impl<'a> SyncEngine<'a> {
     pub fn new(target: EngineTarget<'a>) -> SyncEngine<'a> {
-        SyncEngine { fd: target.fd, buffers: target.buffers, done: Vec::with_capacity(target.depth as usize) }
+        Performed::with(Syscalls { fd: target.fd, buffers: target.buffers }, target.depth)
     }
+}
 
+impl Perform for Syscalls<'_> {
     fn perform(&self, r: &IoRequest) -> i32 {
         let buf = self.buffers.slot_ptr(r.slot);
         // SAFETY: the slot buffer holds at least `len` bytes (the pool's slot size is the
@@ -31,33 +35,10 @@ impl<'a> SyncEngine<'a> {
     }
 }
 
-impl Engine for SyncEngine<'_> {
-    fn submit(&mut self, requests: &[IoRequest]) -> Result<(), EngineError> {
-        for r in requests {
-            let result = self.perform(r);
-            self.done.push(Completion { slot: r.slot, result });
-        }
-        Ok(())
-    }
-
-    fn reap(
-        &mut self,
-        _min: usize,
-        _timeout: Option<Duration>,
-        out: &mut Vec<Completion>,
-        mut handoff: impl Handoff,
-    ) -> Result<(), EngineError> {
-        // Every I/O was performed in `submit`, so the caller's kept work may run now; nothing is
-        // left to hand over or wait for.
-        while handoff.idle() {}
-        out.append(&mut self.done);
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Completion, Engine};
     use std::io::Write;
     use std::os::fd::AsRawFd;
 
