@@ -7,7 +7,6 @@
 
 mod args;
 mod commands;
-mod compared;
 mod console;
 mod flags;
 pub mod fuzzing;

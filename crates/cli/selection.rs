@@ -1,57 +1,12 @@
-//! Selecting stored runs from the command line: labels (`raid=10`), run ids (`12`) and
-//! ranges (`12-14`), kinds, statuses and times. Every mistake names the flag and the value.
+//! Selecting stored runs from the command line's selection flags: labels, kinds, statuses,
+//! times and groups (ids, ranges and labels are parsed by the store's selection). Every
+//! mistake names the flag and the value.
 
 use crate::args::SelectArgs;
 use crate::usage::UsageError;
+pub use spindle_store::selection::{parse_ids, parse_label, parse_selection};
 use spindle_store::{Filter, TimeBound};
 use std::time::SystemTime;
-
-/// `KEY=VALUE`, as labels are attached (`--label`) and selected (`--label`, `--a`, `--b`).
-pub fn parse_label(flag: &'static str, item: &str) -> Result<(String, String), UsageError> {
-    let (key, value) = item
-        .split_once('=')
-        .ok_or_else(|| UsageError::flag(flag, item, format_args!("write KEY=VALUE, e.g. {flag} raid=10")))?;
-    let key = key.trim();
-    let valid = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
-    if !valid {
-        return Err(UsageError::flag(flag, item, "the key must be letters, digits, '_', '-' or '.'"));
-    }
-    Ok((key.to_string(), value.trim().to_string()))
-}
-
-/// `12` or `12-14`, when `item` is one.
-fn parse_id_range(item: &str) -> Option<(i64, i64)> {
-    let id = |s: &str| s.trim().parse::<i64>().ok().filter(|n| *n > 0);
-    match item.split_once('-') {
-        Some((a, b)) => Some((id(a)?, id(b)?)).filter(|(a, b)| a <= b),
-        None => id(item).map(|n| (n, n)),
-    }
-}
-
-/// Run ids as `runs rm` and `runs show` take them.
-pub fn parse_ids(flag: &'static str, items: &[String]) -> Result<Vec<(i64, i64)>, UsageError> {
-    items
-        .iter()
-        .map(|item| {
-            parse_id_range(item).ok_or_else(|| UsageError::flag(flag, item, "not a run id; write 12 or a range 12-14"))
-        })
-        .collect()
-}
-
-/// `--a` / `--b` items: each a run id, a range or a label; all must hold.
-pub fn parse_selection(flag: &'static str, items: &[String]) -> Result<Filter, UsageError> {
-    let mut filter = Filter::default();
-    for item in items {
-        if let Some(range) = parse_id_range(item) {
-            filter.ids.push(range);
-        } else if item.contains('=') {
-            filter.labels.push(parse_label(flag, item)?);
-        } else {
-            return Err(UsageError::flag(flag, item, "write a run id (12), a range (12-14) or a label (raid=10)"));
-        }
-    }
-    Ok(filter)
-}
 
 /// The filter of `runs list`'s selection flags.
 pub fn filter_of(select: &SelectArgs, now: SystemTime) -> Result<Filter, UsageError> {

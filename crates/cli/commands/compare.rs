@@ -1,10 +1,10 @@
 //! `spindle compare`: B against A, where each side is runs picked by id or label.
 
 use crate::args::CompareArgs;
-use crate::compared::{Side, compared};
 use crate::flags::threshold_of;
 use crate::usage::UsageError;
 use crate::{Outcome, output, store};
+use spindle_runner::compared::{Side, compared};
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     let (a_items, b_items) = match (args.runs.as_slice(), args.a.is_empty() && args.b.is_empty()) {

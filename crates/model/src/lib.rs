@@ -13,6 +13,7 @@ pub mod group_summary;
 pub mod histogram;
 pub mod kind;
 pub mod merge;
+pub mod origin;
 pub mod record;
 mod record_v1;
 pub mod rng;
@@ -20,6 +21,7 @@ pub mod series;
 pub mod spec;
 pub mod time;
 pub mod units;
+pub mod usage;
 pub mod verify;
 
 pub use details::KindData;

@@ -10,14 +10,16 @@ pub mod input_file;
 mod layer;
 pub mod machine;
 pub mod managed;
-pub mod origin;
 pub mod output_file;
 pub mod profiles;
 mod spec_file;
 mod sweep;
 mod target;
-pub mod usage;
 mod values;
+
+// Where a setting came from and the mistakes naming it are model's (every library names its
+// users' mistakes the same way); planning speaks of them most.
+pub use spindle_model::{origin, usage};
 
 use crate::origin::{Origin, Setting};
 use crate::usage::UsageError;

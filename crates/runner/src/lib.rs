@@ -14,6 +14,7 @@
 //! balanced rounds, whose runs are then compared pair by pair, one comparison per part and
 //! point.
 
+pub mod compared;
 pub mod end;
 pub mod experiment;
 pub mod harness;

@@ -4,7 +4,7 @@
 //! cookie) or as `Authorization: Bearer`; every request without it gets 401.
 
 use crate::http::Request;
-use spindle_plan::usage::UsageError;
+use spindle_model::usage::UsageError;
 use std::net::SocketAddr;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8088";

@@ -16,6 +16,7 @@ mod query;
 mod records_v2;
 mod save;
 mod schema;
+pub mod selection;
 #[cfg(test)]
 mod tests;
 #[cfg(all(test, feature = "postgres"))]

@@ -2,8 +2,6 @@
 //! before anything is saved, and all runs are saved in one transaction: a file that breaks
 //! anywhere imports nothing, and says where it broke.
 
-mod record;
-
 use crate::Outcome;
 use crate::args::ImportArgs;
 use crate::output;
@@ -118,13 +116,17 @@ fn parse_file(path: &Path, now: std::time::SystemTime) -> Result<(Parsed, String
     if runs.is_empty() {
         return Err(UsageError::file(path, "holds no run to import"));
     }
-    let source = record::Source {
+    let source = spindle_formats::foreign::record::Source {
         file: &shown,
         sha256: &sha,
         imported_at: now,
         file_time: std::fs::metadata(path).and_then(|m| m.modified()).ok(),
     };
-    let records = runs.iter().enumerate().map(|(i, run)| record::record_of(run, i as u32 + 1, &source)).collect();
+    let records = runs
+        .iter()
+        .enumerate()
+        .map(|(i, run)| spindle_formats::foreign::record::record_of(run, i as u32 + 1, &source))
+        .collect();
     let tool = runs[0].tool.map_or("an unknown tool", |t| t.name());
     let version = runs[0].tool_version.clone();
     Ok((Parsed { shown, tool, version, records }, sha))

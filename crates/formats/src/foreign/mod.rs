@@ -8,6 +8,7 @@ mod diskspd;
 mod diskspd_xml;
 mod fio;
 mod iometer;
+pub mod record;
 mod sqlio;
 #[cfg(test)]
 mod tests;

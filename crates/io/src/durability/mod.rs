@@ -6,5 +6,6 @@
 //! spindle-analysis (`findings::flush_hints`) from the median flush the writer reports.
 
 pub mod check;
+pub mod keeper;
 pub mod log;
 pub mod write;

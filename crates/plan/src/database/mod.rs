@@ -234,7 +234,7 @@ impl Section<'_> {
 }
 
 /// `--sessions 100,500,800`, `sessions = 8` or `sessions = "8,32,128"`: each count from 1 to
-/// [`MAX_SESSIONS`].
+/// `MAX_SESSIONS`.
 pub fn sessions_of(s: &Setting) -> Result<Vec<u32>, UsageError> {
     s.text
         .split(',')

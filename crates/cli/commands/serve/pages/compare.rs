@@ -4,11 +4,11 @@
 
 use super::{Page, PageError, frame, within_limit};
 use crate::args::VerdictArgs;
-use crate::compared::{PartResult, Side, compared};
 use crate::flags::threshold_of;
 use crate::selection;
 use spindle_report::served::compare::{self, PartView};
 use spindle_report::view::ReportView;
+use spindle_runner::compared::{PartResult, Side, compared};
 use spindle_serve::http::{Request, Response};
 use spindle_store::Store;
 

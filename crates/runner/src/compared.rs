@@ -1,10 +1,10 @@
 //! B against A from the store, where each side is runs picked by id or label: what `spindle
 //! compare` prints and `spindle serve`'s compare page draws, judged by one function.
 
-use crate::selection;
-use crate::usage::UsageError;
 use spindle_analysis::compare::{Comparison, Settings};
 use spindle_model::RunRecord;
+use spindle_model::usage::UsageError;
+use spindle_store::selection;
 use spindle_store::{Filter, GroupKind, Store, StoredRun};
 
 /// One side of a comparison as asked: the flag (or field) that named it and its items (run

@@ -2,7 +2,7 @@
 //! in spindle's units, and nothing the file does not give. What is absent is said in the
 //! record's origin, so `compare` and `report` never treat a missing figure as a zero.
 
-use spindle_formats::foreign::{ForeignRun, ForeignStats};
+use super::{ForeignRun, ForeignStats};
 use spindle_model::record::{DirectionStats, IoStats, LatencySummary, RunStatus, TargetResult, ThreadResult};
 use spindle_model::units::format_size;
 use spindle_model::{Histogram, ImportedSpec, KindData, Origin, RunRecord, Unrecorded};
