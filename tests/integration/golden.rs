@@ -5,7 +5,7 @@
 //! fixed one); the one thing that changes is the time of this run (a report says when it was
 //! written), which is written as NOW.
 //!
-//! After a change meant to alter these outputs, run with SPINDLE_BLESS=1 to write the new
+//! After a change meant to alter these outputs, run with SPINDLE_UPDATE_GOLDEN=1 to write the new
 //! golden files, and read their diff before committing it.
 
 use crate::common::spindle_with_store;
@@ -70,13 +70,13 @@ fn now_less_a_second() -> String {
 
 fn same_as_golden(name: &str, got: &str) -> Option<String> {
     let path = golden_dir().join(name);
-    if std::env::var_os("SPINDLE_BLESS").is_some() {
+    if std::env::var_os("SPINDLE_UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(golden_dir()).unwrap();
         std::fs::write(&path, got).unwrap();
         return None;
     }
     let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (SPINDLE_BLESS=1 writes it)", path.display()));
+        .unwrap_or_else(|e| panic!("{}: {e} (SPINDLE_UPDATE_GOLDEN=1 writes it)", path.display()));
     if want == got {
         return None;
     }

@@ -5,6 +5,7 @@
 //! out, so the CLI, reports and a later web UI draw the same conclusions from the same data.
 
 pub mod characterize;
+pub mod check_summary;
 pub mod compare;
 pub mod curve;
 pub mod findings;

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 use spindle_analysis::findings::since::{Change, HISTORY, changes};
+use serde::de::IgnoredAny;
+use spindle_analysis::check_summary::KeptCheck;
 use spindle_analysis::findings::{DirEvidence, Guidance};
 use spindle_store::{GroupKind, Store};
 
@@ -31,10 +33,9 @@ pub fn since(
     let earlier: Vec<(i64, String, DirEvidence)> = groups
         .into_iter()
         .filter_map(|g| {
-            let summary = g.summary?;
-            let same = serde_json::from_value::<Guidance>(summary["guidance"].clone()).ok() == Some(guidance);
-            let evidence = serde_json::from_value::<DirEvidence>(summary["evidence"].clone()).ok()?;
-            same.then_some((g.id, g.created_at, evidence))
+            let kept = KeptCheck::<IgnoredAny>::of(&g.summary?);
+            let same = kept.guidance == Some(guidance);
+            same.then_some((g.id, g.created_at, kept.evidence?))
         })
         .collect();
     let Some((group, created_at, _)) = earlier.first() else { return Ok(None) };

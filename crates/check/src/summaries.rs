@@ -6,6 +6,7 @@ use crate::battery::Budget;
 use crate::run::group_of;
 use crate::since::{Since, since};
 use crate::view::SCHEMA;
+use spindle_analysis::check_summary::CheckSummary;
 use spindle_analysis::findings::{DirEvidence, Evidence, Finding, Guidance};
 use spindle_runner::experiment::Runner;
 use std::path::Path;
@@ -17,14 +18,14 @@ pub fn group_summary(
     dir: &DirEvidence,
     findings: &[&Finding],
     since: &Option<Since>,
-) -> serde_json::Value {
-    serde_json::json!({
-        "schema": SCHEMA,
-        "budget": budget.name(),
-        "guidance": guidance,
-        "evidence": dir,
-        "findings": findings,
-        "since": since,
+) -> serde_json::Result<serde_json::Value> {
+    serde_json::to_value(CheckSummary {
+        schema: SCHEMA,
+        budget: budget.name(),
+        guidance,
+        evidence: dir,
+        findings,
+        since,
     })
 }
 
@@ -42,7 +43,7 @@ pub fn keep(
         let (Some(id), Some(store)) = (group.id, runner.saver.store()) else { continue };
         let before = since(store, &name, id, dir, evidence.guidance)?;
         let of_dir: Vec<_> = found.iter().filter(|f| f.dir == dir.dir).collect();
-        runner.saver.set_group_summary(group, &group_summary(budget, evidence.guidance, dir, &of_dir, &before))?;
+        runner.saver.set_group_summary(group, &group_summary(budget, evidence.guidance, dir, &of_dir, &before)?)?;
         moved.push((dir.dir.clone(), before));
     }
     Ok(moved)

@@ -120,11 +120,11 @@ pub struct LargeOpsArgs {
     /// Pause before each operation, so each stands apart in the counters [default: 5s].
     #[arg(long, value_name = "DURATION")]
     pub settle: Option<String>,
-    /// Keep the table at the end.
     /// Run the four operations N times, each time on a table made anew; `spindle compare`
     /// then compares each operation with the same operation only [default: 1].
     #[arg(long, value_name = "N")]
     pub repeat: Option<String>,
+    /// Keep the table at the end.
     #[arg(long)]
     pub keep: bool,
     #[command(flatten)]

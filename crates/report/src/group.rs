@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use spindle_analysis::compare::{Comparison, compare_rounds};
 use spindle_analysis::curve::{CurvePoint, curve, knee};
+use spindle_analysis::check_summary::KeptCheck;
 use spindle_analysis::group_summary::AbSummary;
 use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;
@@ -22,7 +23,8 @@ pub struct GroupInput<'a> {
     pub name: &'a str,
     pub created_at: &'a str,
     /// The summary saved when the group ended (a sweep's curve, an A/B experiment's comparison:
-    /// `spindle_analysis::group_summary`; the log test's: `spindle_model::group_summary`).
+    /// `spindle_analysis::group_summary`; a check's: `spindle_analysis::check_summary`; the log
+    /// test's: `spindle_model::group_summary`), each read through its type.
     pub summary: Option<&'a serde_json::Value>,
     /// `(run id, point, repeat, record)`, in the order they ran.
     pub runs: Vec<(i64, Option<&'a Point>, u32, &'a RunRecord)>,
@@ -222,10 +224,7 @@ fn swept_curve(g: &GroupInput<'_>, only: Option<&str>) -> (String, Vec<CurvePoin
 /// A check's findings as it judged them (kept in the group's summary: the rules of the
 /// version that ran it), and its page reads' depth curve drawn again from the runs.
 fn check_findings(g: &GroupInput<'_>) -> Findings {
-    let findings = g
-        .summary
-        .and_then(|s| serde_json::from_value::<Vec<CheckFinding>>(s["findings"].clone()).ok())
-        .unwrap_or_default();
+    let findings = g.summary.map(|s| KeptCheck::<CheckFinding>::of(s).findings).unwrap_or_default();
     let (_, curve, knee) = swept_curve(g, Some("depth"));
     Findings::Check { findings, curve, knee }
 }
