@@ -59,7 +59,10 @@ mod tests {
         let keys: Vec<&str> = kept.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["budget", "evidence", "findings", "guidance", "schema", "since"]);
         let read = KeptCheck::<String>::of(&kept);
-        assert_eq!((read.guidance, read.evidence, read.findings), (Some(Guidance::SqlServer), Some(evidence), vec!["a finding".to_string()]));
+        assert_eq!(
+            (read.guidance, read.evidence, read.findings),
+            (Some(Guidance::SqlServer), Some(evidence), vec!["a finding".to_string()])
+        );
         // Evidence an older spindle wrote otherwise leaves the findings and guidance readable.
         let mut older = kept.clone();
         older["evidence"] = serde_json::json!({"dir": 7});

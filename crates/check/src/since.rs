@@ -3,9 +3,9 @@
 //! (`findings::since`).
 
 use serde::Serialize;
-use spindle_analysis::findings::since::{Change, HISTORY, changes};
 use serde::de::IgnoredAny;
 use spindle_analysis::check_summary::KeptCheck;
+use spindle_analysis::findings::since::{Change, HISTORY, changes};
 use spindle_analysis::findings::{DirEvidence, Guidance};
 use spindle_store::{GroupKind, Store};
 

@@ -4,9 +4,9 @@
 //! JSON; a report or a web page can draw the same view.
 
 use serde::{Deserialize, Serialize};
+use spindle_analysis::check_summary::KeptCheck;
 use spindle_analysis::compare::{Comparison, compare_rounds};
 use spindle_analysis::curve::{CurvePoint, curve, knee};
-use spindle_analysis::check_summary::KeptCheck;
 use spindle_analysis::group_summary::AbSummary;
 use spindle_analysis::spread::{Spread, spread};
 use spindle_model::RunRecord;

@@ -8,11 +8,11 @@ use crate::document::{Document, ReportGroup, ReportRun};
 use crate::figures::Cell;
 use crate::group::{CheckFinding, Findings, GroupInput, GroupView, group_view};
 use serde::Deserialize;
+use serde::de::IgnoredAny;
+use spindle_analysis::check_summary::KeptCheck;
 use spindle_analysis::compare::{Comparison, Metric, words};
 use spindle_analysis::curve::CurvePoint;
 use spindle_model::group::{GroupKind, Point};
-use serde::de::IgnoredAny;
-use spindle_analysis::check_summary::KeptCheck;
 use spindle_model::group_summary::LogTestSummary;
 use spindle_model::record::LatencyOf;
 use spindle_model::{RunKind, RunRecord};
@@ -80,7 +80,8 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
                 // The check keeps the optimum with the rest of its evidence, and its finding
                 // says why there is none.
                 let why = findings.iter().find(|f| f.rule == "log-optimum").map(|f| f.text.clone());
-                let kept_optimum = |s| KeptCheck::<IgnoredAny>::of(s).evidence.and_then(|e| e.log).and_then(|l| l.optimum);
+                let kept_optimum =
+                    |s| KeptCheck::<IgnoredAny>::of(s).evidence.and_then(|e| e.log).and_then(|l| l.optimum);
                 let (optimum, why) = match g.summary.as_ref().map(kept_optimum) {
                     Some(optimum) => (optimum, why.filter(|_| optimum.is_none())),
                     None => (None, None),
