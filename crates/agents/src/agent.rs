@@ -6,11 +6,11 @@
 
 use crate::caller::Caller;
 use crate::clock::{Offset, measure_offset};
-use crate::mistake::Mistake;
 use crate::work::Work;
 use crate::{group_name, spec_hash};
 use spindle_clock::StartAt;
 use spindle_model::group::Point;
+use spindle_model::usage::UsageError;
 use spindle_runner::experiment::{Place, Runner};
 use spindle_runner::saver::Group;
 use spindle_runner::{Outcome, Saver};
@@ -37,7 +37,7 @@ pub struct Joining {
 pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
     let location = &joining.location;
     if !matches!(location, Location::Server(_)) {
-        return Err(Mistake::flag(
+        return Err(UsageError::flag(
             "--store",
             location.to_string(),
             "an agent needs the run's store on a PostgreSQL server (postgres://...)",
@@ -47,7 +47,7 @@ pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
     let index = index_of(joining.index)?;
     let Some(lease) = Store::open_existing(location)? else {
         return Err(
-            Mistake::flag("--store", location.to_string(), "holds no spindle store: it has no run to join").into()
+            UsageError::flag("--store", location.to_string(), "holds no spindle store: it has no run to join").into()
         );
     };
     let Offset { offset_ns, rtt_ns } = measure_offset(&lease)?;
@@ -61,7 +61,7 @@ pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
         ..AgentRow::default()
     };
     let asked = joining.run.to_string();
-    let run = lease.agent_join(joining.run, &me)?.map_err(|e| Mistake::flag("--run", asked.clone(), e))?;
+    let run = lease.agent_join(joining.run, &me)?.map_err(|e| UsageError::flag("--run", asked.clone(), e))?;
     if spec_hash(&run.spec) != run.spec_hash {
         lease.agent_report(
             run.id,
@@ -71,10 +71,10 @@ pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
             None,
             Some("its work differs from the run's hash"),
         )?;
-        return Err(Mistake::flag("--run", asked, "the work stored for it does not match its hash").into());
+        return Err(UsageError::flag("--run", asked, "the work stored for it does not match its hash").into());
     }
     let work: Work = serde_json::from_str(&run.spec)
-        .map_err(|e| Mistake::flag("--run", asked, format!("its work cannot be read by this spindle: {e}")))?;
+        .map_err(|e| UsageError::flag("--run", asked, format!("its work cannot be read by this spindle: {e}")))?;
 
     // The lease's connection beats on a thread of its own for the agent's whole life. The
     // start is announced: the share's gate says when its workers (or sessions) are ready, and
@@ -107,7 +107,7 @@ pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
 
 /// The agent's index: `--index`, else the launcher's (a Kubernetes Indexed Job's
 /// `JOB_COMPLETION_INDEX`, Slurm's `SLURM_PROCID`).
-fn index_of(flag: Option<u32>) -> Result<u32, Mistake> {
+fn index_of(flag: Option<u32>) -> Result<u32, UsageError> {
     if let Some(i) = flag {
         return Ok(i);
     }
@@ -116,10 +116,10 @@ fn index_of(flag: Option<u32>) -> Result<u32, Mistake> {
             return text
                 .trim()
                 .parse()
-                .map_err(|_| Mistake::request(format!("{name}={text}: not an agent index (0, 1, 2, ...)")));
+                .map_err(|_| UsageError::request(format!("{name}={text}: not an agent index (0, 1, 2, ...)")));
         }
     }
-    Err(Mistake::request(
+    Err(UsageError::request(
         "which agent is this? pass --index I (or run it where JOB_COMPLETION_INDEX or SLURM_PROCID is set)",
     ))
 }

@@ -4,7 +4,7 @@
 //! (`SPINDLE_STORE`: set for a child, read from stdin on the far side of ssh, a Secret in the
 //! Job), never through its arguments, where `ps` on any host would show it.
 
-use crate::mistake::Mistake;
+use spindle_model::usage::UsageError;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -24,20 +24,20 @@ pub enum Launch {
 
 impl Launch {
     /// `--launch`'s value.
-    pub fn parse(text: &str) -> Result<Launch, Mistake> {
+    pub fn parse(text: &str) -> Result<Launch, UsageError> {
         match text {
             "local" => Ok(Launch::Local),
             "ssh" => Ok(Launch::Ssh),
             "k8s" | "kubernetes" => Ok(Launch::K8s),
             "slurm" => Ok(Launch::Slurm),
-            _ => Err(Mistake::flag("--launch", text, "one of local, ssh, k8s, slurm")),
+            _ => Err(UsageError::flag("--launch", text, "one of local, ssh, k8s, slurm")),
         }
     }
 
     /// Refuses a launch spindle cannot do itself: a Kubernetes Job is only printed (`emit`).
-    pub fn check(self, emit: bool) -> Result<(), Mistake> {
+    pub fn check(self, emit: bool) -> Result<(), UsageError> {
         if self == Launch::K8s && !emit {
-            return Err(Mistake::flag(
+            return Err(UsageError::flag(
                 "--launch",
                 "k8s",
                 "spindle does not talk to a cluster: add --emit, and apply the Job it prints with kubectl",
@@ -49,7 +49,7 @@ impl Launch {
 
 /// The hosts of a `--hosts` file (`path`, read as `bytes`): one per line (`host`,
 /// `user@host`), blank lines and `#` comments skipped.
-pub fn parse_hosts(path: &Path, bytes: &[u8]) -> Result<Vec<String>, Mistake> {
+pub fn parse_hosts(path: &Path, bytes: &[u8]) -> Result<Vec<String>, UsageError> {
     let text = String::from_utf8_lossy(bytes);
     let mut hosts = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -58,12 +58,12 @@ pub fn parse_hosts(path: &Path, bytes: &[u8]) -> Result<Vec<String>, Mistake> {
             continue;
         }
         if host.starts_with('-') || host.chars().any(|c| c.is_whitespace() || c == '\'' || c == '"') {
-            return Err(Mistake::file(path, format!("line {}: {host:?} is not a host name", n + 1)));
+            return Err(UsageError::file(path, format!("line {}: {host:?} is not a host name", n + 1)));
         }
         hosts.push(host.to_string());
     }
     if hosts.is_empty() {
-        return Err(Mistake::file(path, "names no host"));
+        return Err(UsageError::file(path, "names no host"));
     }
     Ok(hosts)
 }

@@ -14,8 +14,8 @@
 //!
 //! The API: [`Request`] (what `--agents` asked for), [`Work`] (what the agents measure),
 //! [`coordinate()`] (the coordinator's whole run) and [`agent()`] (one agent's whole life), with
-//! [`Caller`] for what they need from the program they run in. User mistakes are
-//! [`Mistake`]s, each naming its flag or file.
+//! [`Caller`] for what they need from the program they run in. User mistakes are usage
+//! errors (`spindle_model::usage::UsageError`), each naming its flag or file.
 
 mod agent;
 mod caller;
@@ -24,7 +24,6 @@ mod coordinate;
 mod coordinator;
 mod launch;
 mod merge;
-mod mistake;
 mod request;
 mod tally;
 mod work;
@@ -33,7 +32,6 @@ pub use agent::{Joining, run as agent};
 pub use caller::Caller;
 pub use coordinator::{Coordinated, Coordination, run as coordinate};
 pub use launch::{Launch, parse_hosts};
-pub use mistake::Mistake;
 pub use request::Request;
 pub use work::Work;
 

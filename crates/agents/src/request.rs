@@ -2,8 +2,8 @@
 //! flags), and the checks on them that need no flag parser.
 
 use crate::launch::Launch;
-use crate::mistake::Mistake;
 use crate::work::Work;
+use spindle_model::usage::UsageError;
 use std::time::Duration;
 
 /// The most agents one run takes.
@@ -19,17 +19,17 @@ pub struct Request {
 
 impl Request {
     /// `--agents N`'s number.
-    pub fn agents_of(text: &str) -> Result<u32, Mistake> {
+    pub fn agents_of(text: &str) -> Result<u32, UsageError> {
         text.parse()
             .ok()
             .filter(|n| (1..=MOST).contains(n))
-            .ok_or_else(|| Mistake::flag("--agents", text, format!("a number of agents, 1 to {MOST}")))
+            .ok_or_else(|| UsageError::flag("--agents", text, format!("a number of agents, 1 to {MOST}")))
     }
 
     /// Refuses more agents than `work` can share among them.
-    pub fn fits(&self, work: &Work) -> Result<(), Mistake> {
+    pub fn fits(&self, work: &Work) -> Result<(), UsageError> {
         match work.most_agents().filter(|m| self.agents > *m) {
-            Some(most) => Err(Mistake::flag(
+            Some(most) => Err(UsageError::flag(
                 "--agents",
                 self.agents.to_string(),
                 format!("more agents than the {most} sessions to share among them"),

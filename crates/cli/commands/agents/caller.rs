@@ -1,11 +1,10 @@
 //! What the agents' library needs from the command line: Ctrl-C, the console, the command
-//! line as recorded, `--db` URLs with their passwords; and its mistakes made usage errors.
+//! line as recorded, `--db` URLs with their passwords.
 
 use crate::args::OutputArgs;
 use crate::console::{Console, Shown};
-use crate::usage::UsageError;
 use crate::{interrupt, output};
-use spindle_agents::{Caller, Mistake};
+use spindle_agents::Caller;
 use spindle_db::DbUrl;
 use spindle_runner::Observer;
 use spindle_store::Location;
@@ -68,21 +67,4 @@ fn close_stdout() -> anyhow::Result<()> {
         return Err(std::io::Error::last_os_error().into());
     }
     Ok(())
-}
-
-/// The library's mistake as the command line's usage error (the same words, exit code 2).
-pub fn usage(mistake: Mistake) -> UsageError {
-    match mistake {
-        Mistake::Flag { flag, text, why } => UsageError::flag(flag, text, why),
-        Mistake::File { path, why } => UsageError::file(path, why),
-        Mistake::Request(why) => UsageError::request(why),
-    }
-}
-
-/// `usage` of an error that is a mistake; any other error as it is.
-pub fn usage_of(e: anyhow::Error) -> anyhow::Error {
-    match e.downcast::<Mistake>() {
-        Ok(mistake) => usage(mistake).into(),
-        Err(e) => e,
-    }
 }

@@ -7,7 +7,7 @@ mod caller;
 use crate::args::{AgentArgs, AgentsArgs, OutputArgs, StoreArgs};
 use crate::usage::UsageError;
 use crate::{Outcome, output, plan, store};
-use caller::{Here, usage, usage_of};
+use caller::Here;
 pub use spindle_agents::Work;
 use spindle_agents::{Caller, Coordinated, Coordination, Joining, Launch, Request};
 use spindle_store::{Location, Point};
@@ -29,12 +29,12 @@ pub fn request_of(args: &AgentsArgs) -> Result<Option<Request>, UsageError> {
         }
         return Ok(None);
     };
-    let agents = Request::agents_of(text).map_err(usage)?;
-    let launch = args.launch.as_deref().map_or(Ok(Launch::Local), Launch::parse).map_err(usage)?;
+    let agents = Request::agents_of(text)?;
+    let launch = args.launch.as_deref().map_or(Ok(Launch::Local), Launch::parse)?;
     let hosts = match (&args.hosts, launch) {
         (Some(path), Launch::Ssh) => {
             let bytes = crate::input_file::read_limited(path, 1 << 20, "hosts file")?;
-            spindle_agents::parse_hosts(path, &bytes).map_err(usage)?
+            spindle_agents::parse_hosts(path, &bytes)?
         }
         (None, Launch::Ssh) if !args.emit => {
             return Err(UsageError::request("--launch ssh needs --hosts FILE (one host per line)"));
@@ -43,7 +43,7 @@ pub fn request_of(args: &AgentsArgs) -> Result<Option<Request>, UsageError> {
         (Some(_), _) => return Err(UsageError::request("--hosts goes with --launch ssh")),
         (None, _) => Vec::new(),
     };
-    launch.check(args.emit).map_err(usage)?;
+    launch.check(args.emit)?;
     let ready_timeout = plan::optional_duration_of("--ready-timeout", &args.ready_timeout, Duration::from_secs(1))?
         .unwrap_or(Duration::from_secs(300));
     Ok(Some(Request { agents, launch, hosts, emit: args.emit, ready_timeout }))
@@ -60,7 +60,7 @@ pub struct Asked<'a> {
 /// `--agents N` of `io` or `hammer run`: the planned work measured by N agents at once,
 /// merged into one run.
 pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outcome> {
-    request.fits(&work).map_err(usage)?;
+    request.fits(&work)?;
     let location = store::location(args.store)?;
     let (Location::Server(_), Some(store_url)) = (&location, store_text(args.store)) else {
         return Err(UsageError::flag(
@@ -75,7 +75,7 @@ pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outc
     let env = password_env(args.db);
     let asked = Coordination { request, work, location, store_url, db: args.db.cloned(), env, labels };
     let here = Here::new(args.output.quiet);
-    let done = spindle_agents::coordinate(asked, &here).map_err(usage_of)?;
+    let done = spindle_agents::coordinate(asked, &here)?;
     if !emit {
         print(&done, args.output)?;
     }
@@ -117,7 +117,7 @@ fn print(done: &Coordinated, output_args: &OutputArgs) -> anyhow::Result<()> {
 /// `spindle agent`: one agent's share of a run of many.
 pub fn agent(args: &AgentArgs) -> anyhow::Result<Outcome> {
     let joining = Joining { location: store::location(&args.store)?, run: args.run, index: args.index };
-    spindle_agents::agent(&joining, &Here::new(true)).map_err(usage_of)
+    spindle_agents::agent(&joining, &Here::new(true))
 }
 
 /// The text the store was given as (its URL with any password), for the agents' environment.
