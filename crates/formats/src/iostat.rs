@@ -6,44 +6,73 @@
 //! iostat's first report covers the time since boot (unless `-y`), so when a log has more
 //! than one report the first is left out.
 
+use crate::batch::{Batch, Body, Kind, Line};
 use crate::perfmon::{CounterTable, PHYSICAL_DISK_COUNTERS, ParseError};
-use crate::stream::{RowSink, TableSink};
+use crate::stream::RowSink;
 
 /// The perfmon counters a report's columns give, in table order: all of PhysicalDisk's but
 /// Current Disk Queue Length and % Disk Time.
 const COUNTERS: &[&str] = PHYSICAL_DISK_COUNTERS.split_at(9).0;
 
-/// One device's line of one report, by column name.
-type DeviceRow = (String, Vec<(String, f64)>);
+/// The columns each counter is derived from, by name, each list in the order tried; a layout
+/// has one of each list or none.
+const SOURCES: [&[&str]; 9] = [
+    &["r/s", "r"],
+    &["w/s", "w"],
+    &["rkB/s", "rkB"],
+    &["wkB/s", "wkB"],
+    &["rareq-sz"],
+    &["wareq-sz"],
+    &["r_await"],
+    &["w_await"],
+    &["aqu-sz", "avgqu-sz"],
+];
 
-/// The perfmon values of one device line: every counter is derived from whichever columns the
-/// layout has.
-fn counters_of(cols: &[(String, f64)]) -> [Option<f64>; COUNTERS.len()] {
-    let get = |names: &[&str]| names.iter().find_map(|n| cols.iter().find(|(c, _)| c == n).map(|(_, v)| *v));
-    let reads = get(&["r/s", "r"]);
-    let writes = get(&["w/s", "w"]);
-    let read_bytes = get(&["rkB/s", "rkB"]).map(|k| k * 1024.0);
-    let write_bytes = get(&["wkB/s", "wkB"]).map(|k| k * 1024.0);
-    // Request sizes are columns from sysstat 11.5.7 (kB); before, derive them from the rates.
-    let per = |bytes: Option<f64>, n: Option<f64>| match (bytes, n) {
-        (Some(b), Some(n)) if n > 0.0 => Some(b / n),
-        (Some(_), Some(_)) => Some(0.0),
-        _ => None,
-    };
-    let bytes_per_read = get(&["rareq-sz"]).map(|k| k * 1024.0).or_else(|| per(read_bytes, reads));
-    let bytes_per_write = get(&["wareq-sz"]).map(|k| k * 1024.0).or_else(|| per(write_bytes, writes));
-    [
-        reads,
-        writes,
-        read_bytes,
-        write_bytes,
-        bytes_per_read,
-        bytes_per_write,
-        get(&["r_await"]).map(|ms| ms / 1000.0),
-        get(&["w_await"]).map(|ms| ms / 1000.0),
-        get(&["aqu-sz", "avgqu-sz"]),
-    ]
+/// A layout's columns: how many, and where each of `SOURCES` is among them. Found once a
+/// report (or a JSON disk), so a device line is read by position.
+struct Layout {
+    width: usize,
+    at: [Option<usize>; SOURCES.len()],
 }
+
+impl Layout {
+    fn of(names: &[&str]) -> Layout {
+        let at = SOURCES.map(|tried| tried.iter().find_map(|n| names.iter().position(|c| c == n)));
+        Layout { width: names.len(), at }
+    }
+
+    /// The perfmon values of one device line (its values in the layout's order): every counter
+    /// is derived from whichever columns the layout has.
+    fn counters(&self, values: &[Option<f64>]) -> [Option<f64>; COUNTERS.len()] {
+        let get = |i: usize| self.at[i].and_then(|p| values.get(p).copied().flatten());
+        let (reads, writes) = (get(0), get(1));
+        let read_bytes = get(2).map(|k| k * 1024.0);
+        let write_bytes = get(3).map(|k| k * 1024.0);
+        // Request sizes are columns from sysstat 11.5.7 (kB); before, derive them from the rates.
+        let per = |bytes: Option<f64>, n: Option<f64>| match (bytes, n) {
+            (Some(b), Some(n)) if n > 0.0 => Some(b / n),
+            (Some(_), Some(_)) => Some(0.0),
+            _ => None,
+        };
+        [
+            reads,
+            writes,
+            read_bytes,
+            write_bytes,
+            get(4).map(|k| k * 1024.0).or_else(|| per(read_bytes, reads)),
+            get(5).map(|k| k * 1024.0).or_else(|| per(write_bytes, writes)),
+            get(6).map(|ms| ms / 1000.0),
+            get(7).map(|ms| ms / 1000.0),
+            get(8),
+        ]
+    }
+}
+
+/// One device's counters in one report.
+type DeviceRow = (String, [Option<f64>; COUNTERS.len()]);
+
+/// A report: its time and its devices' counters.
+type Report = (String, Vec<DeviceRow>);
 
 /// Builds the table from reports of device rows.
 fn table(host: &str, format: &str, mut reports: Vec<Report>) -> CounterTable {
@@ -64,22 +93,37 @@ fn table(host: &str, format: &str, mut reports: Vec<Report>) -> CounterTable {
         .collect();
     let mut t = CounterTable { format: format.into(), columns, ..CounterTable::default() };
     for (time, rows) in reports {
-        let mut values = vec![None; devices.len() * COUNTERS.len()];
-        for (d, cols) in rows {
-            if let Some(i) = devices.iter().position(|x| *x == d) {
-                values[i * COUNTERS.len()..(i + 1) * COUNTERS.len()].copy_from_slice(&counters_of(&cols));
-            }
-        }
         t.times.push(time);
-        t.rows.push(values);
+        t.rows.push(values_of(&devices, rows));
     }
     t
 }
 
-/// A report: its time and its devices' lines.
-type Report = (String, Vec<DeviceRow>);
+/// A report's row: each device's counters in its place.
+fn values_of(devices: &[String], rows: Vec<DeviceRow>) -> Vec<Option<f64>> {
+    let mut values = vec![None; devices.len() * COUNTERS.len()];
+    for (d, counters) in rows {
+        if let Some(i) = devices.iter().position(|x| *x == d) {
+            values[i * COUNTERS.len()..(i + 1) * COUNTERS.len()].copy_from_slice(&counters);
+        }
+    }
+    values
+}
 
-/// `iostat -x [-t] [interval [count]]` text, read a line at a time (see `stream`): a row a
+/// One line of `iostat -x` text after its first, read apart from the lines before it (on a
+/// parser thread): a blank line, a report's header, or other fields, with every field after
+/// the first as a number where it is one. Whether fields are a device's is the fold's to say.
+pub(crate) fn read_line(line: &str, batch: &mut Batch) {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let mut fields = line.split_whitespace();
+    match fields.next() {
+        None => batch.push(Kind::Blank, "", []),
+        Some(f) if f.starts_with("Device") => batch.push(Kind::Header, line, []),
+        Some(_) => batch.push(Kind::Fields, line, fields.map(number)),
+    }
+}
+
+/// `iostat -x [-t] [interval [count]]` text, its lines folded in order (see `stream`): a row a
 /// report, handed on when the next report begins or the text ends. The first report is held
 /// until a second shows it is not the only one (then it is dropped: it covers the time since
 /// boot); a log of one report keeps it.
@@ -87,7 +131,8 @@ type Report = (String, Vec<DeviceRow>);
 pub(crate) struct TextReader {
     /// The host, once the first line (`Linux ... (host) ...`) is read.
     host: Option<String>,
-    header: Option<Vec<String>>,
+    /// The columns of the report whose device lines are being read.
+    layout: Option<Layout>,
     last_time: String,
     /// Reports begun, and completed, so far.
     begun: usize,
@@ -100,25 +145,29 @@ pub(crate) struct TextReader {
 }
 
 impl TextReader {
-    pub(crate) fn line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
+    /// A line before the reports: blank, or the first (`Linux ...`), after which the lines can
+    /// be read apart.
+    pub(crate) fn first_line(&mut self, line: &str) -> Result<Option<Body>, ParseError> {
         let line = line.strip_suffix('\r').unwrap_or(line);
-        if self.host.is_none() {
-            if line.trim().is_empty() {
-                return Ok(());
-            }
-            if !line.starts_with("Linux ") {
-                return Err(ParseError("not iostat output: the first line does not start with \"Linux \"".into()));
-            }
-            // `Linux 5.8.0-53-generic (ubuntu) 	12/02/2021 	_x86_64_	(2 CPU)`
-            let host = line.split_once('(').and_then(|(_, r)| r.split_once(')')).map_or("localhost", |(h, _)| h);
-            self.host = Some(host.to_string());
-            return Ok(());
+        if line.trim().is_empty() {
+            return Ok(None);
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        match fields.first() {
-            None => self.header = None,
-            Some(f) if f.starts_with("Device") => {
-                self.header = Some(fields[1..].iter().map(|s| s.to_string()).collect());
+        if !line.starts_with("Linux ") {
+            return Err(ParseError("not iostat output: the first line does not start with \"Linux \"".into()));
+        }
+        // `Linux 5.8.0-53-generic (ubuntu) 	12/02/2021 	_x86_64_	(2 CPU)`
+        let host = line.split_once('(').and_then(|(_, r)| r.split_once(')')).map_or("localhost", |(h, _)| h);
+        self.host = Some(host.to_string());
+        Ok(Some(Body::Iostat))
+    }
+
+    /// Line `no`, read apart, in its report.
+    pub(crate) fn fold(&mut self, no: usize, line: &Line<'_>, sink: &mut impl RowSink) {
+        match line.kind {
+            Kind::Blank => self.layout = None,
+            Kind::Header => {
+                let names: Vec<&str> = line.text.split_whitespace().skip(1).collect();
+                self.layout = Some(Layout::of(&names));
                 let time = if self.last_time.is_empty() {
                     format!("report {}", self.begun + 1)
                 } else {
@@ -129,23 +178,21 @@ impl TextReader {
                     self.complete(done, sink);
                 }
             }
-            Some(_) if self.header.is_some() => {
-                let names = self.header.as_deref().unwrap_or_default();
-                let values: Option<Vec<f64>> = fields[1..].iter().map(|v| number(v)).collect();
-                match (values, self.current.as_mut()) {
-                    (Some(v), Some((_, rows))) if v.len() == names.len() => {
-                        rows.push((fields[0].to_string(), names.iter().cloned().zip(v).collect()));
+            Kind::Fields => {
+                let first = line.text.split_whitespace().next().unwrap_or_default();
+                if let Some(layout) = &self.layout {
+                    let whole = line.numbers.len() == layout.width && line.numbers.iter().all(Option::is_some);
+                    match self.current.as_mut() {
+                        Some((_, rows)) if whole => rows.push((first.to_string(), layout.counters(line.numbers))),
+                        _ => sink.skipped(no),
                     }
-                    _ => sink.skipped(no),
+                } else if first.contains('/') || (first.contains(':') && !first.starts_with("avg-cpu")) {
+                    // `-t` prints the report's time on a line of its own before avg-cpu.
+                    self.last_time = line.text.trim().to_string()
                 }
             }
-            // `-t` prints the report's time on a line of its own before avg-cpu.
-            Some(f) if f.contains('/') || (f.contains(':') && !f.starts_with("avg-cpu")) => {
-                self.last_time = line.trim().to_string()
-            }
-            Some(_) => {}
+            Kind::Malformed => {}
         }
-        Ok(())
     }
 
     /// A report whose lines are all read.
@@ -172,13 +219,7 @@ impl TextReader {
         if self.devices.len() > known {
             sink.columns(&self.columns);
         }
-        let mut values = vec![None; self.devices.len() * COUNTERS.len()];
-        for (d, cols) in rows {
-            if let Some(i) = self.devices.iter().position(|x| *x == d) {
-                values[i * COUNTERS.len()..(i + 1) * COUNTERS.len()].copy_from_slice(&counters_of(&cols));
-            }
-        }
-        sink.row(&time, &values);
+        sink.row(&time, &values_of(&self.devices, rows));
     }
 
     pub(crate) fn finish(mut self, sink: &mut impl RowSink) -> Result<String, ParseError> {
@@ -196,17 +237,6 @@ impl TextReader {
         }
         Ok("iostat -x".into())
     }
-}
-
-/// `iostat -x [-t] [interval [count]]` text.
-pub fn parse_text(text: &str) -> Result<CounterTable, ParseError> {
-    let mut reader = TextReader::default();
-    let mut sink = TableSink::default();
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        reader.line(i + 1, line.strip_suffix('\n').unwrap_or(line), &mut sink)?;
-    }
-    let format = reader.finish(&mut sink)?;
-    Ok(sink.into_table(format))
 }
 
 /// iostat prints numbers in the locale, so a decimal comma is read as a point.
@@ -230,8 +260,9 @@ pub fn parse_json(text: &str) -> Result<CounterTable, ParseError> {
             .filter_map(|d| {
                 let obj = d.as_object()?;
                 let device = obj.get("disk_device")?.as_str()?.to_string();
-                let cols = obj.iter().filter_map(|(k, v)| Some((k.clone(), v.as_f64()?))).collect();
-                Some((device, cols))
+                let (names, values): (Vec<&str>, Vec<Option<f64>>) =
+                    obj.iter().filter_map(|(k, v)| Some((k.as_str(), Some(v.as_f64()?)))).unzip();
+                Some((device, Layout::of(&names).counters(&values)))
             })
             .collect();
         reports.push((time, rows));
@@ -246,6 +277,7 @@ pub fn parse_json(text: &str) -> Result<CounterTable, ParseError> {
 mod tests {
     use super::*;
     use crate::perfmon::split_path;
+    use crate::stream::read_lines as parse_text;
 
     fn value(t: &CounterTable, device: &str, counter: &str) -> Option<f64> {
         let c = t.columns.iter().position(|c| split_path(c) == Some(("PhysicalDisk", Some(device), counter)))?;
@@ -286,7 +318,7 @@ mod tests {
 
     #[test]
     fn not_iostat_is_named_and_bad_lines_counted() {
-        assert!(parse_text("hello").unwrap_err().0.contains("not iostat output"));
+        assert!(parse_text("  Linux 6.1 (h)\n").unwrap_err().0.contains("not iostat output"));
         assert!(parse_text("Linux 6.1 (h) \t01/01/2026\n\navg-cpu: %user\n 1.0\n").unwrap_err().0.contains("-x"));
         assert!(parse_json("{}").unwrap_err().0.contains("sysstat.hosts"));
         let text = "Linux 6.1 (h) \t01/01/2026\n\nDevice r/s w/s\nsda 1,5 2\nsdb x 1\nsdc 1\n";

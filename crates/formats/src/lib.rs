@@ -1,6 +1,7 @@
 //! Pure readers and writers of other tools' files: `&str` in, data out, no I/O, so every one
 //! can be fuzzed and tested on the real files in testdata.
 
+pub mod batch;
 mod delimited;
 pub mod foreign;
 pub mod icf;
@@ -19,12 +20,11 @@ pub fn read_counter_log(text: &str) -> Result<CounterTable, ParseError> {
     let start = text.trim_start_matches('\u{feff}').trim_start();
     if start.starts_with('{') {
         iostat::parse_json(text)
-    } else if start.starts_with("Linux ") {
-        iostat::parse_text(text)
     } else if start.starts_with("\"(PDH-") {
         perfmon::parse(text)
-    } else if start.starts_with("# hostname;") {
-        sadf::parse_sadf(text)
+    } else if start.starts_with("Linux ") || start.starts_with("# hostname;") {
+        // Text whose rows span lines is read as a stream reads it, a line at a time.
+        stream::read_lines(text)
     } else if start.is_empty() {
         Err(ParseError("the file is empty".into()))
     } else {

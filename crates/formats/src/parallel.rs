@@ -3,12 +3,13 @@
 //! turn the runs into rows meanwhile, taking turns. Parsing a perfmon line's thirty quoted
 //! numbers is most of the work, and a sink may add floats in order (a sum in another order
 //! differs in the last bit), so parsing is what runs apart and the fold stays on the
-//! caller's thread, one run after another. Only a perfmon log's body can be parsed apart (a
-//! row a line): its header, and every other format (whose rows span lines), are read on the
-//! caller's thread a line at a time. No I/O: bytes in, rows out.
+//! caller's thread, one run after another: the fold is where iostat's reports and sadf's
+//! timestamps gather their devices' lines into rows. A log's header, and an iostat JSON
+//! document, are read on the caller's thread a line at a time. No I/O: bytes in, rows out.
 
 use crate::ParseError;
-use crate::stream::{Batch, Body, LogReader, RowSink};
+use crate::batch::{Batch, Body};
+use crate::stream::{LogReader, RowSink};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
@@ -45,15 +46,15 @@ impl ParallelReader {
                     return Ok(None);
                 }
                 if let Some(body) = self.reader.body() {
-                    let pool = Pool::start(body, self.reader.lines())
-                        .map_err(|e| ParseError(format!("cannot start a thread to read it: {e}")))?;
+                    let pool =
+                        Pool::start(body).map_err(|e| ParseError(format!("cannot start a thread to read it: {e}")))?;
                     self.pool = Some(pool);
                     break;
                 }
             }
         }
         match &mut self.pool {
-            Some(pool) if start < chunk.len() => pool.send(chunk, start, sink),
+            Some(pool) if start < chunk.len() => pool.send(chunk, start, &mut self.reader, sink),
             _ => Ok(Some(chunk)),
         }
     }
@@ -62,7 +63,7 @@ impl ParallelReader {
     /// to be finished as `LogReader::finish` does once `sink` is looked at.
     pub fn finish(mut self, sink: &mut impl RowSink) -> Result<LogReader, ParseError> {
         if let Some(pool) = self.pool.take() {
-            pool.finish(sink)?;
+            pool.finish(&mut self.reader, sink)?;
         }
         Ok(std::mem::take(&mut self.reader))
     }
@@ -79,23 +80,14 @@ struct Pool {
     threads: Vec<JoinHandle<()>>,
     sent: usize,
     folded: usize,
-    /// The log's lines before the next run to fold.
-    lines_before: usize,
     /// Batches folded, to be filled again, and runs parsed, to be read into again.
     spare: Vec<(Batch, Vec<u8>)>,
 }
 
 impl Pool {
-    fn start(body: Body, lines_before: usize) -> std::io::Result<Pool> {
-        let mut pool = Pool {
-            jobs: Vec::new(),
-            done: Vec::new(),
-            threads: Vec::new(),
-            sent: 0,
-            folded: 0,
-            lines_before,
-            spare: Vec::new(),
-        };
+    fn start(body: Body) -> std::io::Result<Pool> {
+        let mut pool =
+            Pool { jobs: Vec::new(), done: Vec::new(), threads: Vec::new(), sent: 0, folded: 0, spare: Vec::new() };
         for i in 0..PARSERS {
             // Each parser's share of the runs in flight, so neither side ever waits on a full channel.
             let (job_tx, job_rx) = sync_channel::<(Vec<u8>, usize, Batch)>(IN_FLIGHT);
@@ -119,9 +111,15 @@ impl Pool {
     /// Hands the run in `chunk` from `start` to the next parser, folding the oldest run first
     /// when `IN_FLIGHT` are out; gives back a buffer to read the next run into, `Ok(None)`
     /// once `sink` stops.
-    fn send(&mut self, chunk: Vec<u8>, start: usize, sink: &mut impl RowSink) -> Result<Option<Vec<u8>>, ParseError> {
+    fn send(
+        &mut self,
+        chunk: Vec<u8>,
+        start: usize,
+        reader: &mut LogReader,
+        sink: &mut impl RowSink,
+    ) -> Result<Option<Vec<u8>>, ParseError> {
         if self.sent - self.folded == IN_FLIGHT {
-            self.fold_next(sink)?;
+            self.fold_next(reader, sink)?;
             if sink.stopped() {
                 return Ok(None);
             }
@@ -132,21 +130,20 @@ impl Pool {
         Ok(Some(next))
     }
 
-    /// The oldest run's rows into `sink`.
-    fn fold_next(&mut self, sink: &mut impl RowSink) -> Result<(), ParseError> {
+    /// The oldest run's lines through `reader` into `sink`.
+    fn fold_next(&mut self, reader: &mut LogReader, sink: &mut impl RowSink) -> Result<(), ParseError> {
         let (batch, chunk) = self.done[self.folded % PARSERS].recv().map_err(|_| stopped())?;
-        batch.replay(self.lines_before, sink);
-        self.lines_before += batch.lines();
+        let folded = reader.replay(&batch, sink);
         self.folded += 1;
         self.spare.push((batch, chunk));
-        Ok(())
+        folded
     }
 
     /// Folds the runs still out (until `sink` stops), then ends the threads.
-    fn finish(mut self, sink: &mut impl RowSink) -> Result<(), ParseError> {
+    fn finish(mut self, reader: &mut LogReader, sink: &mut impl RowSink) -> Result<(), ParseError> {
         let mut folded = Ok(());
         while self.folded < self.sent && !sink.stopped() && folded.is_ok() {
-            folded = self.fold_next(sink);
+            folded = self.fold_next(reader, sink);
         }
         let joined = self.end();
         folded?;

@@ -10,8 +10,9 @@
 //! sar counts transfers, not reads and writes apart, so a sadf log has Disk Transfers/sec and
 //! bytes per direction but no Disk Reads/sec: characterize then says which counters it lacks.
 
-use crate::perfmon::{CounterTable, ParseError};
-use crate::stream::{RowSink, TableSink};
+use crate::batch::{Batch, Kind, Line};
+use crate::perfmon::ParseError;
+use crate::stream::RowSink;
 
 /// sar's sectors are 512 bytes (man sar).
 const SECTOR: f64 = 512.0;
@@ -26,12 +27,73 @@ const COUNTERS: [&str; 7] = [
     "% Disk Time",
 ];
 
-/// `sadf -d` records read a line at a time (see `stream`): a row a timestamp (devices side by
+/// The fields that are text; every other field of a record is a number.
+const TEXT: [&str; 3] = ["hostname", "timestamp", "DEV"];
+
+/// The numeric fields the counters are derived from, by name.
+const NUMBERS: [&str; 11] =
+    ["tps", "rkB/s", "rd_sec/s", "wkB/s", "wr_sec/s", "areq-sz", "avgrq-sz", "aqu-sz", "avgqu-sz", "await", "%util"];
+
+/// One line of `sadf -d` output, read apart from the lines before it (on a parser thread): a
+/// header, a blank line, or a record with each of its fields as a number where it is one.
+pub(crate) fn read_line(line: &str, batch: &mut Batch) {
+    let line = line.trim_end_matches('\r');
+    if line.starts_with('#') {
+        batch.push(Kind::Header, line, []);
+    } else if line.trim().is_empty() {
+        batch.push(Kind::Blank, "", []);
+    } else {
+        batch.push(Kind::Fields, line, line.split(';').map(number));
+    }
+}
+
+/// sadf prints numbers in the locale, so a decimal comma is read as a point.
+fn number(field: &str) -> Option<f64> {
+    let field = field.trim();
+    field.parse().ok().or_else(|| field.contains(',').then(|| field.replace(',', ".").parse().ok()).flatten())
+}
+
+/// A header's fields: which are text, where the text fields and each of `NUMBERS` are.
+struct Layout {
+    /// Whether each field is text (one of `TEXT`).
+    is_text: Vec<bool>,
+    /// hostname, timestamp and DEV.
+    text: [Option<usize>; 3],
+    numbers: [Option<usize>; NUMBERS.len()],
+}
+
+impl Layout {
+    fn of(names: &[&str]) -> Layout {
+        let at = |name: &&str| names.iter().position(|n| n == name);
+        Layout {
+            is_text: names.iter().map(|n| TEXT.contains(n)).collect(),
+            text: TEXT.each_ref().map(at),
+            numbers: NUMBERS.each_ref().map(at),
+        }
+    }
+
+    /// A record's values of `COUNTERS`, from its numbers.
+    fn values(&self, numbers: &[Option<f64>]) -> [Option<f64>; COUNTERS.len()] {
+        let num = |i: usize| self.numbers[i].and_then(|p| numbers.get(p).copied().flatten()).filter(|v| v.is_finite());
+        [
+            num(0),
+            num(1).map(|k| k * 1024.0).or_else(|| num(2).map(|s| s * SECTOR)),
+            num(3).map(|k| k * 1024.0).or_else(|| num(4).map(|s| s * SECTOR)),
+            // areq-sz is in kB from 11.5.7; avgrq-sz before it was in sectors.
+            num(5).map(|k| k * 1024.0).or_else(|| num(6).map(|s| s * SECTOR)),
+            num(7).or_else(|| num(8)),
+            num(9).map(|ms| ms / 1000.0),
+            num(10),
+        ]
+    }
+}
+
+/// `sadf -d` records folded in order (see `stream`): a row a timestamp (devices side by
 /// side), handed on when the next timestamp begins or the text ends. A device's columns name
 /// the host of its first record.
 #[derive(Default)]
 pub(crate) struct Reader {
-    header: Option<Vec<String>>,
+    layout: Option<Layout>,
     devices: Vec<String>,
     columns: Vec<String>,
     /// Columns the sink has been told of.
@@ -41,61 +103,42 @@ pub(crate) struct Reader {
 }
 
 impl Reader {
-    pub(crate) fn line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
-        let line = line.trim_end_matches('\r');
-        if let Some(h) = line.strip_prefix('#') {
-            let names: Vec<String> = h.trim().split(';').map(str::to_string).collect();
-            if names.iter().any(|n| n == "DEV") {
-                self.header = Some(names);
+    /// Line `no`, read apart, in its timestamp's row.
+    pub(crate) fn fold(&mut self, no: usize, line: &Line<'_>, sink: &mut impl RowSink) -> Result<(), ParseError> {
+        match line.kind {
+            Kind::Header => {
+                let names: Vec<&str> = line.text.strip_prefix('#').unwrap_or_default().trim().split(';').collect();
+                if names.contains(&"DEV") {
+                    self.layout = Some(Layout::of(&names));
+                }
+                Ok(())
             }
-            return Ok(());
+            Kind::Fields => self.record(no, line, sink),
+            Kind::Blank | Kind::Malformed => Ok(()),
         }
-        if line.trim().is_empty() {
-            return Ok(());
-        }
-        let Some(names) = &self.header else {
+    }
+
+    fn record(&mut self, no: usize, line: &Line<'_>, sink: &mut impl RowSink) -> Result<(), ParseError> {
+        let Some(layout) = &self.layout else {
             return Err(ParseError(format!(
                 "line {no}: not sadf -d disk output: no \"# hostname;interval;timestamp;DEV;...\" header before the data"
             )));
         };
-        let fields: Vec<&str> = line.split(';').collect();
-        if fields.len() != names.len() {
-            sink.skipped(no);
-            return Ok(());
-        }
-        let get = |name: &str| names.iter().position(|n| n == name).map(|p| fields[p]);
         // Everything but the host, time and device is a number; a row where one is not is
         // malformed.
-        let numeric =
-            names.iter().zip(&fields).filter(|(n, _)| !["hostname", "timestamp", "DEV"].contains(&n.as_str()));
-        if numeric.clone().any(|(_, v)| v.trim().replace(',', ".").parse::<f64>().is_err()) {
-            sink.skipped(no);
-            return Ok(());
-        }
-        let num = |name: &str| {
-            get(name).and_then(|v| v.trim().replace(',', ".").parse::<f64>().ok()).filter(|v| v.is_finite())
-        };
-        let (Some(dev), Some(time)) = (get("DEV"), get("timestamp")) else {
+        let numeric = line.numbers.iter().zip(&layout.is_text).all(|(n, text)| n.is_some() || *text);
+        let field = |at: Option<usize>| at.and_then(|p| line.text.split(';').nth(p));
+        let [host, time, dev] = layout.text.map(field);
+        let (true, true, Some(dev), Some(time)) = (line.numbers.len() == layout.is_text.len(), numeric, dev, time)
+        else {
             sink.skipped(no);
             return Ok(());
         };
-        let read_bytes = num("rkB/s").map(|k| k * 1024.0).or_else(|| num("rd_sec/s").map(|s| s * SECTOR));
-        let write_bytes = num("wkB/s").map(|k| k * 1024.0).or_else(|| num("wr_sec/s").map(|s| s * SECTOR));
-        // areq-sz is in kB from 11.5.7; avgrq-sz before it was in sectors.
-        let per_transfer = num("areq-sz").map(|k| k * 1024.0).or_else(|| num("avgrq-sz").map(|s| s * SECTOR));
-        let values = [
-            num("tps"),
-            read_bytes,
-            write_bytes,
-            per_transfer,
-            num("aqu-sz").or_else(|| num("avgqu-sz")),
-            num("await").map(|ms| ms / 1000.0),
-            num("%util"),
-        ];
+        let values = layout.values(line.numbers);
         let d = match self.devices.iter().position(|x| x == dev) {
             Some(d) => d,
             None => {
-                let host = get("hostname").unwrap_or("localhost");
+                let host = host.unwrap_or("localhost");
                 self.devices.push(dev.to_string());
                 self.columns.extend(COUNTERS.iter().map(|c| format!("\\\\{host}\\PhysicalDisk({dev})\\{c}")));
                 self.devices.len() - 1
@@ -132,19 +175,9 @@ impl Reader {
     }
 }
 
-pub fn parse_sadf(text: &str) -> Result<CounterTable, ParseError> {
-    let mut reader = Reader::default();
-    let mut sink = TableSink::default();
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        reader.line(i + 1, line.strip_suffix('\n').unwrap_or(line), &mut sink)?;
-    }
-    let format = reader.finish(&mut sink)?;
-    Ok(sink.into_table(format))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::stream::read_lines as parse_sadf;
 
     #[test]
     fn current_and_old_layouts() {
@@ -172,7 +205,9 @@ h;1;1600000000;dev8-0;5.00;80.00;0.00;16.00;0.10;2.00;1.00;0.50\n";
 
     #[test]
     fn not_sadf_and_bad_lines() {
-        assert!(parse_sadf("a;b;c\n").unwrap_err().0.contains("no \"# hostname;interval;timestamp;DEV"));
+        assert!(
+            parse_sadf("# hostname;interval\na;b\n").unwrap_err().0.contains("no \"# hostname;interval;timestamp;DEV")
+        );
         assert!(
             parse_sadf("# hostname;interval;timestamp;DEV;tps\n").unwrap_err().0.contains("without any disk record")
         );

@@ -11,9 +11,14 @@
 //! - `iostat -o JSON` is one document: it is kept whole (at most `JSON_LIMIT` bytes) and read
 //!   at the end.
 //!
+//! Once a text log's header is read (`body`), its lines can be read apart from the lines
+//! before them, in runs on other threads (`Body::lines`), and folded here in order
+//! (`replay`); a line given on its own goes the same way, as a run of one line.
+//!
 //! iostat and sadf find their devices as they go, so their columns grow: a row has the values
 //! of the columns known when it was handed on, and later columns are missing from it.
 
+use crate::batch::{Batch, Body, Kind};
 use crate::perfmon::{self, CounterTable, ParseError};
 use crate::{iostat, sadf};
 
@@ -35,12 +40,17 @@ pub trait RowSink {
 }
 
 /// Reads a counter log line by line: `line` for each line as `str::split_inclusive('\n')`
-/// gives them (with or without the `\n`), then `finish`.
+/// gives them (with or without the `\n`), or runs of lines read apart (`body`, `replay`);
+/// then `finish`.
 #[derive(Default)]
 pub struct LogReader {
     /// Lines given so far.
     lines: usize,
     state: State,
+    /// How the lines after those given so far are read, once they can be read apart.
+    body: Option<Body>,
+    /// A line given on its own, read as a run of one line.
+    one: Batch,
 }
 
 #[derive(Default)]
@@ -69,54 +79,83 @@ impl LogReader {
         let line = line.strip_suffix('\n').unwrap_or(line);
         self.lines += 1;
         let no = self.lines;
-        match &mut self.state {
-            State::Start | State::Leading { .. } => {
-                // The text before the first line with any is what read_counter_log looks past.
-                let text = if no == 1 { line.trim_start_matches('\u{feff}') } else { line };
-                if text.trim_start().is_empty() {
-                    match &mut self.state {
-                        State::Leading { blank, .. } => *blank += 1,
-                        _ => self.state = State::Leading { first: line.to_string(), blank: 0 },
-                    }
-                    return Ok(());
-                }
-                let start = text.trim_start();
-                let mut state = if start.starts_with('{') {
-                    State::Json(String::new())
-                } else if start.starts_with("Linux ") {
-                    State::Iostat(iostat::TextReader::default())
-                } else if start.starts_with("\"(PDH-") {
-                    State::Perfmon(Perfmon::default())
-                } else if start.starts_with("# hostname;") {
-                    State::Sadf(sadf::Reader::default())
-                } else {
-                    return Err(not_a_counter_log());
-                };
-                // The lines before, as they were, then this one.
-                let mut n = 0;
-                if let State::Leading { first, blank } = std::mem::take(&mut self.state) {
-                    n += 1;
-                    feed(&mut state, n, &first, sink)?;
-                    for _ in 0..blank {
-                        n += 1;
-                        feed(&mut state, n, "", sink)?;
-                    }
-                }
-                feed(&mut state, n + 1, line, sink)?;
-                self.state = state;
-                Ok(())
-            }
-            state => feed(state, no, line, sink),
+        if !matches!(self.state, State::Start | State::Leading { .. }) {
+            return self.read(no, line, sink);
         }
+        // The text before the first line with any is what read_counter_log looks past.
+        let text = if no == 1 { line.trim_start_matches('\u{feff}') } else { line };
+        if text.trim_start().is_empty() {
+            match &mut self.state {
+                State::Leading { blank, .. } => *blank += 1,
+                _ => self.state = State::Leading { first: line.to_string(), blank: 0 },
+            }
+            return Ok(());
+        }
+        let start = text.trim_start();
+        let state = if start.starts_with('{') {
+            State::Json(String::new())
+        } else if start.starts_with("Linux ") {
+            State::Iostat(iostat::TextReader::default())
+        } else if start.starts_with("\"(PDH-") {
+            State::Perfmon(Perfmon::default())
+        } else if start.starts_with("# hostname;") {
+            self.body = Some(Body::Sadf);
+            State::Sadf(sadf::Reader::default())
+        } else {
+            return Err(not_a_counter_log());
+        };
+        // The lines before, as they were, then this one.
+        let mut n = 0;
+        if let State::Leading { first, blank } = std::mem::replace(&mut self.state, state) {
+            n += 1;
+            self.read(n, &first, sink)?;
+            for _ in 0..blank {
+                n += 1;
+                self.read(n, "", sink)?;
+            }
+        }
+        self.read(n + 1, line, sink)
     }
 
-    /// How the lines after those given so far can be read apart, when they can: a perfmon
-    /// log's once its header is read. `None` before, and for the formats whose rows span lines.
-    pub fn body(&self) -> Option<Body> {
-        match &self.state {
-            State::Perfmon(Perfmon { body: Some(body), .. }) => Some(body.clone()),
-            _ => None,
+    /// Line `no` of a log whose format is known: through its body once it has one, else as
+    /// the format reads what comes before its body.
+    fn read(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
+        if let Some(body) = &mut self.body {
+            self.one.clear();
+            body.line(line, &mut self.one);
+            return fold(&mut self.state, &self.one, no - 1, sink);
         }
+        self.body = match &mut self.state {
+            State::Perfmon(p) => p.header_line(no, line, sink)?,
+            State::Iostat(r) => r.first_line(line)?,
+            State::Json(text) => {
+                if text.len() + line.len() >= JSON_LIMIT {
+                    return Err(ParseError(format!(
+                        "iostat JSON is one document, read whole, and this one is over {} MiB: record iostat -x as text (without -o JSON), which is read as it goes, or cut the log",
+                        JSON_LIMIT >> 20
+                    )));
+                }
+                text.push_str(line);
+                text.push('\n');
+                None
+            }
+            State::Sadf(_) | State::Start | State::Leading { .. } => None,
+        };
+        Ok(())
+    }
+
+    /// How the lines after those given so far can be read apart, when they can: once a text
+    /// log's header is read. `None` before, and for iostat JSON (one document).
+    pub fn body(&self) -> Option<Body> {
+        self.body.clone()
+    }
+
+    /// A run of the lines after those given so far, read apart (`body().lines`), folded into
+    /// `sink` as if its lines were given one by one.
+    pub fn replay(&mut self, batch: &Batch, sink: &mut impl RowSink) -> Result<(), ParseError> {
+        fold(&mut self.state, batch, self.lines, sink)?;
+        self.lines += batch.lines();
+        Ok(())
     }
 
     /// The lines given so far.
@@ -152,147 +191,43 @@ fn not_a_counter_log() -> ParseError {
     )
 }
 
-fn feed(state: &mut State, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
-    match state {
-        State::Perfmon(p) => p.line(no, line, sink),
-        State::Iostat(r) => r.line(no, line, sink),
-        State::Sadf(r) => r.line(no, line, sink),
-        State::Json(text) => {
-            if text.len() + line.len() >= JSON_LIMIT {
-                return Err(ParseError(format!(
-                    "iostat JSON is one document, read whole, and this one is over {} MiB: record iostat -x as text (without -o JSON), which is read as it goes, or cut the log",
-                    JSON_LIMIT >> 20
-                )));
-            }
-            text.push_str(line);
-            text.push('\n');
-            Ok(())
+/// A run of lines read apart, into the format's reader in order; `before` is the number of the
+/// log's lines before the run.
+fn fold(state: &mut State, batch: &Batch, before: usize, sink: &mut impl RowSink) -> Result<(), ParseError> {
+    for line in batch.items() {
+        let no = before + line.no;
+        match state {
+            State::Perfmon(_) => match line.kind {
+                Kind::Fields => sink.row(line.text, line.numbers),
+                Kind::Malformed => sink.skipped(no),
+                Kind::Header | Kind::Blank => {}
+            },
+            State::Iostat(r) => r.fold(no, &line, sink),
+            State::Sadf(r) => r.fold(no, &line, sink)?,
+            State::Json(_) | State::Start | State::Leading { .. } => {}
         }
-        State::Start | State::Leading { .. } => Ok(()),
     }
+    Ok(())
 }
 
 /// A perfmon CSV/TSV: its header, then a row a line.
 #[derive(Default)]
 struct Perfmon {
     format: String,
-    /// Its lines after the header, once the header is read.
-    body: Option<Body>,
 }
 
 impl Perfmon {
-    fn line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<(), ParseError> {
+    /// A line before the samples: blank, or the header, after which the samples are read apart.
+    fn header_line(&mut self, no: usize, line: &str, sink: &mut impl RowSink) -> Result<Option<Body>, ParseError> {
         // perfmon::parse drops one byte-order mark from the start of the text.
         let line = if no == 1 { line.strip_prefix('\u{feff}').unwrap_or(line) } else { line };
-        if let Some(body) = &mut self.body {
-            match body.read(line) {
-                Some(Some(time)) => sink.row(&time, &body.values),
-                Some(None) => sink.skipped(no),
-                None => {}
-            }
-            return Ok(());
-        }
         if line.trim().is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let (format, columns, sep) = perfmon::header(line.trim_end_matches(['\n', '\r']))?;
-        self.body = Some(Body { sep, width: columns.len(), values: Vec::new() });
         self.format = format;
         sink.columns(&columns);
-        Ok(())
-    }
-}
-
-/// A perfmon log's lines after its header (`LogReader::body`): each is a sample of its own,
-/// read without the lines before it, so runs of lines can be read apart (by other threads)
-/// and their rows handed on in order after.
-#[derive(Clone)]
-pub struct Body {
-    sep: char,
-    /// The number of counters.
-    width: usize,
-    /// The last sample's values, a buffer reused line after line.
-    values: Vec<Option<f64>>,
-}
-
-impl Body {
-    /// One line (with or without its `\n`): `Some(Some(time))` for a sample (its values in
-    /// `self.values`), `Some(None)` for a line that is not one, `None` for a blank line.
-    fn read<'a>(&mut self, line: &'a str) -> Option<Option<std::borrow::Cow<'a, str>>> {
-        if line.trim().is_empty() {
-            return None;
-        }
-        let line = line.trim_end_matches(['\n', '\r']);
-        Some(perfmon::row_into(line, self.sep, self.width, &mut self.values))
-    }
-
-    /// A run of whole lines (the last may lack its `\n`), into `batch` (cleared first), the
-    /// first numbered 1.
-    pub fn lines(&mut self, text: &str, batch: &mut Batch) {
-        batch.clear(self.width);
-        for line in text.split_inclusive('\n') {
-            batch.lines += 1;
-            match self.read(line) {
-                Some(Some(time)) => {
-                    batch.times.push_str(&time);
-                    batch.time_ends.push(batch.times.len());
-                    batch.values.extend_from_slice(&self.values);
-                }
-                Some(None) => batch.skipped.push((batch.time_ends.len(), batch.lines)),
-                None => {}
-            }
-        }
-    }
-}
-
-/// The rows and skipped lines of a run of a body's lines, kept to be handed on after the
-/// runs before it: times end to end in one string and values in one vector, so a run of
-/// thousands of rows is a few allocations, reused run after run.
-#[derive(Default)]
-pub struct Batch {
-    /// Values a row.
-    width: usize,
-    /// The run's lines.
-    lines: usize,
-    times: String,
-    /// Where each row's time ends in `times`.
-    time_ends: Vec<usize>,
-    values: Vec<Option<f64>>,
-    /// Lines that are not samples: (rows before it, its line number in the run).
-    skipped: Vec<(usize, usize)>,
-}
-
-impl Batch {
-    fn clear(&mut self, width: usize) {
-        self.width = width;
-        self.lines = 0;
-        self.times.clear();
-        self.time_ends.clear();
-        self.values.clear();
-        self.skipped.clear();
-    }
-
-    /// The lines of the run.
-    pub fn lines(&self) -> usize {
-        self.lines
-    }
-
-    /// Hands the run's rows and skipped lines to `sink` in the order of their lines, as the
-    /// `LogReader` would have; `lines_before` is the number of the log's lines before the run.
-    pub fn replay(&self, lines_before: usize, sink: &mut impl RowSink) {
-        let mut skipped = self.skipped.iter().peekable();
-        let mut start = 0;
-        for (i, &end) in self.time_ends.iter().enumerate() {
-            while let Some((_, line)) = skipped.next_if(|(rows, _)| *rows == i) {
-                sink.skipped(lines_before + line);
-            }
-            let values = self.values.get(i * self.width..(i + 1) * self.width).unwrap_or_default();
-            sink.row(self.times.get(start..end).unwrap_or_default(), values);
-            start = end;
-        }
-        for (_, line) in skipped {
-            sink.skipped(lines_before + line);
-        }
+        Ok(Some(Body::Perfmon { sep, width: columns.len(), values: Vec::new() }))
     }
 }
 
@@ -333,6 +268,31 @@ pub fn read_lines(text: &str) -> Result<CounterTable, ParseError> {
     let mut sink = TableSink::default();
     for line in text.split_inclusive('\n') {
         reader.line(line, &mut sink)?;
+    }
+    let format = reader.finish(&mut sink)?;
+    Ok(sink.into_table(format))
+}
+
+/// `text` read as `spindle characterize` reads a large log, on this thread: a line at a time
+/// until its lines can be read apart, then in runs of `run` lines, each read into a batch of
+/// its own and folded in order. The same table as `read_lines`, whatever `run` is.
+pub fn read_runs(text: &str, run: usize) -> Result<CounterTable, ParseError> {
+    let mut reader = LogReader::new();
+    let mut sink = TableSink::default();
+    let mut lines = text.split_inclusive('\n');
+    let mut body = None;
+    while body.is_none() {
+        let Some(line) = lines.next() else { break };
+        reader.line(line, &mut sink)?;
+        body = reader.body();
+    }
+    if let Some(mut body) = body {
+        let mut batch = Batch::default();
+        let rest: Vec<&str> = lines.collect();
+        for part in rest.chunks(run.max(1)) {
+            body.lines(&part.concat(), &mut batch);
+            reader.replay(&batch, &mut sink)?;
+        }
     }
     let format = reader.finish(&mut sink)?;
     Ok(sink.into_table(format))
@@ -381,36 +341,9 @@ db01;60;2026-11-23 06:02:00 UTC;sda;100.00;400.00;400.00;0.00;8.00;0.90;9.00;30.
             let whole = crate::read_counter_log(text);
             assert_eq!(read_lines(text), whole, "{text:?}");
             for run in [1, 2, 7] {
-                assert_eq!(read_in_runs(text, run), whole, "{text:?} in runs of {run} lines");
+                assert_eq!(read_runs(text, run), whole, "{text:?} in runs of {run} lines");
             }
         }
-    }
-
-    /// `text` read as `spindle characterize` reads a large log: a line at a time until the
-    /// body can be read apart, then in runs of `run` lines, each into a batch of its own,
-    /// replayed in order.
-    fn read_in_runs(text: &str, run: usize) -> Result<CounterTable, ParseError> {
-        let mut reader = LogReader::new();
-        let mut sink = TableSink::default();
-        let mut lines = text.split_inclusive('\n').peekable();
-        let mut body = None;
-        while body.is_none() {
-            let Some(line) = lines.next() else { break };
-            reader.line(line, &mut sink)?;
-            body = reader.body();
-        }
-        let mut before = reader.lines();
-        if let Some(mut body) = body {
-            let mut batch = Batch::default();
-            let rest: Vec<&str> = lines.collect();
-            for part in rest.chunks(run) {
-                body.lines(&part.concat(), &mut batch);
-                batch.replay(before, &mut sink);
-                before += batch.lines();
-            }
-        }
-        let format = reader.finish(&mut sink)?;
-        Ok(sink.into_table(format))
     }
 
     #[test]
