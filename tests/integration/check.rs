@@ -334,10 +334,29 @@ fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_no
     // the single reader of depth 1, so that is not asserted.
     let points = doc["dirs"][0]["page_reads"]["points"].as_array().unwrap();
     assert!(points.iter().all(|p| p["iops"].as_f64().unwrap() <= 40.0 * 1.3), "{points:?}");
+    // Whether the bursts keep every depth within 10% of one level, which names the volume's cap,
+    // turns on them too: either way the knee is no scaling.
     let knee = rule("page-read-knee");
     let text = knee["text"].as_str().unwrap();
-    assert!(text.contains("stop scaling"), "{knee}");
+    assert!(text.contains("stop scaling") || text.contains("reach this volume's cap"), "{knee}");
     assert!(!text.contains("still scale"), "{knee}");
+}
+
+/// A throttle of 500 I/Os a second, reads and writes: page reads level off at it, and the large
+/// reads and writes (64 and 32 times a page) run at it too, which no device limited by the
+/// bytes it moves does (this disk reads 512 KiB transfers at 1 GB/s unthrottled, twice what
+/// 500 of them a second move), so the check names the cap, and the knee is said as the cap.
+#[test]
+fn a_volume_throttled_to_500_iops_is_named_as_capped_not_as_a_device_knee() {
+    let Some(doc) = throttled_check(500, |_, _| ()) else { return };
+    let cap = finding(&doc, "volume-cap");
+    assert_eq!((&cap["level"], &cap["basis"]), (&"note".into(), &"own".into()), "{cap}");
+    let iops: f64 = cap["figure"].as_str().unwrap().trim_end_matches(" IOPS").replace(',', "").parse().unwrap();
+    assert!((iops / 500.0 - 1.0).abs() <= 0.10, "{cap}");
+    assert!(cap["text"].as_str().unwrap().contains("a provisioned or throttled volume"), "{cap}");
+    let knee = finding(&doc, "page-read-knee");
+    let text = knee["text"].as_str().unwrap();
+    assert!(text.contains("reach this volume's cap") && !text.contains("stop scaling"), "{knee}");
 }
 
 /// Writes `file`, then reads it with direct I/O, a MiB at a time, until `done`.

@@ -127,6 +127,9 @@ pub(crate) fn page_read_knee(c: &Check) -> Option<Judgement> {
         });
     }
     let threshold = Some("the depth past which throughput grows under 10% while latency grows".into());
+    if let Some(cap) = super::cap::knee_at_cap(c, &pages) {
+        return Some(Judgement { threshold, ..cap });
+    }
     if let Some(close) = close_call_words(curve, &pages) {
         return Some(Judgement { level: Level::Ok, threshold, ..close });
     }

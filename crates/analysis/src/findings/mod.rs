@@ -3,6 +3,7 @@
 //! rests on: a published document, or a rule of spindle's own with the measurement behind it.
 
 mod basis;
+pub mod cap;
 pub mod durability;
 mod environment;
 pub mod evidence;

@@ -5,11 +5,12 @@
 //! thresholds from here.
 
 use super::basis::Basis;
+use super::cap::{CAP_SAME_RATE, LITTLE_SHARE};
 use super::durability::{SPINNING_DISK_FLOOR_NS, VOLATILE_SSD_FLOOR_NS};
 use super::evidence::{DirEvidence, Guidance};
 use super::load::{BUSY_CPU_SHARE, BUSY_IO_SHARE, DROWNED_IO_SHARE, busiest};
 use super::sources::*;
-use super::{Area, Finding, Level, Source, environment, measured, outcomes};
+use super::{Area, Finding, Level, Source, cap, environment, measured, outcomes};
 use crate::curve::{CLOSE_CALL, KNEE_GAIN, NOISE_SWING};
 use crate::log_optimum::OPTIMUM_SHARE;
 
@@ -353,6 +354,25 @@ pub static RULES: &[Rule] = &[
         constants: &[],
         basis: |_| MS_LATENCY,
         judge: measured::page_read_latency,
+    },
+    Rule {
+        name: "volume-cap",
+        area: Area::PageReads,
+        step: Some(Area::PageReads),
+        thresholds: &[],
+        unit: Unit::Count,
+        constants: &[Constant::Percent(CAP_SAME_RATE), Constant::Percent(LITTLE_SHARE)],
+        basis: |_| Basis::Own {
+            how: "set by this project: page reads that level off, and transfers of 8 pages or more (the check's \
+                  large reads and writes) at the same rate within 10%, show a limit that counts I/Os whatever \
+                  their size: a device limited by the bytes it moves lets through an eighth as many of them or \
+                  fewer. Past the level, latency x IOPS must be the number outstanding within 20% (Little's law \
+                  under a fixed rate). On this project's VM a loop device throttled by a blkio cgroup to 2,000 \
+                  IOPS gave page reads of 2,000 IOPS from depth 1 and large reads and writes of 2,000 IOPS \
+                  (docs/benchmarks.md, \"Cloud volumes\")",
+            after: Some(AWS_EBS_VOLUME_TYPES),
+        },
+        judge: cap::volume_cap,
     },
     Rule {
         name: "page-read-knee",

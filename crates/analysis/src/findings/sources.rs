@@ -99,3 +99,10 @@ pub const LOG_PERFORMANCE: Source = Source {
     publisher: "Tony Rogerson, SQLBlogCasts",
     url: "https://sqlblogcasts.com/blogs/tonyrogerson/archive/2006/10/21/1226.aspx",
 };
+
+/// A cloud's volumes are provisioned with a number of I/Os a second (and MiB/s) they deliver.
+pub const AWS_EBS_VOLUME_TYPES: Source = Source {
+    title: "Amazon EBS volume types",
+    publisher: "Amazon Web Services",
+    url: "https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html",
+};
