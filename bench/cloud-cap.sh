@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A volume capped above its device, as a provisioned or throttled cloud volume is: an ext4 loop
+# device (direct I/O to its backing file) whose reads and writes the kernel's block throttle
+# (cgroup v1 blkio, as root) holds at IOPS each, checked by `spindle check --quick` run inside
+# the throttled group. Prints the cap finding and the knee finding, and fails when the cap is
+# not named within 10% of IOPS or the knee is called the device's. Not a test: it needs root,
+# a loop device and cgroup v1 blkio.
+#
+#   bench/cloud-cap.sh [IOPS] [SPINDLE]   (defaults: 2000, target/release/spindle built here)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+iops=${1:-2000}
+spindle=${2:-}
+if [ -z "$spindle" ]; then
+    cargo build --release --quiet
+    spindle=$PWD/target/release/spindle
+fi
+work=$(mktemp -d)
+mnt=$work/mnt
+dev=""
+group=/sys/fs/cgroup/blkio/spindle-cloud-cap-$$
+cleanup() {
+    mountpoint -q "$mnt" && umount "$mnt"
+    [ -z "$dev" ] || losetup -d "$dev"
+    rmdir "$group" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+truncate -s 1100M "$work/disk.img"
+dev=$(losetup --find --show --direct-io=on "$work/disk.img")
+mkfs.ext4 -q "$dev"
+mkdir -p "$mnt"
+mount "$dev" "$mnt"
+mkdir "$group"
+numbers=$(cat "/sys/block/${dev#/dev/}/dev")
+echo "$numbers $iops" >"$group/blkio.throttle.read_iops_device"
+echo "$numbers $iops" >"$group/blkio.throttle.write_iops_device"
+SPINDLE_STORE=$work/results.db NO_COLOR=1 sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$group" \
+    "$spindle" check --quick --json "$mnt" >"$work/check.json" || [ $? -eq 1 ]
+python3 - "$work/check.json" "$iops" <<'PY'
+import json, sys
+doc, iops = json.load(open(sys.argv[1])), float(sys.argv[2])
+by_rule = {f["rule"]: f for f in doc["findings"]}
+points = doc["dirs"][0]["page_reads"]["points"]
+print("page reads:", ", ".join(f'{p["value"]}: {p["iops"]:.0f} IOPS {p["latency_mean_ns"] / 1e6:.2f} ms' for p in points))
+for step in ("large_reads", "large_writes"):
+    t = doc["dirs"][0].get(step)
+    if t:
+        print(f'{step}: {t["block"] >> 10} KiB, {t["iops"]:.0f} IOPS, {t["mb_per_sec"]:.0f} MB/s')
+knee = by_rule["page-read-knee"]["text"]
+print("page-read-knee:", knee)
+cap = by_rule.get("volume-cap")
+print("volume-cap:", cap["text"] if cap else "(none)")
+named = cap and abs(float(cap["figure"].split()[0].replace(",", "")) / iops - 1) <= 0.10
+ok = named and "stop scaling" not in knee
+print(f"throttle {iops:.0f} IOPS: cap named within 10%: {'yes' if named else 'NO'}; knee called the device's: "
+      f"{'yes' if 'stop scaling' in knee else 'no'}")
+sys.exit(0 if ok else 1)
+PY
