@@ -54,6 +54,14 @@ fn mistakes_are_refused_by_name_before_anything_is_written() {
         (vec!["--for".into(), "oracle".into(), work.display().to_string()], "--for oracle: valid engines"),
         (vec!["--managed".into(), work.display().to_string()], "add --for postgres or --for mysql"),
         (vec!["-o".into(), existing.display().to_string(), work.display().to_string()], "pass --force"),
+        (
+            vec!["--expect".into(), "0iops".into(), work.display().to_string()],
+            "--expect 0iops: \"0iops\": the rate must be above zero",
+        ),
+        (
+            vec!["--expect".into(), "3000".into(), work.display().to_string()],
+            "--expect 3000: \"3000\": give a rate with its unit",
+        ),
         // The password is never repeated, and no server listens on port 1.
         (
             vec!["--db".into(), "postgres://spindle:secret@127.0.0.1:1/test".into(), work.display().to_string()],
@@ -288,6 +296,20 @@ fn throttled_check<T>(
 where
     T: Send,
 {
+    let (code, doc) = throttled_check_with(iops, &[], beside)?;
+    assert_eq!(code, Some(0), "{doc}");
+    Some(doc)
+}
+
+/// `throttled_check` with more arguments, giving the exit code beside the document.
+fn throttled_check_with<T>(
+    iops: u32,
+    more: &[&str],
+    beside: impl FnOnce(&Path, &std::sync::atomic::AtomicBool) -> T + Send,
+) -> Option<(Option<i32>, serde_json::Value)>
+where
+    T: Send,
+{
     let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let device = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"])?;
     let name = device.0.clone();
@@ -306,6 +328,7 @@ where
             .arg(&throttle.0)
             .arg(&spindle)
             .args(["check", "--quick", "--json"])
+            .args(more)
             .arg(&fs.mount)
             .env("SPINDLE_STORE", &store)
             .env("NO_COLOR", "1")
@@ -314,8 +337,9 @@ where
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         out
     });
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    Some(serde_json::from_slice(&out.stdout).unwrap())
+    let doc =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    Some((out.status.code(), doc))
 }
 
 #[test]
@@ -346,9 +370,17 @@ fn a_device_throttled_to_a_few_dozen_iops_is_slow_to_read_and_commit_and_does_no
 /// reads and writes (64 and 32 times a page) run at it too, which no device limited by the
 /// bytes it moves does (this disk reads 512 KiB transfers at 1 GB/s unthrottled, twice what
 /// 500 of them a second move), so the check names the cap, and the knee is said as the cap.
+/// Expected to deliver 750 IOPS, it delivers 500: a problem, so `--strict` exits 1.
 #[test]
 fn a_volume_throttled_to_500_iops_is_named_as_capped_not_as_a_device_knee() {
-    let Some(doc) = throttled_check(500, |_, _| ()) else { return };
+    let Some((code, doc)) = throttled_check_with(500, &["--expect", "750iops", "--strict"], |_, _| ()) else { return };
+    let expected = finding(&doc, "expected-rates");
+    assert_eq!(expected["level"], "problem", "{expected}");
+    let says = expected["text"].as_str().unwrap();
+    assert!(says.starts_with("this volume delivers ") && says.contains(" of the 750 IOPS expected ("), "{expected}");
+    let problems: Vec<_> = findings(&doc).into_iter().filter(|f| f["level"] == "problem").collect();
+    assert_eq!(problems, [expected], "the one problem is the volume's shortfall");
+    assert_eq!(code, Some(1), "--strict: a problem exits 1");
     let cap = finding(&doc, "volume-cap");
     assert_eq!((&cap["level"], &cap["basis"]), (&"note".into(), &"own".into()), "{cap}");
     let iops: f64 = cap["figure"].as_str().unwrap().trim_end_matches(" IOPS").replace(',', "").parse().unwrap();

@@ -78,6 +78,7 @@ fn measure(
         let engine = dir.log_engine;
         let went_on = battery(runner, dir, &plan.sizing, &mut eta).map_err(managed_anyhow)?;
         let runs: Vec<_> = runner.runs[before..].iter().collect();
+        facts.expected = plan.expected;
         evidence::gather(&mut facts, plan.guidance, &runs, engine);
         evidence.dirs.push(facts);
         if !went_on {

@@ -10,6 +10,7 @@ use crate::run::LogDb;
 use spindle_analysis::findings::Guidance;
 use spindle_db::Engine;
 use spindle_db::managed::ManagedEngine;
+use spindle_model::expected::Expected;
 use spindle_model::units::{format_bytes_approx, format_elapsed};
 use spindle_plan::database_url::url_of;
 use spindle_plan::usage::UsageError;
@@ -35,6 +36,8 @@ pub struct CheckInput {
     /// `-o`: the HTML report's path, and `--force` to replace it.
     pub output: Option<PathBuf>,
     pub force: bool,
+    /// `--expect`: the rates the volume was provisioned to deliver (`3000iops,125MB/s`).
+    pub expect: Option<String>,
 }
 
 /// One directory's share of the check.
@@ -66,6 +69,8 @@ pub struct CheckPlan {
     pub takes: Duration,
     /// The batteries' steps (I/O and log test), for the progress line.
     pub battery_steps: usize,
+    /// `--expect`: what each directory's volume should deliver.
+    pub expected: Option<Expected>,
 }
 
 impl CheckPlan {
@@ -95,6 +100,11 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         _ => Budget::Default,
     };
     let sizing = budget.sizing();
+    let expected = args
+        .expect
+        .as_deref()
+        .map(|text| spindle_model::expected::parse(text).map_err(|e| UsageError::flag("--expect", text, e)))
+        .transpose()?;
     let given_db = args.db.as_deref().map(url_of).transpose()?;
     if let Some(url) = &given_db {
         spindle_db::check_built(url)?;
@@ -146,6 +156,7 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         needed,
         takes,
         battery_steps: io_steps + log_steps,
+        expected,
     })
 }
 

@@ -37,6 +37,11 @@ pub struct CheckArgs {
     /// Replace the report file if it exists.
     #[arg(long)]
     pub force: bool,
+    /// What the volume was provisioned to deliver, e.g. 3000iops,125MB/s (MiB/s and GB/s too):
+    /// the check says whether it delivers them, at which depth and latency; short of 90% of a
+    /// figure is a problem (with --strict, exit 1).
+    #[arg(long, value_name = "RATES")]
+    pub expect: Option<String>,
     /// Exit 1 when any finding is a problem (for CI pipelines); 0 otherwise.
     #[arg(long)]
     pub strict: bool,

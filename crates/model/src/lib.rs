@@ -6,6 +6,7 @@ pub mod counters;
 pub mod db;
 pub mod db_spec;
 pub mod details;
+pub mod expected;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod group;

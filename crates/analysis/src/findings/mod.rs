@@ -7,6 +7,7 @@ pub mod cap;
 pub mod durability;
 mod environment;
 pub mod evidence;
+pub mod expected;
 mod figures;
 #[cfg(test)]
 mod fixtures;

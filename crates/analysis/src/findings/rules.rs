@@ -8,9 +8,10 @@ use super::basis::Basis;
 use super::cap::{CAP_SAME_RATE, LITTLE_SHARE};
 use super::durability::{SPINNING_DISK_FLOOR_NS, VOLATILE_SSD_FLOOR_NS};
 use super::evidence::{DirEvidence, Guidance};
+use super::expected::DELIVERED_SHARE;
 use super::load::{BUSY_CPU_SHARE, BUSY_IO_SHARE, DROWNED_IO_SHARE, busiest};
 use super::sources::*;
-use super::{Area, Finding, Level, Source, cap, environment, measured, outcomes};
+use super::{Area, Finding, Level, Source, cap, environment, expected, measured, outcomes};
 use crate::curve::{CLOSE_CALL, KNEE_GAIN, NOISE_SWING};
 use crate::log_optimum::OPTIMUM_SHARE;
 
@@ -344,6 +345,21 @@ pub static RULES: &[Rule] = &[
             after: None,
         },
         judge: environment::host_load,
+    },
+    Rule {
+        name: "expected-rates",
+        area: Area::Environment,
+        step: None,
+        thresholds: &[Threshold { level: Level::Problem, bound: Bound::Below(DELIVERED_SHARE) }],
+        unit: Unit::Share,
+        constants: &[],
+        basis: |_| Basis::Published {
+            source: AWS_EBS_OPTIMIZATION,
+            says: "io1 and io2 volumes are designed to deliver at least 90% of their provisioned IOPS performance \
+                   99.9% of the time in a given year, gp2 and gp3 99% of the time; st1 and sc1 deliver at least 90% \
+                   of their expected throughput 99% of the time",
+        },
+        judge: expected::expected_rates,
     },
     Rule {
         name: "page-read-latency",

@@ -106,3 +106,10 @@ pub const AWS_EBS_VOLUME_TYPES: Source = Source {
     publisher: "Amazon Web Services",
     url: "https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html",
 };
+
+/// How much of their provisioned figures a cloud's volumes are designed to deliver.
+pub const AWS_EBS_OPTIMIZATION: Source = Source {
+    title: "Amazon EBS optimization",
+    publisher: "Amazon Web Services",
+    url: "https://docs.aws.amazon.com/ebs/latest/userguide/ebs-optimization.html",
+};

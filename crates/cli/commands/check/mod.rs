@@ -45,5 +45,6 @@ fn input(args: &CheckArgs) -> CheckInput {
         managed: args.managed,
         output: args.output.clone(),
         force: args.force,
+        expect: args.expect.clone(),
     }
 }
