@@ -17,6 +17,7 @@ impl From<&IoArgs> for PlanInput {
             force: a.force,
             allow_destroy: a.allow_destroy,
             verify: a.verify,
+            expect: a.expect.clone(),
         };
         for (key, flag, value) in [
             ("size", "--size", &a.size),

@@ -23,6 +23,14 @@ fn bad_sizes_and_durations_name_the_value() {
 }
 
 #[test]
+fn expected_rates_that_cannot_be_read_name_the_flag() {
+    let err = io_usage_error(&["--engine", "null", "--target", "x.dat", "--expect", "0iops"]);
+    assert!(err.contains("--expect 0iops") && err.contains("above zero"), "{err}");
+    let err = io_usage_error(&["--engine", "null", "--target", "x.dat", "--expect", "125MB"]);
+    assert!(err.contains("--expect 125MB") && err.contains("give a rate with its unit"), "{err}");
+}
+
+#[test]
 fn missing_target_directory_is_named() {
     let err = io_usage_error(&["--target", "/nonexistent-dir-for-spindle/x.dat", "--duration", "1s"]);
     assert!(err.contains("/nonexistent-dir-for-spindle") && err.contains("does not exist"), "{err}");

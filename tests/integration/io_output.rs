@@ -217,3 +217,31 @@ fn completions_man_page_and_version() {
     assert!(text.starts_with("spindle ") && text.contains('('), "{text}");
     assert_eq!(spindle().args(["completions", "tcsh"]).output().unwrap().status.code(), Some(2));
 }
+
+/// `--expect` against runs held at 500 IOPS by `--rate` (kept exactly on the null engine): 1,000
+/// expected is half delivered, so `--strict` exits 1; 400 expected is delivered, exit 0. The
+/// JSON document stays whole on stdout, the answer beside it on stderr.
+#[test]
+fn expected_rates_are_held_against_the_best_run_and_strict_exits_1_when_short() {
+    let run = |expect: &str, json: bool| {
+        let mut args = vec!["io", "--engine", "null", "--target", "e.dat", "--rate", "500", "--duration", "1s"];
+        args.extend(["--expect", expect, "--strict"]);
+        if json {
+            args.push("--json");
+        }
+        spindle().args(&args).output().unwrap()
+    };
+    let short = run("1000iops", false);
+    let text = String::from_utf8_lossy(&short.stdout);
+    assert_eq!(short.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("this volume delivers ") && text.contains(" of the 1,000 IOPS expected (50%): run "),
+        "{text}"
+    );
+    assert!(text.contains("(8KiB I/Os) ") && text.contains(" IOPS at 1 outstanding, "), "{text}");
+    let met = run("400iops", true);
+    assert_eq!(met.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&met.stdout).expect("the record alone on stdout");
+    assert!(doc["summary"]["iops"].as_f64().unwrap() > 400.0);
+    assert!(String::from_utf8_lossy(&met.stderr).contains("this volume delivers the 400 IOPS expected: run "));
+}

@@ -36,8 +36,8 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
         });
     }
     dir.commits = member("commits").map(|f| commits(&f.record));
-    dir.large_writes = member("large-writes").map(|f| transfer(&f.record));
-    dir.large_reads = member("large-reads").map(|f| transfer(&f.record));
+    dir.large_writes = member("large-writes").map(|f| Transfer::of(&f.record));
+    dir.large_reads = member("large-reads").map(|f| Transfer::of(&f.record));
     dir.verify = member("verify").and_then(|f| f.record.details.verify()).map(|v| VerifyOutcome {
         bytes_checked: v.sectors_checked.saturating_mul(SECTOR_BYTES),
         faults: v.faulty_sectors(),
@@ -116,19 +116,6 @@ fn commits(r: &RunRecord) -> Commits {
         p99_ns: latency.p99,
         flush_median_ns: s.flush.latency_ns.p50,
         flush_p99_ns: s.flush.latency_ns.p99,
-    }
-}
-
-fn transfer(r: &RunRecord) -> Transfer {
-    let s = &r.summary;
-    let job = r.details.job();
-    Transfer {
-        block: job.map_or(0, |j| j.targets.first().map_or(0, |t| t.workload.largest_block())),
-        outstanding: job.map_or(0, |j| j.targets.iter().map(|t| t.workload.threads * t.workload.depth).sum()),
-        mb_per_sec: s.mb_per_sec,
-        iops: s.iops,
-        latency_mean_ns: s.latency_ns.mean,
-        latency_p99_ns: s.latency_ns.p99,
     }
 }
 

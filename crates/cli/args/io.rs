@@ -81,6 +81,13 @@ pub struct IoArgs {
     /// prints the curve and its knee.
     #[arg(long, value_name = "PARAM=LIST")]
     pub sweep: Option<String>,
+    /// What the volume was provisioned to deliver, e.g. 3000iops,125MB/s: says whether the
+    /// best run delivers it, at which depth and latency (short of 90% is short).
+    #[arg(long, value_name = "RATES")]
+    pub expect: Option<String>,
+    /// Exit 1 when the runs deliver less than --expect.
+    #[arg(long, requires = "expect")]
+    pub strict: bool,
     #[command(flatten)]
     pub agents: AgentsArgs,
     #[command(flatten)]

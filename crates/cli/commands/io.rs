@@ -8,6 +8,8 @@ use crate::progress::warn;
 use crate::runner::{self, IoStep};
 use crate::{Outcome, output, plan, store};
 use spindle_analysis::curve::{close_call, knee};
+use spindle_analysis::findings::Level;
+use spindle_analysis::findings::expected::delivery;
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
 use spindle_store::GroupKind;
@@ -35,8 +37,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
         (None, n) if n > 1 => Some((GroupKind::Repeat, format!("--repeat {n}"))),
         _ => None,
     };
-    let sweep = plan.sweep;
-    let repeats = plan.repeats;
+    let (sweep, repeats, expected) = (plan.sweep, plan.repeats, plan.expected);
     let steps = plan
         .jobs
         .into_iter()
@@ -94,5 +95,18 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
             output::write_stdout(&spindle_report::render_sweep_json(&doc))?;
         }
     }
-    Ok(outcome)
+    let ids: Vec<(i64, &RunRecord)> = runs.iter().map(|f| (f.id, &f.record)).collect();
+    match expected.and_then(|e| delivery(&e, &ids)) {
+        // Beside a document on stdout the answer goes to stderr, which keeps the document whole.
+        Some((level, said)) => {
+            if text {
+                output::write_text(format!("{said}\n").as_bytes())?
+            } else {
+                eprintln!("{said}")
+            }
+            let short = args.strict && level == Level::Problem;
+            Ok(outcome.and(if short { Outcome::Problems } else { Outcome::Success }))
+        }
+        None => Ok(outcome),
+    }
 }

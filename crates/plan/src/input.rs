@@ -22,6 +22,8 @@ pub struct PlanInput {
     pub allow_destroy: bool,
     /// `--verify`.
     pub verify: bool,
+    /// `--expect`: what the volume was provisioned to deliver (`3000iops,125MB/s`).
+    pub expect: Option<String>,
 }
 
 impl PlanInput {

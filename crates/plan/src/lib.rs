@@ -53,6 +53,8 @@ pub struct IoPlan {
     /// The sweep, when `--sweep` was given.
     pub sweep: Option<Sweep>,
     pub repeats: u32,
+    /// `--expect`: what the runs should deliver.
+    pub expected: Option<spindle_model::expected::Expected>,
 }
 
 pub use sweep::Sweep;
@@ -113,6 +115,11 @@ pub fn plan_io(args: &PlanInput, machine: &dyn Machine) -> Result<IoPlan, UsageE
 pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Machine) -> Result<IoPlan, UsageError> {
     let sweep = args.sweep.as_deref().map(sweep::parse_sweep).transpose()?;
     let repeats = repeats_of(&args.repeat)?;
+    let expected = args
+        .expect
+        .as_deref()
+        .map(|text| spindle_model::expected::parse(text).map_err(|e| UsageError::flag("--expect", text, e)))
+        .transpose()?;
     // A profile given as a flag sits just under the flags: `--profile X --depth 32` changes
     // only the depth.
     let flags = match &args.profile {
@@ -163,7 +170,7 @@ pub fn plan_with_file(args: &PlanInput, file: Option<SpecFile>, machine: &dyn Ma
         .flat_map(|repeat| point_targets.iter().enumerate().map(move |(i, targets)| (repeat, i, targets)))
         .map(|(repeat, i, targets)| PlannedJob { job: job(targets), point: sweep.as_ref().map(|_| i), repeat })
         .collect();
-    Ok(IoPlan { jobs, warnings, sweep, repeats })
+    Ok(IoPlan { jobs, warnings, sweep, repeats, expected })
 }
 
 /// The targets given as `--target` flags, each with the flags' settings.

@@ -116,6 +116,23 @@ pub struct Transfer {
     pub latency_p99_ns: u64,
 }
 
+impl Transfer {
+    /// A run's figures as a transfer: its largest block, its outstanding I/Os (threads times
+    /// depth over its targets), its rates and latency.
+    pub fn of(r: &spindle_model::RunRecord) -> Transfer {
+        let s = &r.summary;
+        let job = r.details.job();
+        Transfer {
+            block: job.map_or(0, |j| j.targets.first().map_or(0, |t| t.workload.largest_block())),
+            outstanding: job.map_or(0, |j| j.targets.iter().map(|t| t.workload.threads * t.workload.depth).sum()),
+            mb_per_sec: s.mb_per_sec,
+            iops: s.iops,
+            latency_mean_ns: s.latency_ns.mean,
+            latency_p99_ns: s.latency_ns.p99,
+        }
+    }
+}
+
 /// The log test: one point per transaction size, and the size where throughput levels off.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogCurve {
