@@ -2,7 +2,9 @@
 # The same day of one-second disk counters as a perfmon CSV, `iostat -x -t` text and `sadf -d`
 # records, characterized by two builds of spindle in A B B A order: wall time and CPU time of
 # each, with the new build's ratio to the old. User CPU above wall time says the parsing ran on
-# both cores. Not a test. It fails when a build's summary differs from the other's.
+# both cores. Not a test. It fails when a build's summary (or error: sar counts transfers, not
+# reads and writes apart, so characterize reads a sadf log whole and then says which counters
+# it lacks) differs from the other's.
 #
 #   bench/characterize-formats.sh OLD_BINARY NEW_BINARY [SECONDS]   (default 86400: a day)
 set -euo pipefail
@@ -41,7 +43,7 @@ with open(f"{work}/day.csv", "w", newline="") as csv, open(f"{work}/day.iostat",
         io.write("\n")
         csv.write(t.strftime('"%m/%d/%Y %H:%M:%S.000"') + "," + ",".join(f'"{v}"' for v in row) + "\r\n")
 PY
-# One run: "wall user sys" in seconds, the summary kept to compare the builds.
+# One run: "wall user sys" in seconds, the summary (or error) kept to compare the builds.
 one() { # binary log tag
     python3 - "$1" "$2" "$work/$3.out" <<'PY'
 import os, subprocess, sys, time
@@ -49,7 +51,8 @@ binary, log, out = sys.argv[1:]
 before = os.times()
 t = time.perf_counter()
 with open(out, "wb") as f:
-    subprocess.run([binary, "characterize", log], stdout=f, check=True)
+    code = subprocess.run([binary, "characterize", log], stdout=f, stderr=subprocess.STDOUT).returncode
+    f.write(f"exit {code}\n".encode())
 wall = time.perf_counter() - t
 after = os.times()
 print(f"{wall:.3f} {after.children_user - before.children_user:.3f} {after.children_system - before.children_system:.3f}")

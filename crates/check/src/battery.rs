@@ -18,6 +18,10 @@ use std::time::Duration;
 pub const TEST_FILE: &str = "spindle-check.dat";
 /// The verified pass's own file: verification marks and stamps what it writes.
 pub const VERIFY_FILE: &str = "spindle-check-verify.dat";
+/// The sustained step's name.
+pub const SUSTAINED: &str = "sustained";
+/// The shortest hold `--sustain` takes: a shorter series is too short to test for a level shift.
+pub const MIN_SUSTAIN: Duration = Duration::from_secs(10);
 /// Bytes of each log test row (the original article's `char(4000)`).
 pub const LOG_ROW_BYTES: u64 = 4000;
 
@@ -46,6 +50,9 @@ pub struct Sizing {
     /// not turn the step into a long one, nor fill the directory (the rows of every size stay
     /// until the test ends, as in the original article).
     pub max_log_rows: u64,
+    /// How long the sustained step holds the page reads (`--sustain`): long enough for a
+    /// cloud volume's burst allowance to run out; `None` leaves the step out.
+    pub sustain: Option<Duration>,
 }
 
 const MIB: u64 = 1 << 20;
@@ -72,6 +79,7 @@ impl Budget {
                 log_step: Duration::from_secs(2),
                 log_settle: Duration::ZERO,
                 max_log_rows: 20_000,
+                sustain: None,
             },
             Budget::Default => Sizing {
                 file: 1024 * MIB,
@@ -83,6 +91,7 @@ impl Budget {
                 log_step: Duration::from_secs(10),
                 log_settle: Duration::from_secs(1),
                 max_log_rows: 100_000,
+                sustain: Some(Duration::from_secs(120)),
             },
             Budget::Thorough => Sizing {
                 file: 4096 * MIB,
@@ -94,6 +103,7 @@ impl Budget {
                 log_step: Duration::from_secs(30),
                 log_settle: Duration::from_secs(5),
                 max_log_rows: 250_000,
+                sustain: Some(Duration::from_secs(600)),
             },
         }
     }
@@ -109,6 +119,8 @@ struct StepDef {
     sweep: Option<String>,
     verify: bool,
     file: &'static str,
+    /// How long it measures, with no warm-up, when not the battery's step time.
+    hold: Option<Duration>,
 }
 
 /// A planned I/O step: its job, and where its run sits in the check's group.
@@ -143,7 +155,7 @@ fn commit_profile(guidance: Guidance) -> &'static str {
 fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
     let page = format_size(page_bytes(guidance));
     let depths: Vec<String> = sizing.depths.iter().map(u32::to_string).collect();
-    vec![
+    let mut steps = vec![
         // The data files' page reads, one reader at rising depths: where does it stop paying?
         StepDef {
             name: "page-reads",
@@ -152,6 +164,7 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
             sweep: Some(format!("depth={}", depths.join(","))),
             verify: false,
             file: TEST_FILE,
+            hold: None,
         },
         // A commit: the log's write and its flush, one at a time.
         StepDef {
@@ -161,6 +174,7 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
             sweep: None,
             verify: false,
             file: TEST_FILE,
+            hold: None,
         },
         // A checkpoint's or lazy writer's large random writes (the SQLIO article's 256 KiB).
         StepDef {
@@ -176,6 +190,7 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
             sweep: None,
             verify: false,
             file: TEST_FILE,
+            hold: None,
         },
         // A scan's read-ahead: 512 KiB sequential reads.
         StepDef {
@@ -191,6 +206,7 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
             sweep: None,
             verify: false,
             file: TEST_FILE,
+            hold: None,
         },
         // Pages written and read back, every sector stamped and checked.
         StepDef {
@@ -206,8 +222,24 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
             sweep: None,
             verify: true,
             file: VERIFY_FILE,
+            hold: None,
         },
-    ]
+    ];
+    // Page reads held at the deepest depth, last: a burst allowance the steps before drew on
+    // runs out within it, and the rate it falls to is what the volume sustains.
+    if let Some(hold) = sizing.sustain {
+        let deepest = sizing.depths.last().map_or("32".to_string(), u32::to_string);
+        steps.push(StepDef {
+            name: SUSTAINED,
+            profile: None,
+            settings: settings(&[("block", &page), ("read", "100"), ("random", "100"), ("threads", "1"), ("depth", &deepest)]),
+            sweep: None,
+            verify: false,
+            file: TEST_FILE,
+            hold: Some(hold),
+        });
+    }
+    steps
 }
 
 /// Every I/O step of the battery in `dir`, planned (and so validated) before anything runs.
@@ -247,8 +279,9 @@ fn plan_def(def: &StepDef, target: &Path, size: u64, sizing: &Sizing) -> Result<
         input.set(key, Some(setting(key, value.clone())));
     }
     input.set("size", Some(setting("size", size.to_string())));
-    input.set("duration", Some(setting("duration", format!("{}ms", sizing.step.as_millis()))));
-    input.set("warmup", Some(setting("warmup", format!("{}ms", sizing.warmup.as_millis()))));
+    let (step, warmup) = def.hold.map_or((sizing.step, sizing.warmup), |hold| (hold, Duration::ZERO));
+    input.set("duration", Some(setting("duration", format!("{}ms", step.as_millis()))));
+    input.set("warmup", Some(setting("warmup", format!("{}ms", warmup.as_millis()))));
     plan::plan_io(&input, &ThisMachine)
 }
 
@@ -273,6 +306,7 @@ pub fn plan_layout(
         sweep: None,
         verify: false,
         file: LAYOUT_DATA_FILE,
+        hold: None,
     };
     let log = StepDef {
         name: "layout-log",
@@ -281,6 +315,7 @@ pub fn plan_layout(
         sweep: None,
         verify: false,
         file: LAYOUT_LOG_FILE,
+        hold: None,
     };
     let mut data_plan = plan_def(&data, &data_dir.join(data.file), sizing.file, sizing)?;
     let log_plan = plan_def(&log, &log_dir.join(log.file), sizing.verify_file, sizing)?;
@@ -372,6 +407,24 @@ mod tests {
         let io_steps = s.depths.len() + 4;
         let measured = (s.step + s.warmup) * io_steps as u32 + s.log_step * s.log_sizes.len() as u32;
         assert!(measured <= Duration::from_secs(40), "{measured:?}");
+    }
+
+    #[test]
+    fn the_sustained_step_holds_the_deepest_page_reads_last_without_a_warm_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Budget::Default.sizing();
+        let (steps, _) = plan_io(dir.path(), Guidance::Generic, &s).expect("the battery plans");
+        let last = steps.last().unwrap();
+        assert_eq!((last.name, &last.point), (SUSTAINED, &Point::Member(SUSTAINED.into())));
+        assert_eq!((last.job.duration_ns, last.job.warmup_ns), (120_000_000_000, 0));
+        let w = &last.job.targets[0].workload;
+        assert_eq!((w.depth, w.threads, w.largest_block()), (64, 1, 8192));
+        assert_eq!(steps.iter().filter(|st| st.name == SUSTAINED).count(), 1);
+        s.sustain = None;
+        let (without, _) = plan_io(dir.path(), Guidance::Generic, &s).unwrap();
+        assert_eq!(without.len(), steps.len() - 1);
+        assert!(Budget::Quick.sizing().sustain.is_none());
+        assert_eq!(Budget::Thorough.sizing().sustain, Some(Duration::from_secs(600)));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! each directory's steps and log-test database, the layouts of two directories, the report's
 //! path. Every mistake the user could make is refused here, naming it (exit 2).
 
-use crate::battery::{self, Budget, IoStep, Sizing, bytes_needed};
+use crate::battery::{self, Budget, IoStep, MIN_SUSTAIN, Sizing, bytes_needed};
 use crate::dirs;
 use crate::placement::{self, Layouts};
 use crate::report;
@@ -38,6 +38,8 @@ pub struct CheckInput {
     pub force: bool,
     /// `--expect`: the rates the volume was provisioned to deliver (`3000iops,125MB/s`).
     pub expect: Option<String>,
+    /// `--sustain`: how long the sustained step holds the page reads (`off` leaves it out).
+    pub sustain: Option<String>,
 }
 
 /// One directory's share of the check.
@@ -99,7 +101,10 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         (_, true) => Budget::Thorough,
         _ => Budget::Default,
     };
-    let sizing = budget.sizing();
+    let mut sizing = budget.sizing();
+    if let Some(text) = &args.sustain {
+        sizing.sustain = sustain_of(text)?;
+    }
     let expected = args
         .expect
         .as_deref()
@@ -141,7 +146,8 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
     };
     let io_steps: usize = planned.iter().map(|d| d.steps.len()).sum();
     let log_steps = planned.iter().filter(|d| d.log_db.is_some()).count() * sizing.log_sizes.len();
-    let takes = (sizing.step + sizing.warmup) * io_steps as u32
+    let io_takes: u64 = planned.iter().flat_map(|d| &d.steps).map(|s| s.job.duration_ns + s.job.warmup_ns).sum();
+    let takes = Duration::from_nanos(io_takes)
         + sizing.log_step * log_steps as u32
         + layouts.as_ref().map_or(Duration::ZERO, |l| l.takes());
     Ok(CheckPlan {
@@ -158,6 +164,29 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         battery_steps: io_steps + log_steps,
         expected,
     })
+}
+
+/// `--sustain DURATION`, or `off`: at least long enough to test for a level shift, at most a day.
+fn sustain_of(text: &str) -> Result<Option<Duration>, UsageError> {
+    if matches!(text.trim(), "off" | "0") {
+        return Ok(None);
+    }
+    let ns = spindle_model::units::parse_duration_ns(text).map_err(|e| UsageError::flag("--sustain", text, e))?;
+    let hold = Duration::from_nanos(ns);
+    if hold < MIN_SUSTAIN {
+        return Err(UsageError::flag(
+            "--sustain",
+            text,
+            format_args!(
+                "at least {}: a shorter hold is too short to tell a burst running out from the rate's swing (or give off)",
+                format_elapsed(MIN_SUSTAIN)
+            ),
+        ));
+    }
+    if hold > Duration::from_secs(24 * 3600) {
+        return Err(UsageError::flag("--sustain", text, "at most a day (24h)"));
+    }
+    Ok(Some(hold))
 }
 
 /// `--managed` starts the engine `--for` names; only PostgreSQL and MariaDB can be started.
@@ -199,6 +228,17 @@ pub fn guidance_name(g: Guidance) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sustain_is_long_enough_to_test_or_off() {
+        assert_eq!(sustain_of("90s"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(sustain_of("off"), Ok(None));
+        assert_eq!(sustain_of("0"), Ok(None));
+        let short = sustain_of("5s").unwrap_err().to_string();
+        assert!(short.contains("--sustain 5s") && short.contains("at least 10 s"), "{short}");
+        assert!(sustain_of("2 days").unwrap_err().to_string().contains("--sustain 2 days"));
+        assert!(sustain_of("25h").unwrap_err().to_string().contains("at most a day"));
+    }
 
     #[test]
     fn guidance_comes_from_for_then_the_database() {

@@ -42,6 +42,11 @@ pub struct CheckArgs {
     /// figure is a problem (with --strict, exit 1).
     #[arg(long, value_name = "RATES")]
     pub expect: Option<String>,
+    /// Hold page reads this long at the end, to see a cloud volume's burst run out: burst
+    /// length, burst and sustained rates [default: off with --quick, 2m, 10m with --thorough;
+    /// `off` leaves it out].
+    #[arg(long, value_name = "DURATION")]
+    pub sustain: Option<String>,
     /// Exit 1 when any finding is a problem (for CI pipelines); 0 otherwise.
     #[arg(long)]
     pub strict: bool,

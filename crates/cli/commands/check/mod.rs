@@ -46,5 +46,6 @@ fn input(args: &CheckArgs) -> CheckInput {
         output: args.output.clone(),
         force: args.force,
         expect: args.expect.clone(),
+        sustain: args.sustain.clone(),
     }
 }
