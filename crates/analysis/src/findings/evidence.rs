@@ -53,6 +53,10 @@ pub struct DirEvidence {
     /// What else the host did during each I/O step (absent in older evidence).
     #[serde(default)]
     pub loads: Vec<super::load::StepLoad>,
+    /// How each I/O step's rate moved over its seconds: its level shift and swing (absent in
+    /// older evidence).
+    #[serde(default)]
+    pub over_time: Vec<super::over_time::StepOverTime>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
