@@ -34,6 +34,8 @@ pub fn merged_run(
     };
     let parts: Vec<(u32, &RunRecord)> = shares.iter().map(|(r, rec)| (r.index, rec)).collect();
     let mut merged = merge_runs(&parts, distribution)?;
+    // The agents' summed series is the run's: its shift and swing, as the runner marks a run's.
+    spindle_analysis::over_time::mark(&mut merged);
     if let Some(why) = partial {
         merged.status = RunStatus::Interrupted;
         merged.warnings.insert(0, format!("partial: {why}"));

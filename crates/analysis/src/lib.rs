@@ -11,5 +11,6 @@ pub mod curve;
 pub mod findings;
 pub mod group_summary;
 pub mod log_optimum;
+pub mod over_time;
 pub mod spread;
 pub mod stats;

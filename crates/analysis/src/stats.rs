@@ -37,6 +37,20 @@ pub fn sample_stddev(xs: &[f64]) -> f64 {
     sample_variance(xs).sqrt()
 }
 
+/// The `q` quantile (0 to 1) of the finite values in `xs`, interpolated between the two ranks
+/// either side (Hyndman and Fan's type 7, NumPy's and R's default); 0 when there are none.
+pub fn quantile(xs: &[f64], q: f64) -> f64 {
+    let mut sorted: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted.sort_by(f64::total_cmp);
+    let at = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (below, share) = (at.floor() as usize, at.fract());
+    let above = (below + 1).min(sorted.len() - 1);
+    sorted[below] + (sorted[above] - sorted[below]) * share
+}
+
 /// A t-test of B against A: Welch's on two independent samples, or the paired test on
 /// per-pair differences B - A. Every field is finite, so it always serializes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -331,6 +345,16 @@ mod tests {
     #[track_caller]
     fn assert_close(got: f64, want: f64, tol: f64) {
         assert!((got - want).abs() <= tol, "got {got:e}, want {want:e} (tolerance {tol:e})");
+    }
+
+    #[test]
+    fn quantiles_interpolate_between_ranks_as_numpy_does() {
+        // numpy.quantile([1, 2, 3, 4, 10], [0, 0.05, 0.5, 0.95, 1]): 1, 1.2, 3, 8.8, 10.
+        let xs = [10.0, 3.0, 1.0, 4.0, 2.0, f64::NAN];
+        for (q, want) in [(0.0, 1.0), (0.05, 1.2), (0.5, 3.0), (0.95, 8.8), (1.0, 10.0)] {
+            assert_close(quantile(&xs, q), want, 1e-12);
+        }
+        assert_eq!((quantile(&[], 0.5), quantile(&[7.0], 0.95)), (0.0, 7.0));
     }
 
     #[test]

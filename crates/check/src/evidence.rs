@@ -4,6 +4,7 @@
 use crate::battery::page_bytes;
 use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, dip, noise, shape};
 use spindle_analysis::findings::load::StepLoad;
+use spindle_analysis::findings::over_time::StepOverTime;
 use spindle_analysis::findings::{
     Area, Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
 };
@@ -49,6 +50,7 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
             .collect(),
     });
     dir.loads = loads(runs);
+    dir.over_time = io_steps(runs).map(|(area, step, r)| StepOverTime::of(area, step, r)).collect();
     let log_records: Vec<RunRecord> =
         runs.iter().filter(|f| f.record.details.log_test().is_some()).map(|f| f.record.clone()).collect();
     if !log_records.is_empty() {
@@ -56,23 +58,25 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
     }
 }
 
-/// What else the host did during each complete I/O step, by the area its figures are judged
-/// in (the verified pass and the log test are judged on what they read back and count, not on
-/// a rate other I/O moves).
+/// Each complete I/O step with the area its figures are judged in and its name in a sentence
+/// (the verified pass and the log test are judged on what they read back and count, not on a
+/// rate other I/O moves or that swings).
+fn io_steps<'r>(runs: &'r [&Finished]) -> impl Iterator<Item = (Area, String, &'r RunRecord)> {
+    runs.iter().filter(|f| f.record.status == RunStatus::Complete).filter_map(|f| {
+        let (area, step) = match f.point.as_ref()? {
+            p if depth_of(p).is_some() => (Area::PageReads, format!("page reads at {} outstanding", depth_of(p)?)),
+            Point::Member(m) if m == "commits" => (Area::Commits, "commits".into()),
+            Point::Member(m) if m == "large-writes" => (Area::LargeWrites, "large writes".into()),
+            Point::Member(m) if m == "large-reads" => (Area::LargeReads, "large reads".into()),
+            _ => return None,
+        };
+        Some((area, step, &f.record))
+    })
+}
+
+/// What else the host did during each I/O step.
 fn loads(runs: &[&Finished]) -> Vec<StepLoad> {
-    runs.iter()
-        .filter(|f| f.record.status == RunStatus::Complete)
-        .filter_map(|f| {
-            let (area, step) = match f.point.as_ref()? {
-                p if depth_of(p).is_some() => (Area::PageReads, format!("page reads at {} outstanding", depth_of(p)?)),
-                Point::Member(m) if m == "commits" => (Area::Commits, "commits".into()),
-                Point::Member(m) if m == "large-writes" => (Area::LargeWrites, "large writes".into()),
-                Point::Member(m) if m == "large-reads" => (Area::LargeReads, "large reads".into()),
-                _ => return None,
-            };
-            Some(StepLoad::of(area, step, &f.record))
-        })
-        .collect()
+    io_steps(runs).map(|(area, step, r)| StepLoad::of(area, step, r)).collect()
 }
 
 /// The page reads' depth curve over the complete runs of the sweep, in the order the depths were

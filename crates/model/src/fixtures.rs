@@ -119,6 +119,9 @@ pub fn record() -> RunRecord {
             ThreadResult { target: 1, thread: 0, stats: log },
         ],
         timeseries: series,
+        // The series is flat: no shift, and no swing.
+        level_shift: None,
+        swing: Some(crate::over_time::Swing { p5: 5_500.0, p95: 5_500.0 }),
         environment: environment(),
         counters: Some(counters()),
         errors: [("EIO".to_string(), 3)].into(),

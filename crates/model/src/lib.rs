@@ -15,6 +15,7 @@ pub mod histogram;
 pub mod kind;
 pub mod merge;
 pub mod origin;
+pub mod over_time;
 pub mod record;
 mod record_v1;
 pub mod rng;

@@ -4,6 +4,7 @@
 use crate::counters::CounterLog;
 use crate::details::KindData;
 use crate::histogram::{Histogram, SparseHistogram};
+use crate::over_time::{LevelShift, Swing};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
@@ -96,6 +97,16 @@ pub struct RunRecord {
     pub targets: Vec<TargetResult>,
     pub threads: Vec<ThreadResult>,
     pub timeseries: Vec<TimePoint>,
+    /// A lasting change of the rate partway through the run, tested once when the run was
+    /// finished (spindle-analysis's `over_time`: one change point, its basis said there):
+    /// absent when there was none, when the series was too short to test, and in records from
+    /// before it was tested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level_shift: Option<LevelShift>,
+    /// The spread of the per-second rate (p5-p95), found with the level shift: absent for a
+    /// series too short to tell, and in records from before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swing: Option<Swing>,
     pub environment: Environment,
     /// Disk, CPU, memory and pressure counters sampled while the run measured (absent in
     /// records from before counters were sampled).
@@ -179,6 +190,8 @@ impl RunRecord {
             targets: Vec::new(),
             threads: Vec::new(),
             timeseries: Vec::new(),
+            level_shift: None,
+            swing: None,
             environment: Environment::default(),
             counters: None,
             errors: BTreeMap::new(),

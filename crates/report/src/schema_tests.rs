@@ -20,6 +20,11 @@ fn rendered_json_validates() {
     let doc: serde_json::Value = serde_json::from_slice(&render_json(&record())).unwrap();
     let v = validator();
     assert_eq!(errors(&v, &doc), Vec::<String>::new());
+    let mut shifted = record();
+    shifted.level_shift =
+        Some(spindle_model::over_time::LevelShift { at_seconds: 10.0, before: 6000.0, after: 1500.0 });
+    let doc: serde_json::Value = serde_json::from_slice(&render_json(&shifted)).unwrap();
+    assert_eq!(errors(&v, &doc), Vec::<String>::new());
 }
 
 #[test]

@@ -70,6 +70,9 @@ fn record(out: &mut String, r: &RunRecord) {
             r.behind_schedule_ios
         );
     }
+    if let Some(said) = spindle_analysis::over_time::said(r) {
+        let _ = writeln!(out, "\nover time: {said}");
+    }
     threads(out, r);
     if let Some(f) = r.details.large_op() {
         large_op(out, f);

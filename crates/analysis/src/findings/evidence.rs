@@ -56,6 +56,10 @@ pub struct DirEvidence {
     /// What the volume was provisioned to deliver (`--expect`), when the user said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<spindle_model::expected::Expected>,
+    /// How each I/O step's rate moved over its seconds: its level shift and swing (absent in
+    /// older evidence).
+    #[serde(default)]
+    pub over_time: Vec<super::over_time::StepOverTime>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

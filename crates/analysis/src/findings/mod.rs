@@ -15,6 +15,7 @@ pub mod flush_hints;
 pub mod load;
 mod measured;
 mod outcomes;
+pub mod over_time;
 pub mod page_cache;
 pub mod placement;
 pub mod rules;

@@ -11,9 +11,10 @@ use super::evidence::{DirEvidence, Guidance};
 use super::expected::DELIVERED_SHARE;
 use super::load::{BUSY_CPU_SHARE, BUSY_IO_SHARE, DROWNED_IO_SHARE, busiest};
 use super::sources::*;
-use super::{Area, Finding, Level, Source, cap, environment, expected, measured, outcomes};
+use super::{Area, Finding, Level, Source, cap, environment, expected, measured, outcomes, over_time};
 use crate::curve::{CLOSE_CALL, KNEE_GAIN, NOISE_SWING};
 use crate::log_optimum::OPTIMUM_SHARE;
+use crate::over_time::{MIN_POINTS, MIN_RATIO, MIN_SEGMENT, SHIFT_BASIS, SWING_BASIS, WIDE_SWING};
 
 /// One rule of the check.
 pub struct Rule {
@@ -52,6 +53,10 @@ pub enum Constant {
     Percent(f64),
     /// A share written as percentage points either side of another (`5 points`).
     Points(f64),
+    /// A ratio of two figures (`1.5 times`).
+    Times(f64),
+    /// A length of time in seconds (`10 s`).
+    Seconds(f64),
 }
 
 /// A bound and the level a figure beyond it earns.
@@ -152,6 +157,8 @@ impl Rule {
         let constants = self.constants.iter().map(|c| match *c {
             Constant::Percent(share) => format!("{}%", plain(share * 100.0)),
             Constant::Points(share) => format!("{} points", plain(share * 100.0)),
+            Constant::Times(ratio) => format!("{} times", plain(ratio)),
+            Constant::Seconds(s) => format!("{} s", plain(s)),
         });
         thresholds.chain(constants).collect()
     }
@@ -360,6 +367,30 @@ pub static RULES: &[Rule] = &[
                    of their expected throughput 99% of the time",
         },
         judge: expected::expected_rates,
+    },
+    Rule {
+        name: "level-shift",
+        area: Area::Environment,
+        step: None,
+        thresholds: &[],
+        unit: Unit::Count,
+        constants: &[
+            Constant::Times(MIN_RATIO),
+            Constant::Seconds(MIN_SEGMENT as f64),
+            Constant::Seconds(MIN_POINTS as f64),
+        ],
+        basis: |_| SHIFT_BASIS,
+        judge: over_time::level_shift,
+    },
+    Rule {
+        name: "rate-swing",
+        area: Area::Environment,
+        step: None,
+        thresholds: &[Threshold { level: Level::Note, bound: Bound::Above(WIDE_SWING) }],
+        unit: Unit::Share,
+        constants: &[Constant::Seconds(MIN_POINTS as f64)],
+        basis: |_| SWING_BASIS,
+        judge: over_time::rate_swing,
     },
     Rule {
         name: "page-read-latency",
@@ -634,5 +665,6 @@ mod tests {
         assert_eq!(rule("page-read-knee").values(), ["10%", "5 points", "25%"]);
         assert_eq!(rule("log-optimum").values(), ["10%"]);
         assert_eq!(rule("verify").values(), ["0"]);
+        assert_eq!(rule("level-shift").values(), ["1.5 times", "3 s", "10 s"]);
     }
 }

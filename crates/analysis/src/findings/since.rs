@@ -6,8 +6,11 @@
 //! their values (Student's t on the logarithms, a prediction for one new value, Bonferroni's
 //! correction over the figures tested) and named a change only beyond that swing, with its p.
 //! With fewer, the moves are shown as moves and none is called a change. Both rules are
-//! spindle's own.
+//! spindle's own. Beside the figures, each I/O step's per-second swing (how far its slow seconds
+//! fell below its fast ones) is held against the earlier checks' the same way: how steady the
+//! storage was moves too (a neighbour arriving, a volume throttled).
 
+use super::Area;
 use super::evidence::DirEvidence;
 use super::figures;
 use crate::stats::{bonferroni, mean, sample_stddev, student_t_cdf, student_t_quantile};
@@ -64,13 +67,15 @@ enum Kind {
     Latency,
     Rate,
     MbPerSec,
+    /// How far a step's slow seconds fell below its fast ones (`Swing::width`): wider is worse.
+    Swing,
 }
 
 /// How a figure is read from a check's evidence.
 type Reader = fn(&DirEvidence) -> Option<f64>;
 
 /// The figures a check is followed by, each with how to read it from the evidence.
-const FIGURES: [(&str, Kind, Reader); 7] = [
+const FIGURES: [(&str, Kind, Reader); 11] = [
     ("commit latency", Kind::Latency, commit_mean),
     ("commit p99", Kind::Latency, commit_p99),
     ("page reads one at a time", Kind::Latency, first_read),
@@ -78,6 +83,10 @@ const FIGURES: [(&str, Kind, Reader); 7] = [
     ("large writes", Kind::MbPerSec, large_writes),
     ("large reads", Kind::MbPerSec, large_reads),
     ("one-row commits a second", Kind::Rate, single_row),
+    ("commits' per-second swing", Kind::Swing, |d| swing(d, Area::Commits)),
+    ("page reads' per-second swing", Kind::Swing, |d| swing(d, Area::PageReads)),
+    ("large writes' per-second swing", Kind::Swing, |d| swing(d, Area::LargeWrites)),
+    ("large reads' per-second swing", Kind::Swing, |d| swing(d, Area::LargeReads)),
 ];
 
 /// Each figure of `now` against the same figure in `earlier` (this place's earlier checks,
@@ -149,8 +158,9 @@ fn change(what: &'static str, kind: Kind, values: &[f64], now: f64, swing_pct: O
         Kind::Latency => figures::latency(v),
         Kind::Rate => figures::rate(v),
         Kind::MbPerSec => figures::mb_per_sec(v),
+        Kind::Swing => format!("{:.0}%", v * 100.0),
     };
-    let higher_is_worse = matches!(kind, Kind::Latency);
+    let higher_is_worse = matches!(kind, Kind::Latency | Kind::Swing);
     let verdict = match p {
         None => Moved::Unjudged,
         Some(p) if p >= ALPHA => Moved::WithinSwing,
@@ -200,6 +210,11 @@ fn large_writes(d: &DirEvidence) -> Option<f64> {
 
 fn large_reads(d: &DirEvidence) -> Option<f64> {
     d.large_reads.as_ref().map(|t| t.mb_per_sec)
+}
+
+/// The widest swing among the steps of `area` (the page reads' depths are several steps).
+fn swing(d: &DirEvidence, area: Area) -> Option<f64> {
+    d.over_time.iter().filter(|s| s.area == area).filter_map(|s| s.swing.map(|w| w.width())).reduce(f64::max)
 }
 
 fn single_row(d: &DirEvidence) -> Option<f64> {
@@ -288,6 +303,30 @@ mod tests {
         let latency = c.iter().find(|c| c.what == "commit latency").unwrap();
         assert_eq!(latency.verdict, Moved::WithinSwing);
         assert!(latency.swing_pct.unwrap() > 1000.0, "{latency:?}");
+    }
+
+    #[test]
+    fn each_steps_per_second_swing_is_compared_too_wider_being_worse() {
+        use crate::findings::over_time::StepOverTime;
+        use spindle_model::over_time::Swing;
+        let swinging = |p5: f64| {
+            let mut d = dir(2.0, 500.0);
+            d.over_time = vec![StepOverTime {
+                area: Area::LargeWrites,
+                step: "large writes".into(),
+                too_short: None,
+                level_shift: None,
+                swing: Some(Swing { p5, p95: 1000.0 }),
+            }];
+            d
+        };
+        let c = changes(&[swinging(950.0)], &swinging(400.0));
+        let swing = c.iter().find(|c| c.what == "large writes' per-second swing").expect("compared");
+        assert_eq!(swing.text, "large writes' per-second swing 5% -> 60% (+1100%)");
+        let earlier = [swinging(950.0), swinging(940.0), swinging(960.0)];
+        let c = changes(&earlier, &swinging(400.0));
+        assert_eq!(c[0].what, "large writes' per-second swing");
+        assert_eq!(c[0].verdict, Moved::Worse, "{:?}", c[0]);
     }
 
     #[test]

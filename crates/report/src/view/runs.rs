@@ -53,6 +53,9 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         s.notes.extend(o.absent.iter().map(|a| format!("Not in the file: {a}.")));
         s.notes.extend(o.notes.iter().cloned());
     }
+    if let Some(said) = spindle_analysis::over_time::said(rec) {
+        s.notes.push(format!("Over time: {said}."));
+    }
     s.tables.push(headline(rec));
     s.tables.extend(role_table(r, position));
     // The log test's and large operations' latencies are of rows, not worth a chart.

@@ -203,8 +203,8 @@ struct Kept<'k> {
 }
 
 impl Kept<'_> {
-    /// Labels a measured run, saves it where `place` says, tells the observer, and folds its
-    /// end into the outcome.
+    /// Marks a measured run's level shift and swing, labels it, saves it where `place` says,
+    /// tells the observer, and folds its end into the outcome.
     fn keep(
         &mut self,
         saver: &mut Saver,
@@ -213,6 +213,8 @@ impl Kept<'_> {
     ) -> anyhow::Result<()> {
         let Place { group, point, repeat, labels: own } = place(&m);
         let Measured { mut record, part, point: own_point, end } = m;
+        // Decided once, here, where every measured run passes: views and compare read it.
+        spindle_analysis::over_time::mark(&mut record);
         let mut labels = self.labels.clone();
         labels.extend(own);
         labels.extend(std::mem::take(&mut record.labels));
