@@ -232,7 +232,13 @@ fn defs(guidance: Guidance, sizing: &Sizing) -> Vec<StepDef> {
         steps.push(StepDef {
             name: SUSTAINED,
             profile: None,
-            settings: settings(&[("block", &page), ("read", "100"), ("random", "100"), ("threads", "1"), ("depth", &deepest)]),
+            settings: settings(&[
+                ("block", &page),
+                ("read", "100"),
+                ("random", "100"),
+                ("threads", "1"),
+                ("depth", &deepest),
+            ]),
             sweep: None,
             verify: false,
             file: TEST_FILE,

@@ -1,10 +1,11 @@
 //! The check's stored runs turned into the evidence its rules judge: each step's record read
 //! for the figures that step is about.
 
-use crate::battery::page_bytes;
+use crate::battery::{SUSTAINED, page_bytes};
 use spindle_analysis::curve::{CurvePoint, Shape, close_call, curve, dip, noise, shape};
 use spindle_analysis::findings::load::StepLoad;
 use spindle_analysis::findings::over_time::StepOverTime;
+use spindle_analysis::findings::sustained::Sustained;
 use spindle_analysis::findings::{
     Area, Commits, DepthCurve, DirEvidence, Guidance, LogCurve, LogPoint, Transfer, VerifyOutcome,
 };
@@ -39,6 +40,7 @@ pub fn gather(dir: &mut DirEvidence, guidance: Guidance, runs: &[&Finished], log
     dir.commits = member("commits").map(|f| commits(&f.record));
     dir.large_writes = member("large-writes").map(|f| Transfer::of(&f.record));
     dir.large_reads = member("large-reads").map(|f| Transfer::of(&f.record));
+    dir.sustained = member(SUSTAINED).map(|f| Sustained::of(&f.record));
     dir.verify = member("verify").and_then(|f| f.record.details.verify()).map(|v| VerifyOutcome {
         bytes_checked: v.sectors_checked.saturating_mul(SECTOR_BYTES),
         faults: v.faulty_sectors(),
@@ -68,6 +70,7 @@ fn io_steps<'r>(runs: &'r [&Finished]) -> impl Iterator<Item = (Area, String, &'
             Point::Member(m) if m == "commits" => (Area::Commits, "commits".into()),
             Point::Member(m) if m == "large-writes" => (Area::LargeWrites, "large writes".into()),
             Point::Member(m) if m == "large-reads" => (Area::LargeReads, "large reads".into()),
+            Point::Member(m) if m == SUSTAINED => (Area::PageReads, "sustained page reads".into()),
             _ => return None,
         };
         Some((area, step, &f.record))

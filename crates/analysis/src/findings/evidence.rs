@@ -53,6 +53,9 @@ pub struct DirEvidence {
     /// What else the host did during each I/O step (absent in older evidence).
     #[serde(default)]
     pub loads: Vec<super::load::StepLoad>,
+    /// Page reads held long (`--sustain`): the burst and the rate kept after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sustained: Option<super::sustained::Sustained>,
     /// What the volume was provisioned to deliver (`--expect`), when the user said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<spindle_model::expected::Expected>,

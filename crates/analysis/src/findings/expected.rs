@@ -6,6 +6,7 @@ use super::Level;
 use super::evidence::{DepthCurve, Transfer};
 use super::figures::{latency, mb_per_sec, rate};
 use super::rules::{Check, Judgement, level_of};
+use super::sustained::Sustained;
 use spindle_model::RunRecord;
 use spindle_model::expected::Expected;
 use spindle_model::units::format_size;
@@ -61,6 +62,28 @@ fn iops(expected: f64, curve: &DepthCurve) -> Option<Held> {
     })
 }
 
+/// The expected IOPS against what the sustained step kept (after a burst, the rate after it).
+fn sustained_iops(expected: f64, s: &Sustained) -> Held {
+    let kept = s.kept_iops();
+    let burst = s.burst().map_or(String::new(), |b| format!(" (after {b})"));
+    let head = if kept >= expected * DELIVERED_SHARE {
+        format!("delivers the {} IOPS expected, sustained", rate(expected))
+    } else {
+        format!(
+            "delivers {} of the {} IOPS expected, sustained ({:.0}%)",
+            rate(kept),
+            rate(expected),
+            kept / expected * 100.0
+        )
+    };
+    Held {
+        words: format!("{head}: {} kept {} IOPS{burst}", s.held(), rate(kept)),
+        figure: format!("{} of {} IOPS sustained", rate(kept), rate(expected)),
+        share: kept / expected,
+        deeper_may_reach: false,
+    }
+}
+
 /// `512KiB large reads 131 MB/s at 8 outstanding, 2 ms each`.
 fn transfer_words(what: &str, t: &Transfer, figure: &str) -> String {
     format!("{what} {figure} at {} outstanding, {} each", t.outstanding, latency(t.latency_mean_ns))
@@ -102,7 +125,10 @@ pub(crate) fn expected_rates(c: &Check) -> Option<Judgement> {
             .filter_map(|(what, t)| Some((what, t?)))
             .collect();
     let held: Vec<Held> = [
-        expected.iops.and_then(|e| iops(e, c.dir.page_reads.as_ref()?)),
+        expected.iops.and_then(|e| match &c.dir.sustained {
+            Some(s) => Some(sustained_iops(e, s)),
+            None => iops(e, c.dir.page_reads.as_ref()?),
+        }),
         expected.mb_per_sec.and_then(|e| throughput(e, &transfers)),
     ]
     .into_iter()
@@ -237,6 +263,27 @@ mod tests {
                 .unwrap();
         assert_eq!(both.level, Level::Ok, "{}", both.text);
         assert_eq!(both.figure, "2,000 of 2,000 IOPS, 98 MB/s of 100 MB/s");
+        // A sustained step: the rate kept after the burst is what is held against the figure.
+        let mut sustained = measured(Expected { iops: Some(2_000.0), mb_per_sec: None }, Some(1));
+        sustained.sustained = Some(Sustained {
+            block: 8192,
+            outstanding: 4,
+            seconds: 60.0,
+            iops: 1_600.0,
+            latency_mean_ns: 3e6,
+            level_shift: Some(spindle_model::over_time::LevelShift {
+                at_seconds: 20.0,
+                before: 2_000.0,
+                after: 1_400.0,
+            }),
+        });
+        let kept = judge("expected-rates", &sustained).unwrap();
+        assert_eq!(kept.level, Level::Problem);
+        assert_eq!(
+            kept.text,
+            "this volume delivers 1,400 of the 2,000 IOPS expected, sustained (70%): 8KiB page reads held at 4 \
+             outstanding for 1 min 00 s kept 1,400 IOPS (after a burst of about 20 s at 2,000 IOPS)"
+        );
         // Nothing expected, or nothing measured: no finding.
         let mut none = measured(Expected::default(), Some(1));
         none.expected = None;

@@ -21,6 +21,7 @@ pub mod placement;
 pub mod rules;
 pub mod since;
 mod sources;
+pub mod sustained;
 
 pub use basis::Basis;
 pub use evidence::*;

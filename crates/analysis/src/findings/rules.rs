@@ -11,7 +11,7 @@ use super::evidence::{DirEvidence, Guidance};
 use super::expected::DELIVERED_SHARE;
 use super::load::{BUSY_CPU_SHARE, BUSY_IO_SHARE, DROWNED_IO_SHARE, busiest};
 use super::sources::*;
-use super::{Area, Finding, Level, Source, cap, environment, expected, measured, outcomes, over_time};
+use super::{Area, Finding, Level, Source, cap, environment, expected, measured, outcomes, over_time, sustained};
 use crate::curve::{CLOSE_CALL, KNEE_GAIN, NOISE_SWING};
 use crate::log_optimum::OPTIMUM_SHARE;
 use crate::over_time::{MIN_POINTS, MIN_RATIO, MIN_SEGMENT, SHIFT_BASIS, SWING_BASIS, WIDE_SWING};
@@ -437,6 +437,16 @@ pub static RULES: &[Rule] = &[
             after: Some(HAMMER),
         },
         judge: measured::page_read_knee,
+    },
+    Rule {
+        name: "sustained-rate",
+        area: Area::PageReads,
+        step: Some(Area::PageReads),
+        thresholds: &[],
+        unit: Unit::Count,
+        constants: &[],
+        basis: |_| SHIFT_BASIS,
+        judge: sustained::sustained_rate,
     },
     Rule {
         name: "commit-latency",
