@@ -5,7 +5,7 @@
 
 use crate::common::{Ext4, Loop, Throttle, spindle_process, spindle_with_store};
 use crate::io_safety::Tmpfs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// `check --quick --json DIR`, which must end 0; its document.
