@@ -3,10 +3,9 @@
 //! "disk" whose backing file is in memory, a healthy ext4 loop device, a throttled one). The quick check on an
 //! ordinary directory is the README's quick start (readme_quickstart.rs).
 
-use crate::common::{Ext4, Loop, spindle_process, spindle_with_store};
+use crate::common::{Ext4, Loop, Throttle, spindle_process, spindle_with_store};
 use crate::io_safety::Tmpfs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// `check --quick --json DIR`, which must end 0; its document.
@@ -190,6 +189,11 @@ fn a_healthy_ext4_loop_device_gets_the_findings_it_deserves_and_no_other() {
         !text.contains("hdparm") && flush["advice"].as_str().is_none_or(|a| !a.contains("hdparm -W 0 /dev/loop")),
         "{flush}"
     );
+    // The quick battery's steps are 2 s: too short to test for a level shift, and said so.
+    let shift = finding(&doc, "level-shift");
+    assert_eq!(shift["level"], "ok", "{shift}");
+    assert!(shift["text"].as_str().unwrap().contains("too short to test for a lasting change of level"), "{shift}");
+    assert!(doc["dirs"][0]["over_time"].as_array().unwrap().iter().all(|s| s["level_shift"].is_null()), "{doc}");
     // Every judged finding says what it rests on.
     for f in findings(&doc) {
         match f["basis"].as_str() {
@@ -259,33 +263,6 @@ fn a_managed_postgres_takes_the_log_test_and_is_removed_at_the_end() {
     assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]", "and gone from the registry");
 }
 
-/// A cgroup v1 blkio group capping a device's reads and writes at `iops` each, removed on drop.
-struct Throttle(PathBuf);
-
-impl Throttle {
-    fn device(dev: &str, iops: u32) -> Option<Throttle> {
-        let name = dev.trim_start_matches("/dev/");
-        let numbers = std::fs::read_to_string(format!("/sys/block/{name}/dev")).unwrap_or_default();
-        let group = PathBuf::from(format!("/sys/fs/cgroup/blkio/spindle-check-test-{}", std::process::id()));
-        let made = std::fs::create_dir(&group).is_ok()
-            && ["blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"]
-                .iter()
-                .all(|f| std::fs::write(group.join(f), format!("{} {iops}", numbers.trim())).is_ok());
-        if !made {
-            let _ = std::fs::remove_dir(&group);
-            spindle_testenv::unavailable("the block throttle (cgroup v1 blkio)", "cannot make a throttled group");
-            return None;
-        }
-        Some(Throttle(group))
-    }
-}
-
-impl Drop for Throttle {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
 /// `check --quick --json` of an ext4 loop device throttled to `iops` reads and writes a second,
 /// run inside the throttle's group, while `beside` runs on the device's filesystem (in this
 /// process, outside the group, so unthrottled).
@@ -320,13 +297,9 @@ where
     let done = std::sync::atomic::AtomicBool::new(false);
     let out = std::thread::scope(|s| {
         s.spawn(|| beside(&fs.mount, &done));
-        // The check runs inside the throttled group: the shell joins it, then becomes spindle.
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(r#"echo $$ > "$1/cgroup.procs" && shift && exec "$@""#)
-            .arg("sh")
-            .arg(&throttle.0)
-            .arg(&spindle)
+        // The check runs inside the throttled group.
+        let out = throttle
+            .command(&spindle)
             .args(["check", "--quick", "--json"])
             .args(more)
             .arg(&fs.mount)

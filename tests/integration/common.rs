@@ -150,3 +150,45 @@ impl Drop for Ext4 {
         let _ = std::fs::remove_dir(&self.mount);
     }
 }
+
+/// A cgroup v1 blkio group capping a device's reads and writes at so many a second each,
+/// removed on drop; a process joins it by writing its pid to `cgroup.procs` in `.0`.
+pub struct Throttle(pub PathBuf, String);
+
+impl Throttle {
+    pub fn device(dev: &str, iops: u32) -> Option<Throttle> {
+        static GROUPS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let name = dev.trim_start_matches("/dev/");
+        let numbers = std::fs::read_to_string(format!("/sys/block/{name}/dev")).unwrap_or_default();
+        let n = GROUPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let group = PathBuf::from(format!("/sys/fs/cgroup/blkio/spindle-test-{}-{n}", std::process::id()));
+        let throttle = Throttle(group, numbers.trim().to_string());
+        if std::fs::create_dir(&throttle.0).is_err() || !throttle.set(iops) {
+            spindle_testenv::unavailable("the block throttle (cgroup v1 blkio)", "cannot make a throttled group");
+            return None;
+        }
+        Some(throttle)
+    }
+
+    /// Caps the device at `iops` reads and `iops` writes a second, at once for the processes
+    /// in the group; whether the kernel took it.
+    pub fn set(&self, iops: u32) -> bool {
+        ["blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"]
+            .iter()
+            .all(|f| std::fs::write(self.0.join(f), format!("{} {iops}", self.1)).is_ok())
+    }
+
+    /// `program` with `args`, started inside the group: a shell joins it, then becomes the
+    /// program.
+    pub fn command(&self, program: &Path) -> ProcessCommand {
+        let mut cmd = ProcessCommand::new("sh");
+        cmd.arg("-c").arg(r#"echo $$ > "$1/cgroup.procs" && shift && exec "$@""#).arg("sh").arg(&self.0).arg(program);
+        cmd
+    }
+}
+
+impl Drop for Throttle {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}

@@ -34,6 +34,7 @@ mod io_timing;
 mod io_verify;
 mod io_verify_state;
 mod largeops;
+mod level_shift;
 mod logtest;
 #[cfg(all(feature = "postgres", feature = "mysql"))]
 mod logtest_volume;

@@ -162,7 +162,7 @@ mod tests {
         assert_eq!(
             f.text,
             "The rate swung widely in 1 of 2 steps: large reads swings between 2,000 and 5,000 IOPS (p5-p95 of its \
-             seconds): shared or throttled storage"
+             seconds): shared or throttled storage, or a busy host"
         );
         assert_eq!(level("level-shift", &d), Some(Level::Ok));
         assert_eq!(f.figure, "60% below the fastest seconds");
