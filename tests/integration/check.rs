@@ -412,3 +412,58 @@ fn a_step_other_processes_io_drowned_gives_no_verdict_and_says_why() {
     let depth_1 = loads.iter().find(|l| l["step"] == "page reads at 1 outstanding").expect("the first depth's load");
     assert!(depth_1["other_mb_per_sec"].as_f64().unwrap() > depth_1["own_mb_per_sec"].as_f64().unwrap(), "{depth_1}");
 }
+
+/// A burst allowance that runs out within the sustained step: 2,000 reads and writes a second
+/// until the step has run a few seconds, then 500 to its end (a fall of four times, far beyond
+/// the 1.5 times a level shift needs, so the verdict is certain whatever this host's speed; no
+/// assertion says when it happened). The check says the burst and the rate kept after it, and
+/// holds `--expect` against the rate kept.
+#[test]
+fn a_burst_that_runs_out_in_the_sustained_step_is_said_and_the_rate_kept_is_what_is_expected() {
+    use std::io::BufRead;
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let Some(device) = Loop::over(scratch.path().join("disk.img"), 1100 << 20, &["--direct-io=on"]) else { return };
+    let name = device.0.clone();
+    let Some(fs) = Ext4::on(device) else { return };
+    let Some(throttle) = Throttle::device(&name, 2000) else { return };
+    let mut check = throttle.command(&assert_cmd::cargo::cargo_bin("spindle"));
+    check
+        .args(["check", "--quick", "--sustain", "20s", "--expect", "1500iops"])
+        .arg(&fs.mount)
+        .env("SPINDLE_STORE", scratch.path().join("results.db"))
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = check.spawn().unwrap();
+    // The check says on stderr each run it saves; the sustained step starts as the verified
+    // pass, the step before it, is saved.
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    let mut dropped = false;
+    for line in stderr.lines().map_while(Result::ok) {
+        let saved = line.split("saved as run ").nth(1).and_then(|r| r.split_whitespace().next());
+        if let (false, Some(id)) = (dropped, saved) {
+            let shown =
+                spindle_with_store(&scratch.path().join("results.db")).args(["runs", "show", id, "--json"]).output();
+            let run: serde_json::Value = serde_json::from_slice(&shown.unwrap().stdout).unwrap();
+            if run["details"]["verify"].is_object() {
+                std::thread::sleep(Duration::from_secs(6));
+                assert!(throttle.set(500));
+                dropped = true;
+            }
+        }
+        said.push_str(&line);
+        said.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(dropped && out.status.success(), "{said}{text}");
+    let sustained = text.lines().find(|l| l.contains(" IOPS sustained")).expect(&text);
+    assert!(sustained.contains("page reads held at 32 outstanding for 20 s ran at "), "{sustained}");
+    assert!(sustained.contains(": a burst of about "), "{sustained}");
+    let expected = text.lines().find(|l| l.contains("IOPS expected")).expect(&text);
+    assert!(
+        expected.contains("of the 1,500 IOPS expected, sustained (") && expected.contains("after a burst"),
+        "{expected}"
+    );
+}
