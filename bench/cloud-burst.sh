@@ -46,9 +46,11 @@ export SPINDLE_STORE=$work/results.db NO_COLOR=1
 sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$group" \
     "$spindle" check --quick --sustain "$hold" "$mnt" >"$work/check.txt" 2>"$work/check.err" &
 check=$!
-dropped=""
+dropped="" seen=0
 while kill -0 "$check" 2>/dev/null && [ -z "$dropped" ]; do
-    for id in $(sed -n 's/.*saved as run \([0-9]*\).*/\1/p' "$work/check.err"); do
+    # Each run once, as it is saved: looking again at the ones before would delay the drop.
+    for id in $(sed -n 's/.*saved as run \([0-9]*\).*/\1/p' "$work/check.err" 2>/dev/null | awk -v seen="$seen" '$1 > seen'); do
+        seen=$id
         if "$spindle" runs show "$id" --json 2>/dev/null | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["details"].get("verify") else 1)'; then
             sleep "$after"
             throttle "$kept"

@@ -16,7 +16,8 @@ pub struct CheckArgs {
     /// A short battery: at most a minute on an idle machine.
     #[arg(long, conflicts_with = "thorough")]
     pub quick: bool,
-    /// A long battery (about 15 minutes): more depths, longer steps, a larger test file.
+    /// A long battery (about 22 minutes): more depths, longer steps, a larger test file, and a
+    /// 10-minute sustained step.
     #[arg(long)]
     pub thorough: bool,
     /// Whose I/O patterns and guidance: sqlserver, postgres or mysql [default: from --db,
