@@ -17,34 +17,12 @@ if [ -z "$spindle" ]; then
     cargo build --release --quiet
     spindle=$PWD/target/release/spindle
 fi
-work=$(mktemp -d)
-mnt=$work/mnt
-dev=""
-group=/sys/fs/cgroup/blkio/spindle-cloud-burst-$$
-cleanup() {
-    mountpoint -q "$mnt" && umount "$mnt"
-    [ -z "$dev" ] || losetup -d "$dev"
-    rmdir "$group" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-truncate -s 1100M "$work/disk.img"
-dev=$(losetup --find --show --direct-io=on "$work/disk.img")
-mkfs.ext4 -q "$dev"
-mkdir -p "$mnt"
-mount "$dev" "$mnt"
-mkdir "$group"
-numbers=$(cat "/sys/block/${dev#/dev/}/dev")
-throttle() {
-    echo "$numbers $1" >"$group/blkio.throttle.read_iops_device"
-    echo "$numbers $1" >"$group/blkio.throttle.write_iops_device"
-}
-throttle "$burst"
+. bench/throttled-volume.sh
+throttled_volume cloud-burst "$burst"
 export SPINDLE_STORE=$work/results.db NO_COLOR=1
 # The check's stderr says each run it saves; the one with a verify summary is the step before
 # the sustained one.
-sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$group" \
-    "$spindle" check --quick --sustain "$hold" "$mnt" >"$work/check.txt" 2>"$work/check.err" &
+in_group "$spindle" check --quick --sustain "$hold" "$mnt" >"$work/check.txt" 2>"$work/check.err" &
 check=$!
 dropped="" seen=0
 while kill -0 "$check" 2>/dev/null && [ -z "$dropped" ]; do

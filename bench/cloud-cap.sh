@@ -16,28 +16,9 @@ if [ -z "$spindle" ]; then
     cargo build --release --quiet
     spindle=$PWD/target/release/spindle
 fi
-work=$(mktemp -d)
-mnt=$work/mnt
-dev=""
-group=/sys/fs/cgroup/blkio/spindle-cloud-cap-$$
-cleanup() {
-    mountpoint -q "$mnt" && umount "$mnt"
-    [ -z "$dev" ] || losetup -d "$dev"
-    rmdir "$group" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-truncate -s 1100M "$work/disk.img"
-dev=$(losetup --find --show --direct-io=on "$work/disk.img")
-mkfs.ext4 -q "$dev"
-mkdir -p "$mnt"
-mount "$dev" "$mnt"
-mkdir "$group"
-numbers=$(cat "/sys/block/${dev#/dev/}/dev")
-echo "$numbers $iops" >"$group/blkio.throttle.read_iops_device"
-echo "$numbers $iops" >"$group/blkio.throttle.write_iops_device"
-SPINDLE_STORE=$work/results.db NO_COLOR=1 sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$group" \
-    "$spindle" check --quick --json --expect "$((iops * 3 / 2))iops" "$mnt" >"$work/check.json" && code=0 || code=$?
+. bench/throttled-volume.sh
+throttled_volume cloud-cap "$iops"
+SPINDLE_STORE=$work/results.db NO_COLOR=1 in_group "$spindle" check --quick --json --expect "$((iops * 3 / 2))iops" "$mnt" >"$work/check.json" && code=0 || code=$?
 python3 - "$work/check.json" "$iops" "$code" <<'PY'
 import json, sys
 doc, iops, code = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3]

@@ -15,6 +15,53 @@ use spindle_model::units::format_size;
 /// promises its volumes deliver nearly all of the time.
 pub const DELIVERED_SHARE: f64 = 0.90;
 
+/// What an expected figure counts, and how its numbers read.
+#[derive(Clone, Copy)]
+enum Unit {
+    Iops,
+    MbPerSec,
+}
+
+impl Unit {
+    fn number(self, v: f64) -> String {
+        match self {
+            Unit::Iops => rate(v),
+            Unit::MbPerSec => mb_per_sec(v).trim_end_matches(" MB/s").to_string(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Unit::Iops => "IOPS",
+            Unit::MbPerSec => "MB/s",
+        }
+    }
+
+    /// `2,000 IOPS`, `131 MB/s`.
+    fn with(self, v: f64) -> String {
+        format!("{} {}", self.number(v), self.name())
+    }
+
+    /// The figure a transfer has.
+    fn of(self, t: &Transfer) -> f64 {
+        match self {
+            Unit::Iops => t.iops,
+            Unit::MbPerSec => t.mb_per_sec,
+        }
+    }
+}
+
+/// `delivers the 3,000 IOPS expected`, or `delivers 2,000 of the 3,000 IOPS expected (67%)`;
+/// `how` follows "expected" (`, sustained`).
+fn delivers(unit: Unit, got: f64, want: f64, how: &str) -> String {
+    let (want_said, name) = (unit.number(want), unit.name());
+    if got >= want * DELIVERED_SHARE {
+        format!("delivers the {want_said} {name} expected{how}")
+    } else {
+        format!("delivers {} of the {want_said} {name} expected{how} ({:.0}%)", unit.number(got), got / want * 100.0)
+    }
+}
+
 /// One expected figure held against the steps that measure it: its words, the share delivered
 /// and whether a deeper queue might have reached more.
 struct Held {
@@ -33,7 +80,7 @@ fn iops(expected: f64, curve: &DepthCurve) -> Option<Held> {
     };
     if let Some(p) = curve.points.iter().find(|p| p.iops >= expected * DELIVERED_SHARE) {
         return Some(Held {
-            words: format!("delivers the {} IOPS expected: {pages} page reads reach {}", rate(expected), at(p)),
+            words: format!("{}: {pages} page reads reach {}", delivers(Unit::Iops, p.iops, expected, ""), at(p)),
             figure: format!("{} of {} IOPS", rate(p.iops), rate(expected)),
             share: p.iops / expected,
             deeper_may_reach: false,
@@ -45,10 +92,8 @@ fn iops(expected: f64, curve: &DepthCurve) -> Option<Held> {
     let deepest = curve.points.last().map_or("", |p| p.value.as_str());
     Some(Held {
         words: format!(
-            "delivers {} of the {} IOPS expected ({:.0}%): {pages} page reads reach at most {}{}",
-            rate(best.iops),
-            rate(expected),
-            best.iops / expected * 100.0,
+            "{}: {pages} page reads reach at most {}{}",
+            delivers(Unit::Iops, best.iops, expected, ""),
             at(best),
             if deeper_may_reach {
                 format!(", still rising at {deepest} outstanding, the deepest tried: deeper queues may deliver more")
@@ -66,16 +111,7 @@ fn iops(expected: f64, curve: &DepthCurve) -> Option<Held> {
 fn sustained_iops(expected: f64, s: &Sustained) -> Held {
     let kept = s.kept_iops();
     let burst = s.burst().map_or(String::new(), |b| format!(" (after {b})"));
-    let head = if kept >= expected * DELIVERED_SHARE {
-        format!("delivers the {} IOPS expected, sustained", rate(expected))
-    } else {
-        format!(
-            "delivers {} of the {} IOPS expected, sustained ({:.0}%)",
-            rate(kept),
-            rate(expected),
-            kept / expected * 100.0
-        )
-    };
+    let head = delivers(Unit::Iops, kept, expected, ", sustained");
     Held {
         words: format!("{head}: {} kept {} IOPS{burst}", s.held(), rate(kept)),
         figure: format!("{} of {} IOPS sustained", rate(kept), rate(expected)),
@@ -96,16 +132,7 @@ fn throughput(expected: f64, transfers: &[(&str, &Transfer)]) -> Option<Held> {
         .iter()
         .map(|(what, t)| transfer_words(&format!("{} {what}", format_size(t.block)), t, &mb_per_sec(t.mb_per_sec)))
         .collect();
-    let head = if least >= expected * DELIVERED_SHARE {
-        format!("delivers the {} expected", mb_per_sec(expected))
-    } else {
-        format!(
-            "delivers {} of the {} expected ({:.0}%)",
-            mb_per_sec(least),
-            mb_per_sec(expected),
-            least / expected * 100.0
-        )
-    };
+    let head = delivers(Unit::MbPerSec, least, expected, "");
     Some(Held {
         words: format!("{head}: {}", each.join(", ")),
         figure: format!("{} of {}", mb_per_sec(least), mb_per_sec(expected)),
@@ -159,9 +186,6 @@ pub(crate) fn expected_rates(c: &Check) -> Option<Judgement> {
     })
 }
 
-/// A figure expected: its value, where a transfer has it, and how it reads.
-type Figure = (Option<f64>, fn(&Transfer) -> f64, fn(f64) -> String);
-
 /// What runs of `spindle io --expect` deliver: the best run for each figure expected (the
 /// first of the best), said with its depth and latency; `Level::Problem` when a figure is short
 /// of 90%.
@@ -173,25 +197,21 @@ pub fn delivery(expected: &Expected, runs: &[(i64, &RunRecord)]) -> Option<(Leve
             (format!("run {id} ({} I/Os)", format_size(t.block)), t)
         })
         .collect();
-    let best = |key: fn(&Transfer) -> f64| {
-        transfers.iter().filter(|(_, t)| key(t).is_finite()).reduce(|a, b| if key(&b.1) > key(&a.1) { b } else { a })
+    let best = |unit: Unit| {
+        transfers
+            .iter()
+            .filter(|(_, t)| unit.of(t).is_finite())
+            .reduce(|a, b| if unit.of(&b.1) > unit.of(&a.1) { b } else { a })
     };
     let mut said = Vec::new();
     let mut level = Level::Ok;
-    let figures: [Figure; 2] = [
-        (expected.iops, |t| t.iops, |v| format!("{} IOPS", rate(v))),
-        (expected.mb_per_sec, |t| t.mb_per_sec, mb_per_sec),
-    ];
-    for (want, key, show) in figures {
-        let (Some(want), Some((what, t))) = (want, best(key)) else { continue };
-        let got = key(t);
-        let head = if got >= want * DELIVERED_SHARE {
-            format!("delivers the {} expected", show(want))
-        } else {
+    for (want, unit) in [(expected.iops, Unit::Iops), (expected.mb_per_sec, Unit::MbPerSec)] {
+        let (Some(want), Some((what, t))) = (want, best(unit)) else { continue };
+        let got = unit.of(t);
+        if got < want * DELIVERED_SHARE {
             level = Level::Problem;
-            format!("delivers {} of the {} expected ({:.0}%)", show(got), show(want), got / want * 100.0)
-        };
-        said.push(format!("{head}: {}", transfer_words(what, t, &show(got))));
+        }
+        said.push(format!("{}: {}", delivers(unit, got, want, ""), transfer_words(what, t, &unit.with(got))));
     }
     (!said.is_empty()).then(|| (level, format!("this volume {}", said.join("; it "))))
 }
@@ -255,9 +275,7 @@ mod tests {
         // MB/s: both directions must deliver it; the writes fall short here.
         let mb = judge("expected-rates", &measured(Expected { iops: None, mb_per_sec: Some(125.0) }, Some(1))).unwrap();
         assert_eq!(mb.level, Level::Problem);
-        assert!(
-            mb.text.starts_with("this volume delivers 98 MB/s of the 125 MB/s expected (78%): 512KiB large reads 131")
-        );
+        assert!(mb.text.starts_with("this volume delivers 98 of the 125 MB/s expected (78%): 512KiB large reads 131"));
         let both =
             judge("expected-rates", &measured(Expected { iops: Some(2_000.0), mb_per_sec: Some(100.0) }, Some(1)))
                 .unwrap();
