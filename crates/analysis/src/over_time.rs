@@ -53,8 +53,9 @@ pub const SHIFT_BASIS: Basis = Basis::Own {
           correction over the splits tried below 0.01, the two sides' medians at least 1.5 times apart and a \
           better fit than one straight line by half; under 10 whole seconds, not tested. Measured \
           (bench/level-shift.sh, 2026-11-28): a loop device whose block throttle dropped from 6,000 to 1,500 \
-          reads a second 10 s into a 30 s run gave a shift at 10 s from 6,000 to 1,500; 10 quiet 30 s runs \
-          of the same device, unthrottled, gave none, though other sessions' builds made them swing by 8-62%",
+          reads a second 10 s into a 30 s run gave a shift at 10 s from 6,000 to 1,500, twice; 20 quiet 30 \
+          s runs of the same device, unthrottled, gave none, though other sessions' builds made them swing \
+          by 8-78%",
     after: None,
 };
 
@@ -63,8 +64,8 @@ pub const SWING_BASIS: Basis = Basis::Own {
     how: "set by this project: the per-second rate's 5th and 95th percentiles, wide when the 5th is more than \
           30% below the 95th, where a shift's two levels are a third apart; under 10 whole seconds, not read. \
           Measured (bench/level-shift.sh, 2026-11-28): a loop device held at 1,500 reads a second by its \
-          block throttle keeps within 2%; unthrottled, its rate set by this 2-vCPU VM's CPUs while other \
-          sessions' builds ran, 8-62%",
+          block throttle swung 0%; unthrottled, its rate set by this 2-vCPU VM's CPUs while other sessions' \
+          builds ran, 8-78%",
     after: None,
 };
 

@@ -128,6 +128,20 @@ fn no_long_digit_runs(text: &str) -> bool {
 }
 
 #[test]
+fn a_run_whose_rate_fell_for_good_is_named_with_the_shift_its_record_keeps() {
+    let a = runs(&[1000.0, 1004.0, 998.0], 0, &[]);
+    let mut b = runs(&[900.0, 904.0, 898.0], 0, &[]);
+    b[1].level_shift = Some(spindle_model::over_time::LevelShift { at_seconds: 10.0, before: 6000.0, after: 1500.0 });
+    let c = compare(&side(&a, 1), &side(&b, 4), &Settings::default());
+    let said: Vec<&String> = c.notes.iter().filter(|n| n.contains("the rate fell")).collect();
+    assert_eq!(
+        said,
+        ["B's run 5: the rate fell from 6,000 to 1,500 IOPS after 10 s and stayed there: a burst allowance running \
+          out, or other load; its figures average the two levels."]
+    );
+}
+
+#[test]
 fn every_percent_interval_lies_above_minus_100() {
     let a = runs(&[100_000.0, 10_000.0, 150_000.0], 0, &[]);
     let b = runs(&[900.0, 40_000.0, 1200.0], 0, &[]);

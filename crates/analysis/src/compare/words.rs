@@ -129,6 +129,16 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
             _ => notes.push(format!("{NO_DRIFT}; {MEASURE_DRIFT}.")),
         }
     }
+    // Kept in each record when the run finished: a run whose rate changed level for good
+    // averages two levels, and the reader should know which.
+    for (side, ids, runs) in [("A", &c.a_runs, a), ("B", &c.b_runs, b)] {
+        for (id, shift) in ids.iter().zip(runs).filter_map(|(id, r)| Some((id, r.level_shift.as_ref()?))) {
+            notes.push(format!(
+                "{side}'s run {id}: the rate {}; its figures average the two levels.",
+                crate::over_time::shift_words(shift, c.counts)
+            ));
+        }
+    }
     for m in &c.metrics {
         if m.verdict != Verdict::Inconclusive {
             continue;
