@@ -81,7 +81,7 @@ pub fn command_line() -> Vec<String> {
 }
 
 // Output paths are checked where every plan is made.
-pub use spindle_plan::output_file::check_output;
+pub use spindle_plan::output_file::{check_output, refuse_store};
 
 /// Writes `bytes` to a new file beside `path`, then moves it into place: a reader never sees
 /// half a file, and a failed write (a full file system) leaves nothing behind. Without

@@ -17,6 +17,14 @@ pub fn location(args: &StoreArgs) -> anyhow::Result<Location> {
     }
 }
 
+/// The files the results store is kept in (`--store`, else SPINDLE_STORE or the default
+/// place; none for a server's, or where no place can be had), which no command may write.
+pub fn files(args: Option<&StoreArgs>) -> Vec<std::path::PathBuf> {
+    let flag = args.and_then(|a| a.store.clone());
+    let at = spindle_store::store_location(flag, &|name| std::env::var(name).ok());
+    at.ok().flatten().map(|l| l.files()).unwrap_or_default()
+}
+
 /// For commands that read or remove: `None` when there is no store yet.
 pub fn open_existing(args: &StoreArgs) -> anyhow::Result<Option<Store>> {
     Ok(Store::open_existing(location(args)?)?)

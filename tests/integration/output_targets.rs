@@ -108,3 +108,54 @@ fn a_second_output_that_cannot_be_written_says_the_first_was() {
     );
     assert!(!err.contains("nothing was written"), "{err}");
 }
+
+/// No command writes over the results store, whatever name reaches it: `report -o`, `io -t`,
+/// `characterize -o`, `record -o` and `check -o`, each with `--force`, at the store itself, at
+/// its write-ahead log (made by the run saved first), through a symbolic link's target named by
+/// `/proc/self/fd`, and through a hard link. Each is refused with exit 2 naming the path, and
+/// the store still reads every run.
+#[test]
+fn no_command_writes_over_the_results_store_by_any_name() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let store = dir.path().join("st.db");
+    let saved = spindle_with_store(&store)
+        .args(["io", "--engine", "null", "--duration", "100ms", "--size", "1M", "--quiet", "--target"])
+        .arg(dir.path().join("x.dat"))
+        .output()
+        .unwrap();
+    assert!(saved.status.success(), "{}", String::from_utf8_lossy(&saved.stderr));
+    let hard = dir.path().join("hard.db");
+    std::fs::hard_link(&store, &hard).unwrap();
+    let log = dir.path().join("perf.csv");
+    std::fs::write(&log, "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\PhysicalDisk(0 C:)\\Disk Reads/sec\"\n\"t\",\"1\"\n")
+        .unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let before = std::fs::read(&store).unwrap();
+    let wal = dir.path().join("st.db-wal");
+    let s = |p: &Path| p.display().to_string();
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (vec!["report".into(), "-o".into(), s(&store), "--format".into(), "csv".into()], s(&store)),
+        (vec!["report".into(), "-o".into(), s(&wal), "--format".into(), "md".into()], s(&wal)),
+        (
+            vec!["io".into(), "--engine".into(), "null".into(), "--size".into(), "200K".into(), "-t".into(), s(&store)],
+            s(&store),
+        ),
+        (
+            vec!["io".into(), "--engine".into(), "null".into(), "--size".into(), "200K".into(), "-t".into(), s(&hard)],
+            s(&hard),
+        ),
+        (vec!["characterize".into(), s(&log), "-o".into(), s(&store)], s(&store)),
+        (vec!["record".into(), "--duration".into(), "1s".into(), "-o".into(), s(&hard)], s(&hard)),
+        (vec!["check".into(), "--quick".into(), s(&work), "-o".into(), s(&store)], s(&store)),
+    ];
+    for (args, named) in cases {
+        let out = spindle_with_store(&store).args(&args).arg("--force").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&named) && stderr.contains("is spindle's results store"), "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read(&store).unwrap(), before, "the store is as it was");
+    let listed = spindle_with_store(&store).args(["runs", "list"]).output().unwrap();
+    assert!(listed.status.success() && String::from_utf8_lossy(&listed.stdout).contains("8KiB random read"), "{listed:?}");
+}

@@ -40,6 +40,8 @@ pub struct CheckInput {
     pub expect: Option<String>,
     /// `--sustain`: how long the sustained step holds the page reads (`off` leaves it out).
     pub sustain: Option<String>,
+    /// The results store's files, which neither the report nor a test file may be.
+    pub store_files: Vec<PathBuf>,
 }
 
 /// One directory's share of the check.
@@ -128,6 +130,7 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         dirs::usable(dir, needed, budget)?;
     }
     let report = report::path(args.output.as_deref(), &paths[0], args.force)?;
+    spindle_plan::output_file::refuse_store(&report, &args.store_files, "-o")?;
     let mut planned = Vec::new();
     for (i, dir) in paths.iter().enumerate() {
         let (steps, warnings) = battery::plan_io(dir, guidance, &sizing)?;

@@ -21,6 +21,7 @@ pub fn run(args: &CharacterizeArgs) -> anyhow::Result<Outcome> {
     // Where the result goes is checked before the log is read: a mistake there costs nothing.
     if let Some(path) = &args.output {
         output::check_output(path, &[&args.file])?;
+        output::refuse_store(path, &crate::store::files(None), "-o")?;
         if !args.force && path.exists() {
             return Err(UsageError::flag(
                 "-o",

@@ -25,6 +25,7 @@ pub fn run(args: &RecordArgs) -> anyhow::Result<Outcome> {
     }
     let shown = args.output.display();
     output::check_output(&args.output, &[])?;
+    output::refuse_store(&args.output, &crate::store::files(None), "-o")?;
     let file = output::create_new_file(&args.output, args.force)?;
     let mut out = std::io::BufWriter::new(file);
     let host = spindle_host::environment(&[]).hostname;

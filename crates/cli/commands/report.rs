@@ -71,6 +71,7 @@ fn outputs(args: &ReportArgs) -> Result<Vec<(PathBuf, Format)>, UsageError> {
         None => None,
     };
     let mut seen: Vec<&Path> = Vec::new();
+    let store_files = store::files(Some(&args.store));
     args.outputs
         .iter()
         .map(|path| {
@@ -92,6 +93,7 @@ fn outputs(args: &ReportArgs) -> Result<Vec<(PathBuf, Format)>, UsageError> {
                 ));
             }
             crate::output::check_output(path, &[])?;
+            crate::output::refuse_store(path, &store_files, "-o")?;
             if !args.force && path.symlink_metadata().is_ok() {
                 return Err(UsageError::flag("-o", &shown, "the file exists; pass --force to replace it"));
             }

@@ -42,6 +42,18 @@ impl Location {
             Location::Server(_) => None,
         }
     }
+
+    /// Every file the store is kept in: the SQLite file and the journal files SQLite keeps
+    /// beside it (written over, any of them loses runs); none for a server's.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let Some(path) = self.file() else { return Vec::new() };
+        let beside = ["-wal", "-shm", "-journal"].iter().map(|suffix| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        });
+        std::iter::once(path.to_path_buf()).chain(beside).collect()
+    }
 }
 
 impl fmt::Display for Location {

@@ -47,5 +47,6 @@ fn input(args: &CheckArgs) -> CheckInput {
         force: args.force,
         expect: args.expect.clone(),
         sustain: args.sustain.clone(),
+        store_files: store::files(Some(&args.store)),
     }
 }
