@@ -117,6 +117,15 @@ fn unknown_and_broken_files_import_nothing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cut.json: line ") && err.contains("nothing was imported"), "{err}");
     assert_eq!(run_count(&store), 0);
+
+    // 20,000 nested elements (140 KB) ran the XML parser out of stack and aborted the process.
+    let nested = dir.path().join("nested.xml");
+    std::fs::write(&nested, format!("<Results>{}{}</Results>", "<a>".repeat(20_000), "</a>".repeat(20_000))).unwrap();
+    let out = spindle_with_store(&store).arg("import").arg(&nested).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("nested.xml: line 1: elements nested more than 64 deep"), "{err}");
+    assert_eq!(run_count(&store), 0);
 }
 
 /// Runs of every kind the report draws: a sweep, an A/B experiment, a Hammer run, imports.

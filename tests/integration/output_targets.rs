@@ -157,5 +157,8 @@ fn no_command_writes_over_the_results_store_by_any_name() {
     }
     assert_eq!(std::fs::read(&store).unwrap(), before, "the store is as it was");
     let listed = spindle_with_store(&store).args(["runs", "list"]).output().unwrap();
-    assert!(listed.status.success() && String::from_utf8_lossy(&listed.stdout).contains("8KiB random read"), "{listed:?}");
+    assert!(
+        listed.status.success() && String::from_utf8_lossy(&listed.stdout).contains("8KiB random read"),
+        "{listed:?}"
+    );
 }

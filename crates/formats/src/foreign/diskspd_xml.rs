@@ -10,6 +10,7 @@ use crate::ParseError;
 use roxmltree::{Document, Node};
 
 pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
+    super::xml_depth::check_nesting(text)?;
     let doc = Document::parse(text).map_err(|e| ParseError(format!("line {}: {e}", e.pos().row)))?;
     let root = doc.root_element();
     if root.tag_name().name() != "Results" {

@@ -12,6 +12,7 @@ pub mod record;
 mod sqlio;
 #[cfg(test)]
 mod tests;
+mod xml_depth;
 
 use crate::ParseError;
 
