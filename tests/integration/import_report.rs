@@ -126,6 +126,15 @@ fn unknown_and_broken_files_import_nothing() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("nested.xml: line 1: elements nested more than 64 deep"), "{err}");
     assert_eq!(run_count(&store), 0);
+
+    // 1e308 IOPS imported once, and every view of the store failed after.
+    let forged = dir.path().join("forged.json");
+    std::fs::write(&forged, full.replacen("\"iops\" : 6614.073099", "\"iops\" : 1e308", 1)).unwrap();
+    let out = spindle_with_store(&store).arg("import").arg(&forged).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("forged.json: run 1 (") && err.contains("IOPS is 1e308"), "{err}");
+    assert_eq!(run_count(&store), 0);
 }
 
 /// Runs of every kind the report draws: a sweep, an A/B experiment, a Hammer run, imports.

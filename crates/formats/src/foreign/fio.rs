@@ -55,6 +55,9 @@ fn document(doc: &Value, runs: &mut Vec<ForeignRun>) -> Result<(), String> {
         if name == "All clients" {
             continue;
         }
+        if !job["read"].is_object() && !job["write"].is_object() {
+            return Err(format!("job {name:?} has no \"read\" or \"write\" figures: not fio's results of a job"));
+        }
         runs.push(job_run(job, version, &globals, started_at.clone())?);
     }
     Ok(())

@@ -131,7 +131,67 @@ pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
     if runs.is_empty() {
         return Err(ParseError("the file holds no complete run".into()));
     }
+    for (i, run) in runs.iter().enumerate() {
+        sane(run).map_err(|why| ParseError(format!("run {} ({}): {why}", i + 1, run.name)))?;
+    }
     Ok(runs)
+}
+
+/// A billion I/Os a second, a terabyte a second, a day for one I/O: beyond any device, so a
+/// figure past them is a broken or forged file, never imported (one such run made every view
+/// of the store fail).
+const MAX_IOPS: f64 = 1e9;
+const MAX_BYTES_PER_SEC: f64 = 1e12;
+const MAX_LATENCY_NS: f64 = 86_400e9;
+
+/// Every figure of a run finite, not negative and within what a device can give; a run with
+/// no figure at all (no I/Os, rate or latency in any direction) is none.
+fn sane(run: &ForeignRun) -> Result<(), String> {
+    let within = |what: &str, v: f64, max: f64| {
+        if v.is_finite() && (0.0..=max).contains(&v) {
+            Ok(())
+        } else {
+            // 1e308, not three hundred digits.
+            let shown = if v.abs() >= 1e12 { format!("{v:e}") } else { format!("{v}") };
+            Err(format!("{what} is {shown}: not a figure any device gives"))
+        }
+    };
+    let stats = [&run.total, &run.read, &run.write].into_iter().chain(run.threads_detail.iter().map(|t| &t.stats));
+    for s in stats {
+        for (what, v, max) in [
+            ("IOPS", s.iops, MAX_IOPS),
+            ("bytes a second", s.bytes_per_sec, MAX_BYTES_PER_SEC),
+            ("minimum latency", s.latency_min_ns, MAX_LATENCY_NS),
+            ("mean latency", s.latency_mean_ns, MAX_LATENCY_NS),
+            ("maximum latency", s.latency_max_ns, MAX_LATENCY_NS),
+            ("latency's standard deviation", s.latency_stddev_ns, MAX_LATENCY_NS),
+        ] {
+            v.map_or(Ok(()), |v| within(what, v, max))?;
+        }
+        for &(p, ns) in &s.percentiles_ns {
+            within("a percentile", p, 100.0)?;
+            within("a percentile's latency", ns, MAX_LATENCY_NS)?;
+        }
+    }
+    for (what, v, max) in [
+        ("the read share", run.read_pct, 100.0),
+        ("the random share", run.random_pct, 100.0),
+        ("the duration", run.duration_s, MAX_LATENCY_NS / 1e9 * 365.0),
+        ("the warm-up", run.warmup_s, MAX_LATENCY_NS / 1e9 * 365.0),
+        ("the CPU share", run.cpu_pct, f64::MAX),
+    ] {
+        v.map_or(Ok(()), |v| within(what, v, max))?;
+    }
+    for pct in run.sqlio_histogram_pct.iter().flatten() {
+        within("a latency bucket's share", *pct, 100.0)?;
+    }
+    let figures = |s: &ForeignStats| {
+        s.ios.is_some() || s.iops.is_some() || s.bytes_per_sec.is_some() || s.latency_mean_ns.is_some()
+    };
+    if ![&run.total, &run.read, &run.write].into_iter().any(figures) {
+        return Err("no I/Os, rate or latency in any direction".into());
+    }
+    Ok(())
 }
 
 /// A run named by what the file says it did: `4096 B 70% read`.

@@ -52,6 +52,41 @@ fn sizes_beyond_any_disk_are_left_out_not_wrapped() {
     assert_eq!((r.target_size, r.block_size), (None, None));
 }
 
+/// Figures no device gives (1e308 IOPS, a negative rate, a job with none at all) made every
+/// view of the store fail once imported: each file is refused, naming the run and the figure.
+#[test]
+fn absurd_figures_and_jobs_without_any_are_refused() {
+    for (text, says) in [
+        (FIO_31_READ.replacen("\"iops\" : 6614.073099", "\"iops\" : 1e308", 1), "IOPS is 1e308"),
+        (FIO_31_READ.replacen("\"iops\" : 6614.073099", "\"iops\" : -1e308", 1), "IOPS is -1e308"),
+        (SQLIO_READ.replace("IOs/sec: 22893.54", "IOs/sec: -5000"), "IOPS is -5000"),
+        (
+            r#"{"fio version": "fio-3.33", "jobs": [{"jobname": "a"}]}"#.to_string(),
+            "job \"a\" has no \"read\" or \"write\"",
+        ),
+    ] {
+        let e = parse(&text).unwrap_err();
+        assert!(e.0.contains(says), "{says}: {e}");
+    }
+    assert!(parse(&SQLIO_READ.replace("IOs/sec: 22893.54", "IOs/sec: -5000")).unwrap_err().0.starts_with("run 1 ("));
+    for real in [
+        SQLIO_READ,
+        SQLIO_WRITE,
+        SQLIO_SEQ,
+        DISKSPD_RW,
+        DISKSPD_22,
+        DISKSPD_NUMA,
+        FIO_31_READ,
+        FIO_31_WRITE,
+        FIO_218,
+        FIO_333,
+        IOMETER_INST,
+        DISKSPD_XML,
+    ] {
+        assert!(parse(real).is_ok());
+    }
+}
+
 #[test]
 fn sqlio_runs_with_and_without_outstanding_ios() {
     let r = one(SQLIO_READ);
