@@ -1,5 +1,5 @@
 //! Where passwords are in spindle's arguments: in a URL's credentials or its `password=`
-//! parameter, and the value of a `--password` flag. The command line kept in records shows
+//! parameter, and the value of a `--password` or `--token` flag. The command line kept in records shows
 //! them masked, and once the arguments are parsed the process's own argument vector is
 //! overwritten, as MySQL's client does, so `ps` and /proc/PID/cmdline never show them.
 
@@ -7,6 +7,10 @@ use std::ops::Range;
 
 /// What a password is shown as.
 const MASK: &str = "****";
+
+/// Flags whose value is a secret: a database's password, and the token `serve` asks of every
+/// request.
+const SECRET_FLAGS: [&[u8]; 2] = [b"--password", b"--token"];
 
 /// The byte ranges of the passwords in each argument.
 pub fn spans(args: &[&[u8]]) -> Vec<Vec<Range<usize>>> {
@@ -16,7 +20,8 @@ pub fn spans(args: &[&[u8]]) -> Vec<Vec<Range<usize>>> {
             if std::mem::take(&mut hide_next) {
                 return std::iter::once(0..arg.len()).collect();
             }
-            if arg.to_ascii_lowercase().starts_with(b"--password") {
+            let lower = arg.to_ascii_lowercase();
+            if SECRET_FLAGS.iter().any(|flag| lower.starts_with(flag)) {
                 match arg.iter().position(|&b| b == b'=') {
                     Some(eq) => return std::iter::once(eq + 1..arg.len()).collect(),
                     None => hide_next = true,
@@ -136,6 +141,8 @@ mod tests {
         let out = masked(&args);
         assert_eq!(out[1], "--db=postgres://bench:****@db1:5432/x");
         assert_eq!((out[3].as_str(), out[4].as_str()), ("****", "--password=****"));
+        let served = masked(&["spindle".into(), "serve".into(), "--token".into(), "t0k".into(), "--token=t1k".into()]);
+        assert_eq!(served[3..], ["****", "--token=****"]);
         assert!(!out.join(" ").contains("s3cr") && !out.join(" ").contains("pw2"));
         assert_eq!(one("mysql://root@h/db"), "mysql://root@h/db", "no password, nothing to hide");
         assert_eq!(one("postgres://u:Se/cr@et@h/d"), "postgres://u:****@h/d");

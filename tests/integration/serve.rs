@@ -209,6 +209,16 @@ fn serve_on_the_network_needs_its_token() {
     let short = spindle_with_store(&store).args(["serve", "--listen", "0.0.0.0:0", "--token", "abc"]).output().unwrap();
     assert_eq!(short.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&short.stderr).contains("--token"), "names the flag");
+
+    // A token given is gone from the process list while serve runs, and still opens the pages.
+    let given = "Tok3nTok3nTok3nTok3nTok3n";
+    let server = Server::start(&store, &["--listen", "0.0.0.0:0", "--token", given]);
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", server.child.id())).unwrap();
+    let shown = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    assert!(!shown.contains(given) && shown.contains("--token x"), "{shown}");
+    let addr = format!("127.0.0.1:{}", server.addr.rsplit(':').next().unwrap());
+    let (status, _, _) = raw(&addr, &format!("GET /?token={given} HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
+    assert_eq!(status, 200);
 }
 
 #[test]
