@@ -48,14 +48,45 @@ impl Filter {
             args.push(g.into());
         }
         if !self.ids.is_empty() {
-            let ranges: Vec<&str> = self.ids.iter().map(|_| "id BETWEEN ? AND ?").collect();
-            conds.push(format!("({})", ranges.join(" OR ")));
-            for &(a, b) in &self.ids {
-                args.extend([a.into(), b.into()]);
-            }
+            conds.push(ids_condition(&self.ids));
         }
         let clause = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
         (clause, args)
+    }
+}
+
+/// The runs in any of `ids`' ranges, as SQL: the ranges merged, single ids in one `IN` list
+/// and the spans joined by `OR` in a balanced tree. A chain of a thousand `OR`s passed SQLite's
+/// limit on an expression's depth (1,000), and as many parameters can pass its limit on those;
+/// the ids are numbers this program parsed, so they are written into the text.
+fn ids_condition(ids: &[(i64, i64)]) -> String {
+    let mut ranges: Vec<(i64, i64)> = ids.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+    ranges.sort_unstable();
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let singles: Vec<String> = merged.iter().filter(|(a, b)| a == b).map(|(a, _)| a.to_string()).collect();
+    let mut parts: Vec<String> =
+        merged.iter().filter(|(a, b)| a != b).map(|(a, b)| format!("id BETWEEN {a} AND {b}")).collect();
+    if !singles.is_empty() {
+        parts.push(format!("id IN ({})", singles.join(",")));
+    }
+    any_of(&parts)
+}
+
+/// `parts` joined by `OR`, nested as a balanced tree (depth log2 of their number).
+fn any_of(parts: &[String]) -> String {
+    match parts {
+        [] => "FALSE".into(),
+        [one] => one.clone(),
+        _ => {
+            let (left, right) = parts.split_at(parts.len() / 2);
+            format!("({} OR {})", any_of(left), any_of(right))
+        }
     }
 }
 

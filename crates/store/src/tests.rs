@@ -220,3 +220,21 @@ fn a_committing_run_is_listed_with_its_commits_also_when_saved_before_the_commit
     let lead = store.list(&Filter::default()).unwrap()[1].lead_latency();
     assert_eq!(lead, (spindle_model::record::LatencyOf::Commit, Some(250_000.0), Some(900_000)));
 }
+
+/// Thousands of ids and ranges in one selection (`report $(seq 1 2 4001)`, serve's download of
+/// a list): a chain of as many `OR`s passed SQLite's expression depth limit and failed with an
+/// internal error.
+#[test]
+fn thousands_of_ids_and_ranges_select_as_a_few_do() {
+    for scratch in each_backend() {
+        let mut store = Store::open(&scratch.at).unwrap();
+        let saved: Vec<i64> = (0..5)
+            .map(|_| store.save(&io_run(&[100.0, 110.0], 200_000, &[]), &Placement::default()).unwrap())
+            .collect();
+        let mut ids: Vec<(i64, i64)> = (0..3000).map(|i| (saved[4] + 10 + 2 * i, saved[4] + 10 + 2 * i)).collect();
+        ids.extend((0..1500).map(|i| (saved[4] + 100_000 + 3 * i, saved[4] + 100_001 + 3 * i)));
+        ids.extend([(saved[0], saved[0]), (saved[2], saved[3]), (saved[3], saved[2])]);
+        let picked = store.list(&Filter { ids, ..Filter::default() }).unwrap();
+        assert_eq!(picked.iter().map(|r| r.id).collect::<Vec<_>>(), [saved[0], saved[2], saved[3]]);
+    }
+}
