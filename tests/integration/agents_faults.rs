@@ -286,12 +286,15 @@ impl Sshd {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let bin = assert_cmd::cargo::cargo_bin("spindle");
         let config = dir.join("sshd_config");
+        // HOME in the scratch directory: bash reads ~/.bashrc even for a command run over ssh,
+        // and rustup's line there puts ~/.cargo/bin (where the README's `cargo install` puts a
+        // spindle) before the PATH set here.
         std::fs::write(
             &config,
             format!(
                 "Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/host_key\nAuthorizedKeysFile {d}/authorized_keys\n\
                  PermitRootLogin yes\nStrictModes no\nUsePAM no\nPidFile {d}/sshd.pid\n\
-                 SetEnv PATH={}:/usr/bin:/bin\n",
+                 SetEnv PATH={}:/usr/bin:/bin HOME={d}\n",
                 bin.parent().unwrap().display(),
                 d = dir.display()
             ),

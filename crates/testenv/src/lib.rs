@@ -31,8 +31,7 @@ pub fn unavailable(what: &str, why: impl Display) {
     let at = std::panic::Location::caller();
     // The test harness names each test's thread after the test.
     let thread = std::thread::current();
-    let test = thread.name().unwrap_or("a test");
-    let line = format!("{test} ({}:{}): {what} unavailable: {why}", at.file(), at.line());
+    let line = skip_line(thread.name().unwrap_or("a test"), &format!("{}:{}", at.file(), at.line()), what, &why);
     eprintln!("notice: skipped: {line}");
     if let Some(path) = std::env::var_os(SKIPPED_LOG) {
         // One write of one line, appended: tests running at once do not interleave.
@@ -44,6 +43,27 @@ pub fn unavailable(what: &str, why: impl Display) {
         if let Err(e) = logged {
             panic!("cannot record the skip in {} ({e}): {line}", path.to_string_lossy());
         }
+    }
+}
+
+/// A skip as the log keeps it: `TEST (FILE:LINE): WHAT unavailable: WHY`, on one line, since
+/// the test command counts the log's lines as skipped tests (a reason holding a server's log
+/// once counted each of its lines as a test).
+fn skip_line(test: &str, at: &str, what: &str, why: &dyn Display) -> String {
+    let why = why.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("{test} ({at}): {what} unavailable: {why}")
+}
+
+#[cfg(test)]
+mod skip_tests {
+    #[test]
+    fn a_skip_is_one_line_whatever_its_reason_holds() {
+        let why = "its spindle is \"/x\":\nServer listening on 127.0.0.1 port 1.\nAccepted publickey\n";
+        let line = super::skip_line("t", "a.rs:3", "an sshd", &why);
+        assert_eq!(
+            line,
+            "t (a.rs:3): an sshd unavailable: its spindle is \"/x\": Server listening on 127.0.0.1 port 1. Accepted publickey"
+        );
     }
 }
 
