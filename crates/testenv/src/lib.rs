@@ -54,19 +54,6 @@ fn skip_line(test: &str, at: &str, what: &str, why: &dyn Display) -> String {
     format!("{test} ({at}): {what} unavailable: {why}")
 }
 
-#[cfg(test)]
-mod skip_tests {
-    #[test]
-    fn a_skip_is_one_line_whatever_its_reason_holds() {
-        let why = "its spindle is \"/x\":\nServer listening on 127.0.0.1 port 1.\nAccepted publickey\n";
-        let line = super::skip_line("t", "a.rs:3", "an sshd", &why);
-        assert_eq!(
-            line,
-            "t (a.rs:3): an sshd unavailable: its spindle is \"/x\": Server listening on 127.0.0.1 port 1. Accepted publickey"
-        );
-    }
-}
-
 /// Runs each statement on its own (CREATE DATABASE cannot share a transaction) on the
 /// PostgreSQL server `conninfo` names (`host=127.0.0.1 port=5432 user=root dbname=postgres`),
 /// as its administrator: how tests make and drop scratch databases. `Err` says why, a server
@@ -86,4 +73,17 @@ pub fn postgres_admin(conninfo: &str, statements: &[String]) -> Result<(), Strin
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod skip_tests {
+    #[test]
+    fn a_skip_is_one_line_whatever_its_reason_holds() {
+        let why = "its spindle is \"/x\":\nServer listening on 127.0.0.1 port 1.\nAccepted publickey\n";
+        let line = super::skip_line("t", "a.rs:3", "an sshd", &why);
+        assert_eq!(
+            line,
+            "t (a.rs:3): an sshd unavailable: its spindle is \"/x\": Server listening on 127.0.0.1 port 1. Accepted publickey"
+        );
+    }
 }
