@@ -64,6 +64,9 @@ fn no_target_says_how_to_give_one() {
 fn malformed_label_is_named() {
     let err = io_usage_error(&["--engine", "null", "--target", "x.dat", "--label", "raid"]);
     assert!(err.contains("--label raid"), "{err}");
+    // A newline in a value would print as a line of its own wherever the run is listed.
+    let err = io_usage_error(&["--engine", "null", "--target", "x.dat", "--label", "site=a\nfake line"]);
+    assert!(err.contains("--label site=a\\nfake line") && err.contains("control character"), "{err}");
 }
 
 #[test]

@@ -14,6 +14,15 @@ pub fn parse_label(flag: &'static str, item: &str) -> Result<(String, String), U
     if !valid {
         return Err(UsageError::flag(flag, item, "the key must be letters, digits, '_', '-' or '.'"));
     }
+    // A newline or an escape in a value would print as lines and terminal codes of their own
+    // wherever the run is listed.
+    if value.chars().any(char::is_control) {
+        return Err(UsageError::flag(
+            flag,
+            item.escape_debug().to_string(),
+            "the value holds a control character (a newline, a tab, an escape): write it without",
+        ));
+    }
     Ok((key.to_string(), value.trim().to_string()))
 }
 

@@ -131,10 +131,33 @@ pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
     if runs.is_empty() {
         return Err(ParseError("the file holds no complete run".into()));
     }
-    for (i, run) in runs.iter().enumerate() {
-        sane(run).map_err(|why| ParseError(format!("run {} ({}): {why}", i + 1, run.name)))?;
+    let mut runs = runs;
+    for (i, run) in runs.iter_mut().enumerate() {
+        sane(run).map_err(|why| ParseError(format!("run {} ({}): {why}", i + 1, printable(&run.name))))?;
+        printable_text(run);
     }
     Ok(runs)
+}
+
+/// The file's words with their control characters written out (`\n`, `\u{1b}`): a newline
+/// or an escape in a target's name would print as lines and terminal codes of their own
+/// wherever the run is listed or reported.
+fn printable_text(run: &mut ForeignRun) {
+    run.name = printable(&run.name);
+    let texts = [&mut run.tool_version, &mut run.target, &mut run.command_line, &mut run.engine];
+    let threads = run.threads_detail.iter_mut().filter_map(|t| t.target.as_mut());
+    for text in texts.into_iter().flatten().chain(threads).chain(&mut run.notes) {
+        *text = printable(text);
+    }
+}
+
+/// `text` with each control character written as Rust writes it in a string (`\n`, `\t`,
+/// `\u{1b}`), the rest as it is.
+fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 /// A billion I/Os a second, a terabyte a second, a day for one I/O: beyond any device, so a
