@@ -66,7 +66,7 @@ fn malformed_label_is_named() {
     assert!(err.contains("--label raid"), "{err}");
     // A newline in a value would print as a line of its own wherever the run is listed.
     let err = io_usage_error(&["--engine", "null", "--target", "x.dat", "--label", "site=a\nfake line"]);
-    assert!(err.contains("--label site=a\\nfake line") && err.contains("control character"), "{err}");
+    assert!(err.contains("--label site=a\\nfake line") && err.contains("holds a line break"), "{err}");
 }
 
 #[test]

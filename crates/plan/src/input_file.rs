@@ -2,7 +2,8 @@
 //! logs), read whole but never without bound: a device or pipe that never ends (`/dev/zero`)
 //! or a file far larger than any of its kind is refused, naming the limit, before it fills
 //! memory; and every one of them is text, so a file whose first bytes are not (a sparse file,
-//! an image, a database) is refused from those bytes, before the rest is read.
+//! an image, a database) is refused from those bytes, before the rest is read. UTF-16 text,
+//! told by its byte-order mark (what Windows PowerShell's `>` writes), is read as UTF-8.
 //!
 //! A counter log has no size of its kind (a month of one-second samples is gigabytes), so it is
 //! read as a stream instead (`TextStream`): a run of lines at a time, in bounded memory, from a file
@@ -10,6 +11,7 @@
 //! without newlines is refused rather than gathered; a device is read to `STREAM_LIMIT`.
 
 use crate::usage::UsageError;
+use crate::utf16::{self, Utf16Reader};
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -42,6 +44,9 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Usag
         }
         let mut head = vec![0u8; SNIFF.min(meta.len() as usize)];
         let got = file.read_at(&mut head, 0).map_err(cannot)?;
+        if let Some(order) = utf16::byte_order(&head[..got]) {
+            return from_utf16(&read_regular(&file, meta.len()).map_err(cannot)?, order).map_err(cannot);
+        }
         if let Some(at) = nul_in(&head[..got]) {
             return Err(not_text(at));
         }
@@ -58,10 +63,20 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Usag
             format_args!("not a file, and more than {} MiB came from it: save the {what} to a file first", limit >> 20),
         ));
     }
+    if let Some(order) = utf16::byte_order(&bytes) {
+        return from_utf16(&bytes, order).map_err(cannot);
+    }
     if let Some(at) = nul_in(&bytes[..bytes.len().min(SNIFF)]) {
         return Err(not_text(at));
     }
     Ok(bytes)
+}
+
+/// UTF-16 text (its byte-order mark first) as UTF-8.
+fn from_utf16(bytes: &[u8], order: utf16::Order) -> std::io::Result<Vec<u8>> {
+    let mut text = Vec::with_capacity(bytes.len());
+    Utf16Reader::new(bytes.get(2..).unwrap_or_default(), order).read_to_end(&mut text)?;
+    Ok(text)
 }
 
 /// The longest line a streamed file may have: a perfmon header of ten thousand counters is a
@@ -96,6 +111,13 @@ impl TextStream {
         let device = !meta.is_file() && !meta.file_type().is_fifo();
         let mut source: Box<dyn Read> =
             if meta.is_file() { Box::new(file.take(meta.len())) } else { Box::new(file.take(STREAM_LIMIT + 1)) };
+        // UTF-16 text (as Windows PowerShell writes a log it saves) is read as UTF-8.
+        let mut mark = Vec::with_capacity(2);
+        (&mut source).take(2).read_to_end(&mut mark).map_err(cannot)?;
+        let mut source: Box<dyn Read> = match utf16::byte_order(&mark) {
+            Some(order) => Box::new(Utf16Reader::new(source, order)),
+            None => Box::new(std::io::Cursor::new(mark).chain(source)),
+        };
         let mut head = Vec::with_capacity(SNIFF);
         (&mut source).take(SNIFF as u64).read_to_end(&mut head).map_err(cannot)?;
         if let Some(at) = nul_in(&head) {

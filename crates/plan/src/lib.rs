@@ -15,6 +15,7 @@ pub mod profiles;
 mod spec_file;
 mod sweep;
 mod target;
+mod utf16;
 mod values;
 
 // Where a setting came from and the mistakes naming it are model's (every library names its

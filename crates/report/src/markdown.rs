@@ -36,7 +36,18 @@ impl Exporter for MarkdownExporter {
 
 /// Text made safe inside a table cell or a line: no pipe splits a cell, no markup starts.
 fn cell(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('|', "\\|").replace(['\n', '\r'], " ").replace('<', "&lt;").replace('>', "&gt;")
+    let text = text
+        .replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    // An escape sequence in a label or an imported name would act on the terminal of whoever
+    // prints the file: written out as `\x1b`, as the text views write it.
+    if !text.contains(char::is_control) {
+        return text;
+    }
+    text.chars().map(|c| if c.is_control() { format!("\\x{:02x}", c as u32) } else { c.to_string() }).collect()
 }
 
 fn table(out: &mut String, t: &Table) {
@@ -63,4 +74,13 @@ fn table(out: &mut String, t: &Table) {
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_cell_holds_no_markup_line_break_or_terminal_code() {
+        assert_eq!(super::cell("t\u{1b}]0;owned\u{7}|<b>\nx"), "t\\x1b]0;owned\\x07\\|&lt;b&gt; x");
+        assert_eq!(super::cell("plain 8KiB"), "plain 8KiB");
+    }
 }

@@ -14,13 +14,13 @@ pub fn parse_label(flag: &'static str, item: &str) -> Result<(String, String), U
     if !valid {
         return Err(UsageError::flag(flag, item, "the key must be letters, digits, '_', '-' or '.'"));
     }
-    // A newline or an escape in a value would print as lines and terminal codes of their own
-    // wherever the run is listed.
-    if value.chars().any(char::is_control) {
+    // A line break in a value would print as a line of its own wherever the run is listed
+    // (other control characters are written out by every text view).
+    if value.contains(['\n', '\r']) {
         return Err(UsageError::flag(
             flag,
             item.escape_debug().to_string(),
-            "the value holds a control character (a newline, a tab, an escape): write it without",
+            "the value holds a line break: write it on one line",
         ));
     }
     Ok((key.to_string(), value.trim().to_string()))
