@@ -230,3 +230,33 @@ fn means_between_sizes_are_said_with_the_sizes_that_make_them_and_what_the_repla
     assert!((between["pct"].as_f64().unwrap() - 100.0 * 390.0 / 1010.0).abs() < 1e-9, "{between}");
     assert!(profiles[0]["all"]["reads_between"].is_null(), "no reads, nothing between");
 }
+
+/// A counter log saved by Windows PowerShell's `>` is UTF-16 with a byte-order mark (and full
+/// of NUL bytes): characterized as the same log in UTF-8 is, little- or big-endian.
+#[test]
+fn a_utf16_counter_log_reads_as_its_utf8_twin() {
+    let dir = tempfile::tempdir().unwrap();
+    let counters = ["Disk Reads/sec", "Disk Writes/sec", "Avg. Disk Bytes/Read", "Avg. Disk Bytes/Write"];
+    let mut text = String::from("\"(PDH-CSV 4.0) (UTC)(0)\"");
+    for c in counters.iter().chain(&["Avg. Disk Queue Length"]) {
+        text.push_str(&format!(",\"\\\\db01\\PhysicalDisk(0 C:)\\{c}\""));
+    }
+    for i in 0..20 {
+        text.push_str(&format!("\r\n\"11/28/2026 10:00:{i:02}.000\",\"{}\",\"50\",\"8192\",\"65536\",\"4\"", 100 + i));
+    }
+    let source = dir.path().join("utf8.csv");
+    std::fs::write(&source, &text).unwrap();
+    let utf8 = spindle().arg("characterize").arg(&source).output().unwrap();
+    assert!(utf8.status.success(), "{}", String::from_utf8_lossy(&utf8.stderr));
+    let encodings: [(&str, &[u8], fn(u16) -> [u8; 2]); 2] =
+        [("le.csv", &[0xFF, 0xFE], u16::to_le_bytes), ("be.csv", &[0xFE, 0xFF], u16::to_be_bytes)];
+    for (name, mark, unit) in encodings {
+        let path = dir.path().join(name);
+        let mut bytes = mark.to_vec();
+        bytes.extend(text.encode_utf16().flat_map(unit));
+        std::fs::write(&path, bytes).unwrap();
+        let utf16 = spindle().arg("characterize").arg(&path).output().unwrap();
+        assert!(utf16.status.success(), "{name}: {}", String::from_utf8_lossy(&utf16.stderr));
+        assert_eq!(String::from_utf8_lossy(&utf16.stdout), String::from_utf8_lossy(&utf8.stdout), "{name}");
+    }
+}
