@@ -248,9 +248,10 @@ fn a_utf16_counter_log_reads_as_its_utf8_twin() {
     std::fs::write(&source, &text).unwrap();
     let utf8 = spindle().arg("characterize").arg(&source).output().unwrap();
     assert!(utf8.status.success(), "{}", String::from_utf8_lossy(&utf8.stderr));
-    let encodings: [(&str, &[u8], fn(u16) -> [u8; 2]); 2] =
-        [("le.csv", &[0xFF, 0xFE], u16::to_le_bytes), ("be.csv", &[0xFE, 0xFF], u16::to_be_bytes)];
-    for (name, mark, unit) in encodings {
+    type Unit = fn(u16) -> [u8; 2];
+    let le: Unit = u16::to_le_bytes;
+    let be: Unit = u16::to_be_bytes;
+    for (name, mark, unit) in [("le.csv", [0xFF, 0xFE], le), ("be.csv", [0xFE, 0xFF], be)] {
         let path = dir.path().join(name);
         let mut bytes = mark.to_vec();
         bytes.extend(text.encode_utf16().flat_map(unit));
