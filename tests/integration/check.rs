@@ -100,6 +100,11 @@ fn ctrl_c_saves_the_steps_done_writes_the_partial_report_and_removes_the_test_fi
         assert!(started.elapsed() < Duration::from_secs(120), "no step was ever saved");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // A second check of the same directory meanwhile is refused, naming the first.
+    let second = spindle_process().env("SPINDLE_STORE", &store).args(["check", "--quick"]).arg(&work).output().unwrap();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{said}");
+    assert!(said.contains(&format!("a check (process {}) is running here", child.id())), "{said}");
     // SAFETY: signals our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();

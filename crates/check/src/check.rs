@@ -27,12 +27,14 @@ pub struct Checked {
 /// opens the store); `note` says what the check is about to do (the plan, shared devices,
 /// the layouts' rounds).
 pub fn run<'a>(
-    plan: CheckPlan,
+    mut plan: CheckPlan,
     store: &Location,
     open_runner: impl FnOnce() -> anyhow::Result<Runner<'a>>,
     note: &dyn Fn(&str),
 ) -> anyhow::Result<Checked> {
     note(&plan.describe(store));
+    // Held until the check's answer is made, whatever happens before.
+    let _locks = std::mem::take(&mut plan.locks);
     // What lies under each directory, read before the battery writes anything.
     let facts: Vec<DirEvidence> = plan.dirs.iter().map(|d| dirs::host_facts(&d.dir)).collect();
     let shared = dirs::sharing_a_device(&facts);

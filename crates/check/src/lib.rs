@@ -13,6 +13,7 @@ mod battery;
 mod check;
 mod dirs;
 mod evidence;
+mod lock;
 mod placement;
 mod plan;
 mod report;

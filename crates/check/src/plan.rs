@@ -4,6 +4,7 @@
 
 use crate::battery::{self, Budget, IoStep, MIN_SUSTAIN, Sizing, bytes_needed};
 use crate::dirs;
+use crate::lock::{self, DirLock};
 use crate::placement::{self, Layouts};
 use crate::report;
 use crate::run::LogDb;
@@ -75,6 +76,8 @@ pub struct CheckPlan {
     pub battery_steps: usize,
     /// `--expect`: what each directory's volume should deliver.
     pub expected: Option<Expected>,
+    /// Each directory held by this check until it ends.
+    pub locks: Vec<DirLock>,
 }
 
 impl CheckPlan {
@@ -129,6 +132,7 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
     for dir in &paths {
         dirs::usable(dir, needed, budget)?;
     }
+    let locks = paths.iter().map(|dir| lock::take(dir)).collect::<Result<Vec<_>, _>>()?;
     let report = report::path(args.output.as_deref(), &paths[0], args.force)?;
     spindle_plan::output_file::refuse_store(&report, &args.store_files, "-o")?;
     let mut planned = Vec::new();
@@ -166,6 +170,7 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         takes,
         battery_steps: io_steps + log_steps,
         expected,
+        locks,
     })
 }
 
