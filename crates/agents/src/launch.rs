@@ -84,16 +84,6 @@ fn ssh_of_environment() -> Vec<String> {
     ssh_words(std::env::var(SSH_VARIABLE).ok().as_deref())
 }
 
-/// A word as a POSIX shell reads it back unchanged (single-quoted unless plainly safe).
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:@,+%".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
 /// The command an agent runs, as a shell on its host reads it. `SPINDLE_STORE` comes from its
 /// environment.
 fn agent_command(run: i64, index: Option<u32>) -> String {
@@ -123,7 +113,7 @@ fn emitted_with(how: Launch, run: i64, agents: u32, hosts: &[String], ssh: &[Str
         Launch::Ssh => {
             let mut text =
                 String::from("# SPINDLE_STORE holds the store's URL here; ssh hands it to each agent on stdin\n");
-            let ssh: Vec<String> = ssh.iter().map(|w| shell_word(w)).collect();
+            let ssh: Vec<String> = ssh.iter().map(|w| spindle_model::shell::word(w)).collect();
             for i in 0..agents {
                 let host = &hosts[i as usize % hosts.len()];
                 text.push_str(&format!(
@@ -326,9 +316,6 @@ mod tests {
         let text = emitted_with(Launch::Ssh, 5, 2, &["h1".into()], &ssh_words(Some("/opt/my ssh's -p 2222")));
         let first = text.lines().find(|l| l.starts_with("printf")).unwrap();
         assert!(first.contains("| /opt/my 'ssh'\\''s' -p 2222 -o BatchMode=yes h1 '"), "{first}");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word("a b"), "'a b'");
-        assert_eq!(shell_word("-oX=1"), "-oX=1");
     }
 
     #[test]

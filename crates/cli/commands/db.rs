@@ -70,7 +70,7 @@ fn up(args: &DbUpArgs) -> anyhow::Result<Outcome> {
         state.wal.display(),
         state.port,
         State::path(&state.data).display(),
-        state.data.display()
+        spindle_model::shell::word(&state.data.display().to_string())
     );
     if let Some(cert) = spindle_db::managed::cert_path(&state.data) {
         eprintln!(

@@ -20,6 +20,7 @@ pub mod record;
 mod record_v1;
 pub mod rng;
 pub mod series;
+pub mod shell;
 pub mod spec;
 pub mod time;
 pub mod units;

@@ -38,7 +38,9 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Usag
             format_args!("holds binary data (a NUL byte at offset {at}), not a {what}: is it the right file?"),
         )
     };
-    if meta.is_file() {
+    // A file of length 0 may still hold text: the kernel's files under /proc and /sys say 0
+    // and are read as a stream is.
+    if meta.is_file() && meta.len() > 0 {
         if meta.len() > limit {
             return Err(too_large());
         }
@@ -109,8 +111,10 @@ impl TextStream {
         let meta = file.metadata().map_err(cannot)?;
         use std::os::unix::fs::FileTypeExt;
         let device = !meta.is_file() && !meta.file_type().is_fifo();
+        // A file of length 0 may still hold text (/proc, /sys): read as a stream is.
+        let sized = meta.is_file() && meta.len() > 0;
         let mut source: Box<dyn Read> =
-            if meta.is_file() { Box::new(file.take(meta.len())) } else { Box::new(file.take(STREAM_LIMIT + 1)) };
+            if sized { Box::new(file.take(meta.len())) } else { Box::new(file.take(STREAM_LIMIT + 1)) };
         // UTF-16 text (as Windows PowerShell writes a log it saves) is read as UTF-8.
         let mut mark = Vec::with_capacity(2);
         (&mut source).take(2).read_to_end(&mut mark).map_err(cannot)?;
@@ -272,6 +276,16 @@ mod tests {
             Ok(Some(Vec::new()))
         })?;
         Ok(chunks)
+    }
+
+    /// The kernel's files say they are empty and are not: read as streams, not taken at
+    /// their word.
+    #[test]
+    fn a_proc_file_of_length_zero_is_read_for_what_it_holds() {
+        let status = read_limited(Path::new("/proc/self/status"), 1 << 20, "result file").unwrap();
+        assert!(String::from_utf8_lossy(&status).contains("Pid:"));
+        let stream = TextStream::open(Path::new("/proc/self/status"), "counter log").unwrap();
+        assert!(String::from_utf8_lossy(stream.head()).contains("Pid:"));
     }
 
     #[test]
