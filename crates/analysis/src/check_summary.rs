@@ -30,13 +30,23 @@ pub struct KeptCheck<F> {
 
 impl<F: DeserializeOwned> KeptCheck<F> {
     pub fn of(summary: &serde_json::Value) -> KeptCheck<F> {
-        let part = |key: &str| summary.get(key).cloned().unwrap_or_default();
+        let (guidance, evidence) = guidance_and_evidence(summary);
         KeptCheck {
-            guidance: serde_json::from_value(part("guidance")).ok(),
-            evidence: serde_json::from_value(part("evidence")).ok(),
-            findings: serde_json::from_value(part("findings")).unwrap_or_default(),
+            guidance,
+            evidence,
+            findings: serde_json::from_value(part(summary, "findings")).unwrap_or_default(),
         }
     }
+}
+
+/// The parts every reader takes alike. Apart from the generic [`KeptCheck::of`], so the
+/// evidence's deserializer is compiled once, here, not again in each crate that reads a check.
+fn guidance_and_evidence(summary: &serde_json::Value) -> (Option<Guidance>, Option<DirEvidence>) {
+    (serde_json::from_value(part(summary, "guidance")).ok(), serde_json::from_value(part(summary, "evidence")).ok())
+}
+
+fn part(summary: &serde_json::Value, key: &str) -> serde_json::Value {
+    summary.get(key).cloned().unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 //! said with its cause and what to change.
 
 use crate::{ConnectError, DbUrl, TlsMode};
+use std::future::Future;
+use std::pin::Pin;
 #[cfg(feature = "tls")]
 use tokio_postgres::config::SslMode;
 use tokio_postgres::{Client, Config, NoTls};
@@ -30,14 +32,20 @@ fn config(url: &DbUrl) -> Config {
 /// Connects (over TLS when the URL asks), running the connection's I/O on the current
 /// runtime. The connection ends when the client is dropped or the server goes away; sessions
 /// see the latter as a closed client and reconnect.
-pub async fn connect(url: &DbUrl) -> Result<Client, ConnectError> {
-    let config = config(url);
-    if url.tls == TlsMode::Disable {
-        let (client, connection) = config.connect(NoTls).await.map_err(|e| connect_error(url, e))?;
-        tokio::spawn(connection);
-        return Ok(client);
-    }
-    connect_tls(url, config).await
+///
+/// A boxed future, not an `async fn`: an async fn's body is compiled in every crate (and
+/// codegen unit) that awaits it, and this one holds tokio-postgres's whole handshake, TLS
+/// included; boxed, it is compiled once, here, for the cost of one allocation a connection.
+pub fn connect(url: &DbUrl) -> Pin<Box<dyn Future<Output = Result<Client, ConnectError>> + Send + '_>> {
+    Box::pin(async move {
+        let config = config(url);
+        if url.tls == TlsMode::Disable {
+            let (client, connection) = config.connect(NoTls).await.map_err(|e| connect_error(url, e))?;
+            tokio::spawn(connection);
+            return Ok(client);
+        }
+        connect_tls(url, config).await
+    })
 }
 
 #[cfg(feature = "tls")]

@@ -150,8 +150,17 @@ impl<'de> Deserialize<'de> for RunRecord {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RunRecord, D::Error> {
         use serde::de::Error;
         let json = serde_json::Value::deserialize(deserializer)?;
-        let current = crate::record_v1::upgrade(json).map_err(D::Error::custom)?;
-        RunRecord::deserialize(current).map_err(D::Error::custom)
+        RunRecord::from_json(json).map_err(D::Error::custom)
+    }
+}
+
+impl RunRecord {
+    /// The record in `json`, of the current schema or converted from an earlier one. Not
+    /// generic, so the record's whole deserializer is compiled once, here: each crate that
+    /// reads records with a deserializer of its own compiles only the reading into JSON above.
+    fn from_json(json: serde_json::Value) -> Result<RunRecord, String> {
+        let current = crate::record_v1::upgrade(json)?;
+        RunRecord::deserialize(current).map_err(|e| e.to_string())
     }
 }
 

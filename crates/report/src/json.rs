@@ -27,13 +27,16 @@ pub fn write_json(doc: &Document, out: &mut dyn std::io::Write) -> std::io::Resu
 }
 
 pub fn render_json(record: &RunRecord) -> Vec<u8> {
-    finish(serde_json::to_vec_pretty(record))
+    pretty(record)
 }
 
-fn finish(bytes: serde_json::Result<Vec<u8>>) -> Vec<u8> {
+/// `value` as pretty JSON and a newline. Written through `dyn Write`, as [`write_json`]
+/// writes, so the report compiles one pretty serializer of the record, not one per writer.
+pub(crate) fn pretty(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut bytes = Vec::new();
     // A record holds only strings, numbers, maps with string keys and finite floats, none of
     // which serde_json can fail on.
-    let mut bytes = bytes.expect("a run record always serializes");
+    serde_json::to_writer_pretty(&mut bytes as &mut dyn std::io::Write, value).expect("a run record always serializes");
     bytes.push(b'\n');
     bytes
 }

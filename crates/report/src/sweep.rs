@@ -23,9 +23,8 @@ pub struct SweepDocument<'a> {
 }
 
 pub fn render_sweep_json(doc: &SweepDocument<'_>) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(doc).expect("records and curve points always serialize");
-    bytes.push(b'\n');
-    bytes
+    // Records and curve points always serialize.
+    crate::json::pretty(doc)
 }
 
 /// The knee in words, as the text table and the report say it: as sure as the runs behind it.

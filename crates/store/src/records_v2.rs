@@ -18,10 +18,9 @@ pub(crate) fn rewrite(conn: &Conn) -> Result<(), StoreError> {
     })?;
     for (id, json) in old {
         let Ok(record) = serde_json::from_str::<RunRecord>(&json) else { continue };
-        let Ok(current) = serde_json::to_string(&record) else { continue };
         conn.execute(
             "UPDATE records SET schema = ?1, json = ?2 WHERE run_id = ?3",
-            &[SCHEMA_ID.into(), current.into(), id.into()],
+            &[SCHEMA_ID.into(), crate::save::record_json(&record).into(), id.into()],
         )?;
     }
     Ok(())

@@ -101,7 +101,9 @@ impl Store {
 /// The record as JSON, in a buffer of exactly its length: a thousand sessions' record is
 /// megabytes, and the spare part of a buffer grown by doubling (up to half of it) would sit on
 /// the peak of a run's memory while the store saves it. Serializing twice costs milliseconds.
-fn record_json(record: &RunRecord) -> String {
+/// Both passes, and the migration's rewriting, write through `dyn Write`, so the record's
+/// serializer is compiled once for the store rather than once per writer.
+pub(crate) fn record_json(record: &RunRecord) -> String {
     /// Counts the bytes written to it.
     struct Length(usize);
     impl std::io::Write for Length {
@@ -114,9 +116,9 @@ fn record_json(record: &RunRecord) -> String {
         }
     }
     let mut length = Length(0);
-    let _ = serde_json::to_writer(&mut length, record);
+    let _ = serde_json::to_writer(&mut length as &mut dyn std::io::Write, record);
     let mut json = Vec::with_capacity(length.0);
-    serde_json::to_writer(&mut json, record).expect("a run record always serializes");
+    serde_json::to_writer(&mut json as &mut dyn std::io::Write, record).expect("a run record always serializes");
     String::from_utf8(json).expect("serde_json writes UTF-8 only")
 }
 
