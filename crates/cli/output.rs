@@ -83,6 +83,15 @@ pub fn command_line() -> Vec<String> {
 // Output paths are checked where every plan is made.
 pub use spindle_plan::output_file::{check_output, refuse_store};
 
+/// Refuses jobs any of whose targets (a `--target`, or a workload file's) is the results
+/// store or a file beside it.
+pub fn refuse_store_targets<'a>(
+    jobs: impl IntoIterator<Item = &'a spindle_model::spec::JobSpec>,
+    store: &[std::path::PathBuf],
+) -> Result<(), crate::usage::UsageError> {
+    jobs.into_iter().flat_map(|j| &j.targets).try_for_each(|t| refuse_store(&t.path, store, "--target"))
+}
+
 /// Writes `bytes` to a new file beside `path`, then moves it into place: a reader never sees
 /// half a file, and a failed write (a full file system) leaves nothing behind. Without
 /// `force`, an existing file is never replaced, even one that appeared since it was checked.

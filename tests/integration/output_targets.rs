@@ -110,7 +110,8 @@ fn a_second_output_that_cannot_be_written_says_the_first_was() {
 }
 
 /// No command writes over the results store, whatever name reaches it: `report -o`, `io -t`,
-/// `characterize -o`, `record -o` and `check -o`, each with `--force`, at the store itself, at
+/// `characterize -o`, `record -o`, `check -o`, an `ab` side's workload file and `durability
+/// write -t`, with `--force` where they take it, at the store itself, at
 /// its write-ahead log (made by the run saved first), through a symbolic link's target named by
 /// `/proc/self/fd`, and through a hard link. Each is refused with exit 2 naming the path, and
 /// the store still reads every run.
@@ -131,6 +132,12 @@ fn no_command_writes_over_the_results_store_by_any_name() {
         .unwrap();
     let work = dir.path().join("work");
     std::fs::create_dir(&work).unwrap();
+    // An A/B experiment whose workload files name the store as their target.
+    let (side_a, side_b) = (dir.path().join("a.toml"), dir.path().join("b.toml"));
+    for (side, depth) in [(&side_a, 1), (&side_b, 2)] {
+        let spec = format!("[[target]]\npath = \"{}\"\nsize = \"200K\"\ndepth = {depth}\n", store.display());
+        std::fs::write(side, spec).unwrap();
+    }
     let before = std::fs::read(&store).unwrap();
     let wal = dir.path().join("st.db-wal");
     let s = |p: &Path| p.display().to_string();
@@ -148,9 +155,16 @@ fn no_command_writes_over_the_results_store_by_any_name() {
         (vec!["characterize".into(), s(&log), "-o".into(), s(&store)], s(&store)),
         (vec!["record".into(), "--duration".into(), "1s".into(), "-o".into(), s(&hard)], s(&hard)),
         (vec!["check".into(), "--quick".into(), s(&work), "-o".into(), s(&store)], s(&store)),
+        (vec!["ab".into(), s(&side_a), s(&side_b), "--engine".into(), "null".into()], s(&store)),
+        (
+            vec!["durability".into(), "write".into(), "-t".into(), s(&hard), "--log".into(), "127.0.0.1:1".into()],
+            s(&hard),
+        ),
     ];
     for (args, named) in cases {
-        let out = spindle_with_store(&store).args(&args).arg("--force").output().unwrap();
+        // `--force` where the command has it: it never reaches the store.
+        let force = args[0] != "ab";
+        let out = spindle_with_store(&store).args(&args).args(force.then_some("--force")).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(&named) && stderr.contains("is spindle's results store"), "{args:?}: {stderr}");

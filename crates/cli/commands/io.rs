@@ -18,10 +18,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
     let agents = crate::commands::agents::request_of(&args.agents)?;
     let plan = plan::plan_io(&plan::PlanInput::from(args), &ThisMachine)?;
-    let store_files = store::files(Some(&args.store));
-    for target in plan.jobs.iter().flat_map(|p| &p.job.targets) {
-        output::refuse_store(&target.path, &store_files, "--target")?;
-    }
+    output::refuse_store_targets(plan.jobs.iter().map(|p| &p.job), &store::files(Some(&args.store)))?;
     for w in &plan.warnings {
         warn(args.output.quiet, w);
     }

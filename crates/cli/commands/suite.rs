@@ -80,6 +80,7 @@ fn plan_members(args: &SuiteArgs, suite: &'static Suite) -> anyhow::Result<(Vec<
     let mut warnings = Vec::new();
     for m in suite.members {
         let p = plan::plan_io(&member_input(args, suite, m), &ThisMachine)?;
+        crate::output::refuse_store_targets(p.jobs.iter().map(|j| &j.job), &crate::store::files(Some(&args.store)))?;
         for w in p.warnings {
             if !warnings.contains(&w) {
                 warnings.push(w);

@@ -202,6 +202,7 @@ fn plan_io_side(args: &AbArgs, file: &Path) -> Result<(JobSpec, Vec<String>), Us
     input.set("warmup", Setting::flag("--warmup", &args.timing.warmup));
     input.set("engine", Setting::flag("--engine", &args.engine));
     let plan = plan::plan_io(&input, &ThisMachine)?;
+    crate::output::refuse_store_targets(plan.jobs.iter().map(|p| &p.job), &crate::store::files(Some(&args.store)))?;
     let job = plan.jobs.into_iter().next().map(|j| j.job).ok_or_else(|| UsageError::file(file, "no job to run"))?;
     Ok((job, plan.warnings))
 }

@@ -25,6 +25,7 @@ const MAX_BLOCK: u64 = 64 << 20;
 
 pub fn run(args: &DurabilityWriteArgs) -> anyhow::Result<Outcome> {
     let plan = Plan::of(args)?;
+    crate::output::refuse_store(&args.target.path, &crate::store::files(None), "--target")?;
     let place = LogPlace::of(&args.log);
     let shown_target = args.target.path.display().to_string();
     let mut log = open_log(&place, &args.log, &args.target.path)?;
