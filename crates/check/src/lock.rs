@@ -17,7 +17,8 @@ pub const LOCK_FILE: &str = ".spindle-check.lock";
 #[derive(Debug)]
 pub struct DirLock {
     path: PathBuf,
-    file: File,
+    /// Open while the check runs: closing it releases the lock.
+    _held: File,
 }
 
 /// Takes `dir` for this check, or refuses (exit 2) naming the check that holds it.
@@ -39,15 +40,14 @@ pub fn take(dir: &Path) -> Result<DirLock, UsageError> {
     }
     let wrote = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| write!(file, "{}", std::process::id()));
     wrote.map_err(cannot)?;
-    Ok(DirLock { path, file })
+    Ok(DirLock { path, _held: file })
 }
 
 impl Drop for DirLock {
     /// The file goes first, while still held, so no other check can take a lock on a file
-    /// about to vanish; closing it then releases the lock.
+    /// about to vanish; the file is closed after this, which releases the lock.
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
-        let _ = self.file.flush();
     }
 }
 
