@@ -463,3 +463,64 @@ fn serve_reads_a_store_on_postgres_as_it_reads_a_file() {
     assert_eq!(status, 200);
     assert!(run.contains("<svg"), "{run}");
 }
+
+/// The ids in the runs table of a page.
+fn run_links(page: &str) -> usize {
+    page.matches("<a href=\"/run/").count()
+}
+
+#[test]
+fn serve_reads_a_store_file_replaced_under_it_and_says_when_it_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let (_, before) = server.page("/");
+    let shown = run_links(&before);
+    // Another store, with one run, copied over this one as `cp` + `mv` would.
+    let other = dir.path().join("other.db");
+    let out = spindle_with_store(&other)
+        .args(["io", "--engine", "null", "--duration", "200ms", "--quiet", "--target"])
+        .arg(dir.path().join("y.dat"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::rename(&other, &store).unwrap();
+    let (status, after) = server.page("/");
+    assert_eq!(status, 200, "{after}");
+    assert!(run_links(&after) < shown, "still the old store's {shown} runs: {after}");
+    assert!(after.contains("<a href=\"/run/1\">1</a>"), "{after}");
+    // Moved away: said so, not served stale; back: served again.
+    let aside = dir.path().join("aside.db");
+    std::fs::rename(&store, &aside).unwrap();
+    let (status, gone) = server.page("/");
+    assert_eq!(status, 503, "{gone}");
+    assert!(gone.contains("not where serve opened it"), "{gone}");
+    std::fs::rename(&aside, &store).unwrap();
+    assert_eq!(server.page("/").0, 200);
+}
+
+#[cfg(feature = "postgres")]
+#[test]
+fn serve_connects_again_when_the_postgres_server_ends_its_sessions() {
+    let server_db = &crate::hammer_postgres::POSTGRES;
+    let Some(db) = crate::server_db::TestDb::create(server_db, "serve_again") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let url = db.url();
+    let out = crate::common::spindle()
+        .args(["io", "--engine", "null", "--duration", "200ms", "--store", &url, "--target"])
+        .arg(dir.path().join("x.dat"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(Path::new(&url), &["--listen", "127.0.0.1:0"]);
+    assert_eq!(server.page("/").0, 200);
+    // What a server restart does to serve's connections: ended from the server's side.
+    let end = format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'", db.name);
+    (server_db.admin)(&[end]).unwrap();
+    // Enough requests to reach every one of serve's connections.
+    for _ in 0..2 * spindle_serve::WORKERS {
+        let (status, page) = server.page("/");
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("<a href=\"/run/1\">1</a>"), "{page}");
+    }
+}

@@ -75,6 +75,13 @@ impl Store {
         }
     }
 
+    /// Whether this handle no longer reads the store at its location: the SQLite file was
+    /// replaced, renamed or removed, or the server connection ended. A long-lived reader
+    /// (serve) opens the store again when so.
+    pub fn is_gone(&self) -> bool {
+        self.conn.gone()
+    }
+
     /// Where the store is (`Display` masks a URL's password).
     pub fn location(&self) -> &Location {
         &self.location

@@ -159,6 +159,16 @@ impl Conn {
         }
     }
 
+    /// Whether this connection no longer reaches the store it opened: a file replaced or
+    /// removed, a server connection ended.
+    pub fn gone(&self) -> bool {
+        match self {
+            Conn::Sqlite(c) => c.gone(),
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(c) => c.gone(),
+        }
+    }
+
     /// The store as messages name it (any password masked).
     pub fn shown(&self) -> &str {
         match self {

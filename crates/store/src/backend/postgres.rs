@@ -39,6 +39,12 @@ impl PgConn {
         Ok(PgConn { rt, client, prepared: RefCell::new(HashMap::new()), shown })
     }
 
+    /// Whether the connection has ended (the server restarted or went away): tokio-postgres
+    /// notices it at the first statement that fails on it.
+    pub fn gone(&self) -> bool {
+        self.client.is_closed()
+    }
+
     fn error(&self, e: tokio_postgres::Error) -> StoreError {
         let cause = match e.as_db_error() {
             Some(db) => db.message().to_string(),

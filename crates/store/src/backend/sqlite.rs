@@ -12,6 +12,9 @@ use std::time::Duration;
 pub(crate) struct SqliteConn {
     conn: Connection,
     pub shown: String,
+    /// The file opened, and which file it was (device and inode), to notice it replaced.
+    path: std::path::PathBuf,
+    file: Option<(u64, u64)>,
 }
 
 /// How long a spindle waits for another that holds the store (saving, or creating it).
@@ -45,7 +48,14 @@ impl SqliteConn {
         // file that is not a database refuses the setting: what it is gets said when the store
         // identifies it.
         let _ = conn.pragma_update(None, "cache_size", -512);
-        Ok(Some(SqliteConn { conn, shown: path.display().to_string() }))
+        Ok(Some(SqliteConn { conn, shown: path.display().to_string(), path: path.into(), file: file_id(path) }))
+    }
+
+    /// Whether the path no longer names the file this connection reads: removed, renamed,
+    /// or replaced by another (a store copied over it); the connection would go on reading
+    /// the old file's pages.
+    pub fn gone(&self) -> bool {
+        self.file.is_none() || file_id(&self.path) != self.file
     }
 
     pub fn execute(&self, sql: &str, args: &[Value]) -> rusqlite::Result<u64> {
@@ -114,6 +124,12 @@ impl SqliteConn {
             }
         }
     }
+}
+
+/// Which file `path` names now: its device and inode.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 fn to_sql(v: &Value) -> rusqlite::types::Value {
