@@ -13,7 +13,6 @@ fn main() {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown commit".into());
-    // Whether tracked files differed from the commit when this build script last ran.
     // Whether tracked files differed from the commit when this script last ran.
     let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     println!("cargo:rustc-env=SPINDLE_COMMIT={commit}{}", if dirty { ", modified" } else { "" });

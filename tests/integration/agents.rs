@@ -5,12 +5,15 @@
 //! partial and stops the others; a barrier that times out names the missing agent; bad
 //! agents are refused at the door. The store's password (ignored by trust auth) never shows.
 
-use crate::agents_common::{agent, emitting_coordinator, record, rows, run_of, url_with_password, wait_for};
+use crate::agents_common::{
+    agent, emitting_coordinator, emitting_coordinator_at, record, rows, run_of, url_with_password, wait_for,
+};
 use crate::common::{spindle, spindle_process};
 use crate::hammer_postgres::POSTGRES;
 use crate::server_db::TestDb;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Stdio;
 
 /// Bucket -> count of a sparse histogram in a record's JSON.
@@ -170,6 +173,12 @@ fn agents_need_a_server_store_and_sound_flags() {
         (&["--agents", "0", "--store", "postgres://root@127.0.0.1/x"][..], "--agents 0"),
         (&["--launch", "ssh"][..], "--launch goes with --agents"),
         (&["--agents", "2", "--launch", "k8s", "--store", "postgres://root@127.0.0.1/x"][..], "--emit"),
+        (&["--agents", "2", "--launch", "k8s", "--emit", "--store", "postgres://root@127.0.0.1/x"][..], "--image"),
+        (&["--agents", "2", "--image", "x", "--store", "postgres://root@127.0.0.1/x"][..], "--image goes with"),
+        (
+            &["--agents", "2", "--launch", "k8s", "--emit", "--image", "x", "--volume-claim", "Fast_SSD"][..],
+            "--volume-claim Fast_SSD",
+        ),
         (&["--agents", "2", "--launch", "ssh", "--store", "postgres://root@127.0.0.1/x"][..], "--hosts"),
         (&["--agents", "2", "--repeat", "2", "--store", "postgres://root@127.0.0.1/x"][..], "one job"),
     ] {
@@ -197,11 +206,17 @@ fn agents_need_a_server_store_and_sound_flags() {
 }
 
 #[test]
-fn the_emitted_job_is_an_indexed_job_reading_the_store_from_a_secret() {
+fn the_emitted_job_is_an_indexed_job_of_the_image_with_a_volume_and_the_store_from_a_secret() {
     let Some(db) = TestDb::create(&POSTGRES, "agents_k8s") else { return };
     let dir = tempfile::tempdir().unwrap();
-    let (mut coordinator, printed) =
-        emitting_coordinator(&url_with_password(&db), dir.path(), "3", &["--launch", "k8s"]);
+    // The target's directory is on the pods, not here: planned, not refused.
+    let (mut coordinator, printed) = emitting_coordinator_at(
+        &url_with_password(&db),
+        dir.path(),
+        "/data/t.dat",
+        "3",
+        &["--launch", "k8s", "--image", "registry.example/spindle:1", "--volume-claim", "fast-ssd"],
+    );
     let _ = coordinator.kill();
     let _ = coordinator.wait();
     let golden = include_str!("agents-job.yaml").replace("{version}", env!("CARGO_PKG_VERSION"));
@@ -209,6 +224,24 @@ fn the_emitted_job_is_an_indexed_job_reading_the_store_from_a_secret() {
     assert!(!printed.contains("sekrit-pw") && !printed.contains("127.0.0.1"), "no store URL in the Job");
     let job = rows(&db, &format!("SELECT agents, state FROM agent_runs WHERE id = {}", run_of(&printed)));
     assert_eq!(job, [["3", "waiting"]], "the run the Job names waits for its agents");
+    kubernetes_validates(dir.path(), &printed);
+}
+
+/// Kubernetes' own schema for the Job, checked offline by kubernetes-validate (strict:
+/// a field Kubernetes does not know fails too); scripts/test installs it.
+fn kubernetes_validates(dir: &Path, yaml: &str) {
+    let file = dir.join("job.yaml");
+    std::fs::write(&file, yaml).unwrap();
+    let program = std::env::var("SPINDLE_KUBERNETES_VALIDATE").unwrap_or_else(|_| "kubernetes-validate".into());
+    match std::process::Command::new(&program).arg("--strict").arg(&file).output() {
+        Ok(out) => assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => spindle_testenv::unavailable("kubernetes-validate", format!("{program}: {e}")),
+    }
 }
 
 #[test]

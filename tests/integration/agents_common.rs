@@ -58,11 +58,21 @@ pub(crate) fn record(store: &str, id: i64) -> Value {
 /// `spindle io --agents N --emit` as a child: the coordinator, its run's id read from what
 /// it printed.
 pub(crate) fn emitting_coordinator(store: &str, dir: &Path, agents: &str, extra: &[&str]) -> (Child, String) {
+    emitting_coordinator_at(store, dir, &dir.join("x.dat").to_string_lossy(), agents, extra)
+}
+
+/// `emitting_coordinator` with its test file at `target`.
+pub(crate) fn emitting_coordinator_at(
+    store: &str,
+    dir: &Path,
+    target: &str,
+    agents: &str,
+    extra: &[&str],
+) -> (Child, String) {
     let mut child = spindle_process()
         .current_dir(dir)
         .args(["io", "--engine", "null", "--duration", "1s", "--size", "1M", "--agents", agents, "--emit"])
-        .arg("--target")
-        .arg(dir.join("x.dat"))
+        .args(["--target", target])
         .args(extra)
         .env("SPINDLE_STORE", store)
         .stdout(Stdio::piped())

@@ -52,7 +52,7 @@ pub fn run(c: Coordination, caller: &dyn Caller) -> anyhow::Result<Coordinated> 
     let Coordination { request, work, .. } = &c;
     let mut store = Store::open(&c.location)?;
     let (run, group) = open_run(&mut store, request, work)?;
-    let mut launched = launch(caller, request, run, &c.store_url, &c.env)?;
+    let mut launched = launch(caller, request, work, run, &c.store_url, &c.env)?;
     caller.say(&format!("run {run}: waiting for {} agents (started {})", request.agents, request.launch_said()));
     let barrier = coordinate::barrier(&store, run, request.agents, request.ready_timeout, &mut launched, caller)?;
     let start_at = match barrier {
@@ -114,12 +114,13 @@ fn open_run(store: &mut Store, request: &Request, work: &Work) -> anyhow::Result
 fn launch(
     caller: &dyn Caller,
     request: &Request,
+    work: &Work,
     run: i64,
     store_url: &str,
     env: &[(&'static str, String)],
 ) -> anyhow::Result<Launched> {
     if request.emit {
-        caller.emit(&launch::emitted(request.launch, run, request.agents, &request.hosts))?;
+        caller.emit(&launch::emitted(request, run, work))?;
         return Ok(Launched::default());
     }
     Launched::start(request.launch, run, request.agents, store_url, env, &request.hosts)

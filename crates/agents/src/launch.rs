@@ -4,6 +4,9 @@
 //! (`SPINDLE_STORE`: set for a child, read from stdin on the far side of ssh, a Secret in the
 //! Job), never through its arguments, where `ps` on any host would show it.
 
+use crate::k8s::{self, Pods};
+use crate::request::Request;
+use crate::work::Work;
 use spindle_model::usage::UsageError;
 use std::io::Write;
 use std::path::Path;
@@ -32,6 +35,12 @@ impl Launch {
             "slurm" => Ok(Launch::Slurm),
             _ => Err(UsageError::flag("--launch", text, "one of local, ssh, k8s, slurm")),
         }
+    }
+
+    /// Whether the agents run on other hosts, whose files this spindle cannot see: their
+    /// targets' directories are checked there, by each agent.
+    pub fn remote(self) -> bool {
+        self != Launch::Local
     }
 
     /// Refuses a launch spindle cannot do itself: a Kubernetes Job is only printed (`emit`).
@@ -98,13 +107,20 @@ fn ssh_remote(run: i64, index: u32) -> String {
     format!("IFS= read -r SPINDLE_STORE && export SPINDLE_STORE && exec {}", agent_command(run, Some(index)))
 }
 
-/// What `--emit` prints: the commands, or the Job, that start `agents` agents of `run`.
-pub fn emitted(how: Launch, run: i64, agents: u32, hosts: &[String]) -> String {
-    emitted_with(how, run, agents, hosts, &ssh_of_environment())
+/// What `--emit` prints: the commands, or the Job, that start the agents of `run`.
+pub fn emitted(request: &Request, run: i64, work: &Work) -> String {
+    let (dirs, passwords) = (work.target_dirs(), work.password_var().into_iter().collect::<Vec<_>>());
+    let pods = Pods {
+        image: request.image.as_deref().unwrap_or_default(),
+        volume_claim: request.volume_claim.as_deref(),
+        dirs: &dirs,
+        passwords: &passwords,
+    };
+    emitted_with(request.launch, run, request.agents, &request.hosts, &ssh_of_environment(), &pods)
 }
 
 /// `emitted`, with ssh run as `ssh` says (`SPINDLE_SSH`'s words).
-fn emitted_with(how: Launch, run: i64, agents: u32, hosts: &[String], ssh: &[String]) -> String {
+fn emitted_with(how: Launch, run: i64, agents: u32, hosts: &[String], ssh: &[String], pods: &Pods) -> String {
     match how {
         Launch::Local => (0..agents)
             .map(|i| format!("{} &\n", agent_command(run, Some(i))))
@@ -129,28 +145,8 @@ fn emitted_with(how: Launch, run: i64, agents: u32, hosts: &[String], ssh: &[Str
             "# SPINDLE_STORE holds the store's URL in the environment srun passes on\nsrun --ntasks={agents} --export=ALL {}\n",
             agent_command(run, None)
         ),
-        Launch::K8s => k8s_job(run, agents),
+        Launch::K8s => k8s::job(run, agents, pods),
     }
-}
-
-/// A Kubernetes Indexed Job of `agents` pods, each an agent whose index is its
-/// `JOB_COMPLETION_INDEX`. `backoffLimit: 0`: a pod that fails is not replaced, since a
-/// replacement could not join a run already started. The store's URL is a Secret's.
-fn k8s_job(run: i64, agents: u32) -> String {
-    let version = env!("CARGO_PKG_VERSION");
-    format!(
-        "# The store's URL goes in a Secret first:\n\
-         #   kubectl create secret generic spindle-store --from-literal=url='postgres://...'\n\
-         # and the image must hold spindle {version} (every agent of a run is the same version).\n\
-         apiVersion: batch/v1\n\
-         kind: Job\n\
-         metadata:\n  name: spindle-agents-{run}\n\
-         spec:\n  completionMode: Indexed\n  completions: {agents}\n  parallelism: {agents}\n  backoffLimit: 0\n  \
-         template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: agent\n        \
-         image: spindle:{version}\n        command: [\"spindle\", \"agent\", \"--run\", \"{run}\"]\n        \
-         env:\n        - name: SPINDLE_STORE\n          valueFrom:\n            secretKeyRef:\n              \
-         name: spindle-store\n              key: url\n"
-    )
 }
 
 /// ssh starting agent `index` of `run` on `host`, as `ssh` (`SPINDLE_SSH`'s words) says; the
@@ -274,25 +270,11 @@ impl Launched {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_job_is_an_indexed_job_with_the_url_from_a_secret() {
-        let yaml = emitted(Launch::K8s, 7, 4, &[]);
-        for line in [
-            "completionMode: Indexed",
-            "completions: 4",
-            "parallelism: 4",
-            "backoffLimit: 0",
-            "command: [\"spindle\", \"agent\", \"--run\", \"7\"]",
-            "secretKeyRef:",
-        ] {
-            assert!(yaml.contains(line), "{line} in:\n{yaml}");
-        }
-        assert!(!yaml.contains("postgres://u"), "no URL of the store in the Job");
-    }
+    const NO_PODS: Pods = Pods { image: "", volume_claim: None, dirs: &[], passwords: &[] };
 
     #[test]
     fn ssh_commands_go_round_the_hosts_with_the_url_on_stdin() {
-        let text = emitted_with(Launch::Ssh, 3, 3, &["a".into(), "b".into()], &ssh_words(None));
+        let text = emitted_with(Launch::Ssh, 3, 3, &["a".into(), "b".into()], &ssh_words(None), &NO_PODS);
         let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("printf")).collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains(" a '") && lines[1].contains(" b '") && lines[2].contains(" a '"));
@@ -313,7 +295,7 @@ mod tests {
         assert_eq!(args[10], "root@h1");
         assert!(args[11].ends_with("spindle agent --run 5 --index 1"));
 
-        let text = emitted_with(Launch::Ssh, 5, 2, &["h1".into()], &ssh_words(Some("/opt/my ssh's -p 2222")));
+        let text = emitted_with(Launch::Ssh, 5, 2, &["h1".into()], &ssh_words(Some("/opt/my ssh's -p 2222")), &NO_PODS);
         let first = text.lines().find(|l| l.starts_with("printf")).unwrap();
         assert!(first.contains("| /opt/my 'ssh'\\''s' -p 2222 -o BatchMode=yes h1 '"), "{first}");
     }

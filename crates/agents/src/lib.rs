@@ -22,6 +22,7 @@ mod caller;
 mod clock;
 mod coordinate;
 mod coordinator;
+mod k8s;
 mod launch;
 mod merge;
 mod request;

@@ -15,6 +15,11 @@ pub struct Request {
     pub hosts: Vec<String>,
     pub emit: bool,
     pub ready_timeout: Duration,
+    /// `--image`: the image a Kubernetes Job's pods run (required for `--launch k8s`).
+    pub image: Option<String>,
+    /// `--volume-claim`: the PersistentVolumeClaim a Job mounts at the targets' directories
+    /// (an emptyDir, the node's own disk, when none).
+    pub volume_claim: Option<String>,
 }
 
 impl Request {

@@ -58,6 +58,26 @@ impl Work {
         }
     }
 
+    /// The directories the test files go in, each once, as asked (none for Hammer): what a
+    /// Job mounts a volume at.
+    pub fn target_dirs(&self) -> Vec<PathBuf> {
+        let Work::Io { job } = self else { return Vec::new() };
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for t in &job.targets {
+            let dir = t.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            if !dirs.iter().any(|d| d == dir) {
+                dirs.push(dir.to_path_buf());
+            }
+        }
+        dirs
+    }
+
+    /// The variable the database's clients read its password from, for Hammer on a server.
+    pub fn password_var(&self) -> Option<&'static str> {
+        let Work::Hammer { db, .. } = self else { return None };
+        spindle_db::parse_url(db).ok()?.engine.password_var()
+    }
+
     /// How many agents the work can take: Hammer needs a session for each.
     pub fn most_agents(&self) -> Option<u32> {
         match self {

@@ -93,6 +93,14 @@ pub struct AgentsArgs {
     /// then wait for the agents and merge their run.
     #[arg(long)]
     pub emit: bool,
+    /// The image a Kubernetes Job's pods run, holding this spindle (--launch k8s; the
+    /// Containerfile at spindle's checkout builds one).
+    #[arg(long, value_name = "IMAGE")]
+    pub image: Option<String>,
+    /// A PersistentVolumeClaim the Job mounts at the targets' directories (--launch k8s)
+    /// [default: an emptyDir, each node's own disk].
+    #[arg(long, value_name = "NAME")]
+    pub volume_claim: Option<String>,
     /// How long agents may take to join and prepare before the run is aborted [default: 5m].
     #[arg(long, value_name = "DURATION")]
     pub ready_timeout: Option<String>,

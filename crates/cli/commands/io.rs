@@ -3,7 +3,7 @@
 
 use crate::args::IoArgs;
 use crate::console::{Console, Shown};
-use crate::machine::ThisMachine;
+use crate::machine::{AgentsElsewhere, ThisMachine};
 use crate::progress::warn;
 use crate::runner::{self, IoStep};
 use crate::{Outcome, output, plan, store};
@@ -17,7 +17,10 @@ use spindle_store::GroupKind;
 pub fn run(args: &IoArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.output.labels)?;
     let agents = crate::commands::agents::request_of(&args.agents)?;
-    let plan = plan::plan_io(&plan::PlanInput::from(args), &ThisMachine)?;
+    // Agents on other hosts find their targets there, not here.
+    let machine: &dyn spindle_plan::Machine =
+        if agents.as_ref().is_some_and(|r| r.launch.remote()) { &AgentsElsewhere } else { &ThisMachine };
+    let plan = plan::plan_io(&plan::PlanInput::from(args), machine)?;
     output::refuse_store_targets(plan.jobs.iter().map(|p| &p.job), &store::files(Some(&args.store)))?;
     for w in &plan.warnings {
         warn(args.output.quiet, w);

@@ -20,6 +20,16 @@ impl Engine {
             Engine::MySql => "mysql",
         }
     }
+
+    /// The environment variable the engine's own clients read a password from (`None`:
+    /// SQLite has none).
+    pub fn password_var(self) -> Option<&'static str> {
+        match self {
+            Engine::Postgres => Some("PGPASSWORD"),
+            Engine::MySql => Some("MYSQL_PWD"),
+            Engine::Sqlite => None,
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Eq)]

@@ -59,20 +59,11 @@ pub fn password_from_env(url: DbUrl) -> DbUrl {
     with_password_from_env(url, &|name| std::env::var(name).ok())
 }
 
-/// The environment variable an engine's own clients read a password from (`None`: SQLite).
-pub fn password_var(engine: spindle_db::Engine) -> Option<&'static str> {
-    match engine {
-        spindle_db::Engine::Postgres => Some("PGPASSWORD"),
-        spindle_db::Engine::MySql => Some("MYSQL_PWD"),
-        spindle_db::Engine::Sqlite => None,
-    }
-}
-
 /// A server URL without a password takes the one in `PGPASSWORD` (PostgreSQL) or `MYSQL_PWD`
 /// (MySQL, MariaDB), as those engines' own clients do: a password there is in no command
 /// line, so `ps` never shows it either.
 fn with_password_from_env(mut url: DbUrl, env: &dyn Fn(&str) -> Option<String>) -> DbUrl {
-    let Some(var) = password_var(url.engine) else { return url };
+    let Some(var) = url.engine.password_var() else { return url };
     if url.password.is_none() {
         url.password = env(var).filter(|p| !p.is_empty());
     }

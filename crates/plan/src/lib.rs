@@ -44,6 +44,11 @@ pub trait Machine {
     fn logical_cpus(&self) -> u32;
     /// `Err(reason)` when io_uring cannot be used here.
     fn uring_available(&self) -> Result<(), String>;
+    /// Whether the targets' paths are on this machine, so their directories can be checked
+    /// here (not so for agents on other hosts).
+    fn sees_targets(&self) -> bool {
+        true
+    }
 }
 
 /// Validated jobs plus what the user should be told about them.

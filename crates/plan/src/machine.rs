@@ -27,6 +27,34 @@ impl Machine for ThisMachine {
     }
 }
 
+/// The hosts of agents started elsewhere (over ssh, by srun, as a Kubernetes Job): the job is
+/// planned with this machine's CPUs, memory and engines, but its targets are on those hosts,
+/// so their directories and devices are not looked for here; each agent finds a missing one
+/// on its host, and the run says which agent failed and why.
+pub struct AgentsElsewhere;
+
+impl Machine for AgentsElsewhere {
+    fn logical_block(&self, _path: &Path) -> Option<(String, u64)> {
+        None
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        ThisMachine.memory_bytes()
+    }
+
+    fn logical_cpus(&self) -> u32 {
+        ThisMachine.logical_cpus()
+    }
+
+    fn uring_available(&self) -> Result<(), String> {
+        ThisMachine.uring_available()
+    }
+
+    fn sees_targets(&self) -> bool {
+        false
+    }
+}
+
 /// A machine described rather than probed, so planning answers the same everywhere (unit tests,
 /// fuzzing): 4 CPUs, 8 GiB, every path on a 4096-byte-sector disk called `nvme9n1`, and
 /// io_uring present or not.

@@ -22,6 +22,8 @@ pub fn request_of(args: &AgentsArgs) -> Result<Option<Request>, UsageError> {
             (args.hosts.is_some(), "--hosts"),
             (args.emit, "--emit"),
             (args.ready_timeout.is_some(), "--ready-timeout"),
+            (args.image.is_some(), "--image"),
+            (args.volume_claim.is_some(), "--volume-claim"),
         ] {
             if set {
                 return Err(UsageError::request(format!("{flag} goes with --agents N")));
@@ -44,9 +46,44 @@ pub fn request_of(args: &AgentsArgs) -> Result<Option<Request>, UsageError> {
         (None, _) => Vec::new(),
     };
     launch.check(args.emit)?;
+    let (image, volume_claim) = pod_flags(args, launch)?;
     let ready_timeout = plan::optional_duration_of("--ready-timeout", &args.ready_timeout, Duration::from_secs(1))?
         .unwrap_or(Duration::from_secs(300));
-    Ok(Some(Request { agents, launch, hosts, emit: args.emit, ready_timeout }))
+    Ok(Some(Request { agents, launch, hosts, emit: args.emit, ready_timeout, image, volume_claim }))
+}
+
+/// `--image` (required) and `--volume-claim` of a Kubernetes Job; refused with any other launch.
+fn pod_flags(args: &AgentsArgs, launch: Launch) -> Result<(Option<String>, Option<String>), UsageError> {
+    if launch != Launch::K8s {
+        return match (&args.image, &args.volume_claim) {
+            (Some(_), _) => Err(UsageError::request("--image goes with --launch k8s")),
+            (_, Some(_)) => Err(UsageError::request("--volume-claim goes with --launch k8s")),
+            _ => Ok((None, None)),
+        };
+    }
+    let Some(image) = args.image.clone() else {
+        return Err(UsageError::request(
+            "--launch k8s needs --image IMAGE: an image holding this spindle (the Containerfile at spindle's \
+             checkout builds one)",
+        ));
+    };
+    if image.is_empty() || image.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(UsageError::flag("--image", image, "an image reference (REGISTRY/NAME:TAG), without spaces"));
+    }
+    if let Some(claim) = &args.volume_claim {
+        // Kubernetes' object names: a DNS subdomain (RFC 1123), at most 253 characters.
+        let fits = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.';
+        let ends = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        if claim.len() > 253 || !claim.chars().all(fits) || !ends(claim.chars().next()) || !ends(claim.chars().last()) {
+            return Err(UsageError::flag(
+                "--volume-claim",
+                claim,
+                "a PersistentVolumeClaim's name: lower-case letters, digits, '-' and '.', starting and ending with a \
+                 letter or digit",
+            ));
+        }
+    }
+    Ok((Some(image), args.volume_claim.clone()))
 }
 
 /// The command's flags a run of agents uses.
@@ -131,7 +168,7 @@ fn store_text(args: &StoreArgs) -> Option<String> {
 /// The database's password for agents started here, in the variable its engine's clients
 /// read (the work in the store holds none).
 fn password_env(db: Option<&spindle_db::DbUrl>) -> Vec<(&'static str, String)> {
-    let Some((url, var)) = db.and_then(|u| Some((u, crate::database::password_var(u.engine)?))) else {
+    let Some((url, var)) = db.and_then(|u| Some((u, u.engine.password_var()?))) else {
         return Vec::new();
     };
     url.password.clone().map(|p| vec![(var, p)]).unwrap_or_default()
