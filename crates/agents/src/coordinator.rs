@@ -50,9 +50,12 @@ pub struct Coordinated {
 /// `--agents N`: the work measured by N agents at once, merged into one run.
 pub fn run(c: Coordination, caller: &dyn Caller) -> anyhow::Result<Coordinated> {
     let Coordination { request, work, .. } = &c;
+    let Location::Server(url) = &c.location else {
+        return Err(anyhow::anyhow!("{}: agents need a store on a PostgreSQL server", c.location));
+    };
     let mut store = Store::open(&c.location)?;
     let (run, group) = open_run(&mut store, request, work)?;
-    let mut launched = launch(caller, request, work, run, &c.store_url, &c.env)?;
+    let mut launched = launch(caller, request, work, run, url, &c.store_url, &c.env)?;
     caller.say(&format!("run {run}: waiting for {} agents (started {})", request.agents, request.launch_said()));
     let barrier = coordinate::barrier(&store, run, request.agents, request.ready_timeout, &mut launched, caller)?;
     let start_at = match barrier {
@@ -116,11 +119,12 @@ fn launch(
     request: &Request,
     work: &Work,
     run: i64,
+    store: &DbUrl,
     store_url: &str,
     env: &[(&'static str, String)],
 ) -> anyhow::Result<Launched> {
     if request.emit {
-        caller.emit(&launch::emitted(request, run, work))?;
+        caller.emit(&launch::emitted(request, run, store, work))?;
         return Ok(Launched::default());
     }
     Launched::start(request.launch, run, request.agents, store_url, env, &request.hosts)

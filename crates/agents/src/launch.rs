@@ -7,6 +7,7 @@
 use crate::k8s::{self, Pods};
 use crate::request::Request;
 use crate::work::Work;
+use spindle_db::DbUrl;
 use spindle_model::usage::UsageError;
 use std::io::Write;
 use std::path::Path;
@@ -108,7 +109,7 @@ fn ssh_remote(run: i64, index: u32) -> String {
 }
 
 /// What `--emit` prints: the commands, or the Job, that start the agents of `run`.
-pub fn emitted(request: &Request, run: i64, work: &Work) -> String {
+pub fn emitted(request: &Request, run: i64, store: &DbUrl, work: &Work) -> String {
     let (dirs, passwords) = (work.target_dirs(), work.password_var().into_iter().collect::<Vec<_>>());
     let pods = Pods {
         image: request.image.as_deref().unwrap_or_default(),
@@ -116,37 +117,71 @@ pub fn emitted(request: &Request, run: i64, work: &Work) -> String {
         dirs: &dirs,
         passwords: &passwords,
     };
-    emitted_with(request.launch, run, request.agents, &request.hosts, &ssh_of_environment(), &pods)
+    emitted_with(request.launch, run, store, request.agents, &request.hosts, &ssh_of_environment(), &pods)
 }
 
 /// `emitted`, with ssh run as `ssh` says (`SPINDLE_SSH`'s words).
-fn emitted_with(how: Launch, run: i64, agents: u32, hosts: &[String], ssh: &[String], pods: &Pods) -> String {
+fn emitted_with(
+    how: Launch,
+    run: i64,
+    store: &DbUrl,
+    agents: u32,
+    hosts: &[String],
+    ssh: &[String],
+    pods: &Pods,
+) -> String {
+    let (said, store) = store_of(store);
+    let mut text = said;
     match how {
-        Launch::Local => (0..agents)
-            .map(|i| format!("{} &\n", agent_command(run, Some(i))))
-            .chain(std::iter::once("wait\n".to_string()))
-            .collect(),
+        Launch::Local => {
+            for i in 0..agents {
+                text.push_str(&format!("SPINDLE_STORE={store} {} &\n", agent_command(run, Some(i))));
+            }
+            text.push_str("wait\n");
+        }
         Launch::Ssh => {
-            let mut text =
-                String::from("# SPINDLE_STORE holds the store's URL here; ssh hands it to each agent on stdin\n");
+            text.push_str("# ssh hands the store's URL to each agent on stdin\n");
             let ssh: Vec<String> = ssh.iter().map(|w| spindle_model::shell::word(w)).collect();
             for i in 0..agents {
                 let host = &hosts[i as usize % hosts.len()];
                 text.push_str(&format!(
-                    "printf '%s\\n' \"$SPINDLE_STORE\" | {} -o BatchMode=yes {host} '{}' &\n",
+                    "printf '%s\\n' {store} | {} -o BatchMode=yes {host} '{}' &\n",
                     ssh.join(" "),
                     ssh_remote(run, i)
                 ));
             }
             text.push_str("wait\n");
-            text
         }
-        Launch::Slurm => format!(
-            "# SPINDLE_STORE holds the store's URL in the environment srun passes on\nsrun --ntasks={agents} --export=ALL {}\n",
+        Launch::Slurm => text.push_str(&format!(
+            "# srun passes the store's URL on in the environment\nSPINDLE_STORE={store} srun --ntasks={agents} --export=ALL {}\n",
             agent_command(run, None)
-        ),
-        Launch::K8s => k8s::job(run, agents, pods),
+        )),
+        Launch::K8s => return k8s::job(run, agents, pods),
     }
+    text
+}
+
+/// The store the printed commands hand the agents, whatever the shell's `SPINDLE_STORE`
+/// holds: its URL as a shell word when it has no password; else the shell's `SPINDLE_STORE`,
+/// which must then be set (a password is never printed), or each command stops at once
+/// rather than start an agent that cannot join. Also what the commands say of it first.
+fn store_of(store: &DbUrl) -> (String, String) {
+    if store.password.is_none() {
+        return (
+            format!("# the agents' store: {}\n", printable(store)),
+            spindle_model::shell::word(&store.to_string()),
+        );
+    }
+    let said = format!(
+        "# the agents' store: {}, from SPINDLE_STORE here, which must hold it with its password (not printed)\n",
+        printable(store)
+    );
+    (said, "\"${SPINDLE_STORE:?must hold the coordinator's store URL with its password}\"".to_string())
+}
+
+/// The store's URL (its password masked) with nothing that could end a comment line.
+fn printable(store: &DbUrl) -> String {
+    store.to_string().chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 /// ssh starting agent `index` of `run` on `host`, as `ssh` (`SPINDLE_SSH`'s words) says; the
@@ -272,9 +307,32 @@ mod tests {
 
     const NO_PODS: Pods = Pods { image: "", volume_claim: None, dirs: &[], passwords: &[] };
 
+    fn bare() -> DbUrl {
+        spindle_db::parse_url("postgres://spindle@db.example:5432/results").unwrap()
+    }
+
+    #[test]
+    fn printed_commands_hand_the_agents_this_store_whatever_the_shell_holds() {
+        for how in [Launch::Local, Launch::Ssh, Launch::Slurm] {
+            let text = emitted_with(how, 4, &bare(), 2, &["h".into()], &ssh_words(None), &NO_PODS);
+            assert!(!text.contains("$SPINDLE_STORE"), "{how:?}: the URL itself, not the shell's:\n{text}");
+            let commands = text.lines().filter(|l| !l.starts_with('#'));
+            let handed = commands.filter(|l| l.contains("postgres://spindle@db.example:5432/results ")).count();
+            assert!(handed >= 1, "{how:?}:\n{text}");
+            // The agent reads it from its environment or stdin, never from its arguments.
+            assert!(!text.contains("agent --store"), "{text}");
+        }
+        let secret = spindle_db::parse_url("postgres://spindle:sekrit@db.example/results").unwrap();
+        for how in [Launch::Local, Launch::Ssh, Launch::Slurm] {
+            let text = emitted_with(how, 4, &secret, 2, &["h".into()], &ssh_words(None), &NO_PODS);
+            assert!(!text.contains("sekrit"), "{how:?}: no password printed:\n{text}");
+            assert!(text.contains("${SPINDLE_STORE:?"), "{how:?}: stops when the shell has none:\n{text}");
+        }
+    }
+
     #[test]
     fn ssh_commands_go_round_the_hosts_with_the_url_on_stdin() {
-        let text = emitted_with(Launch::Ssh, 3, 3, &["a".into(), "b".into()], &ssh_words(None), &NO_PODS);
+        let text = emitted_with(Launch::Ssh, 3, &bare(), 3, &["a".into(), "b".into()], &ssh_words(None), &NO_PODS);
         let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("printf")).collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains(" a '") && lines[1].contains(" b '") && lines[2].contains(" a '"));
@@ -295,7 +353,15 @@ mod tests {
         assert_eq!(args[10], "root@h1");
         assert!(args[11].ends_with("spindle agent --run 5 --index 1"));
 
-        let text = emitted_with(Launch::Ssh, 5, 2, &["h1".into()], &ssh_words(Some("/opt/my ssh's -p 2222")), &NO_PODS);
+        let text = emitted_with(
+            Launch::Ssh,
+            5,
+            &bare(),
+            2,
+            &["h1".into()],
+            &ssh_words(Some("/opt/my ssh's -p 2222")),
+            &NO_PODS,
+        );
         let first = text.lines().find(|l| l.starts_with("printf")).unwrap();
         assert!(first.contains("| /opt/my 'ssh'\\''s' -p 2222 -o BatchMode=yes h1 '"), "{first}");
     }
