@@ -269,6 +269,8 @@ fn hammer_sessions_are_split_among_agents_with_the_servers_count_beside_theirs()
     assert_eq!(merged["status"], "complete");
     assert_eq!(merged["details"]["spec"]["sessions"], 5, "every agent's sessions");
     assert_eq!(merged["threads"].as_array().unwrap().len(), 5, "a row per session");
+    let said = merged["targets"][0]["workload"].as_str().unwrap();
+    assert!(said.starts_with("Hammer: 5 sessions,"), "the whole run's sessions, not one share's: {said}");
     let shares = rows(
         &store,
         "SELECT json::json->'details'->'spec'->>'sessions' FROM records JOIN runs ON id = run_id WHERE point LIKE 'agent %' ORDER BY point",

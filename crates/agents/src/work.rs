@@ -147,6 +147,9 @@ impl Work {
                 if let spindle_model::KindData::Hammer { spec } = &mut merged.details {
                     spec.sessions = *sessions;
                     spec.rate_per_session = rate.map(|r| r / f64::from(*sessions));
+                    if let Some(target) = merged.targets.first_mut() {
+                        target.workload = spindle_db::hammer::workload_text(spec);
+                    }
                 }
             }
         }

@@ -24,7 +24,7 @@ mod threads;
 mod window;
 
 pub use driver::Driver;
-pub use record::run_record;
+pub use record::{run_record, workload_text};
 #[cfg(feature = "net")]
 pub use tasks::run_tasks;
 pub use threads::run;

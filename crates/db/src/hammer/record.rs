@@ -44,11 +44,6 @@ pub fn run_record(
     // The series ends at the last second any session counted a call in.
     let mut series = time_series(&seconds, secs);
     series.truncate(seconds.len());
-    let pacing = match (plan.rate_per_session, plan.think.is_zero()) {
-        (Some(r), _) => format!(", {:.0} calls/s in all", r * f64::from(plan.sessions)),
-        (None, false) => format!(", {:?} think time", plan.think),
-        (None, true) => String::new(),
-    };
     let status = if out.interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
     let end_ns = (plan.warmup + out.measured).as_nanos() as u64;
     let slowest_ns = reads.max().max(writes.max());
@@ -68,19 +63,7 @@ pub fn run_record(
     };
     RunRecord {
         summary: summary.clone(),
-        targets: vec![TargetResult::database(
-            url.to_string(),
-            format!(
-                "Hammer: {} session{}, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
-                plan.sessions,
-                if plan.sessions == 1 { "" } else { "s" },
-                plan.read_pct,
-                100 - plan.read_pct,
-                plan.rows
-            ),
-            summary,
-            series.clone(),
-        )],
+        targets: vec![TargetResult::database(url.to_string(), workload_text(&spec), summary, series.clone())],
         threads,
         timeseries: series,
         errors,
@@ -89,6 +72,24 @@ pub fn run_record(
         sessions_started: Some(window::starts(&out.sessions, end_ns)),
         ..RunRecord::new(KindData::Hammer { spec }, status, out.started_at, secs)
     }
+}
+
+/// The run's workload in words, from its spec: a merged run of many agents' shares says the
+/// whole run's sessions, not one share's.
+pub fn workload_text(spec: &HammerSpec) -> String {
+    let pacing = match (spec.rate_per_session, spec.think_ns) {
+        (Some(r), _) => format!(", {:.0} calls/s in all", r * f64::from(spec.sessions)),
+        (None, 0) => String::new(),
+        (None, think) => format!(", {:?} think time", std::time::Duration::from_nanos(think)),
+    };
+    format!(
+        "Hammer: {} session{}, {}% GetAccount / {}% UpdateAccount over {} rows{pacing}",
+        spec.sessions,
+        if spec.sessions == 1 { "" } else { "s" },
+        spec.read_pct,
+        100 - spec.read_pct,
+        spec.rows
+    )
 }
 
 #[cfg(test)]
