@@ -269,6 +269,9 @@ fn hammer_sessions_are_split_among_agents_with_the_servers_count_beside_theirs()
     assert_eq!(merged["status"], "complete");
     assert_eq!(merged["details"]["spec"]["sessions"], 5, "every agent's sessions");
     assert_eq!(merged["threads"].as_array().unwrap().len(), 5, "a row per session");
+    let start_at = merged["agents"]["start_at_ns"].as_u64().unwrap();
+    let common = spindle_model::time::rfc3339_utc(std::time::UNIX_EPOCH + std::time::Duration::from_nanos(start_at));
+    assert_eq!(merged["started_at"], common.as_str(), "the run began at the agents' common start");
     let said = merged["targets"][0]["workload"].as_str().unwrap();
     assert!(said.starts_with("Hammer: 5 sessions,"), "the whole run's sessions, not one share's: {said}");
     let shares = rows(

@@ -186,6 +186,9 @@ pub fn merge_runs(parts: &[(u32, &RunRecord)], distribution: Distribution) -> Re
     hosts.sort_unstable();
     hosts.dedup();
     merged.environment.hostname = hosts.join(",");
+    // The run began when the agents began together, not when the first share's agent joined.
+    let common_start = std::time::UNIX_EPOCH + std::time::Duration::from_nanos(distribution.start_at_ns.max(0) as u64);
+    merged.started_at = crate::time::rfc3339_utc(common_start);
     merged.agents = Some(distribution);
     Ok(merged)
 }
@@ -240,6 +243,17 @@ mod tests {
         assert_eq!(merged.environment.hostname, "h0,h1");
         assert_eq!(merged.targets[0].stats.ios, 7);
         assert!(merged.agents.is_some());
+    }
+
+    #[test]
+    fn the_merged_run_starts_at_the_agents_common_start() {
+        let (mut a, mut b) = (share(0, &[100], 2.0), share(1, &[100], 2.0));
+        a.started_at = "2026-11-28T10:00:00Z".into();
+        b.started_at = "2026-11-28T10:00:01Z".into();
+        // 2026-11-28T10:00:05.5Z: the agents joined and prepared before it.
+        let start = Distribution { start_at_ns: 1_795_860_005_500_000_000, ..Distribution::default() };
+        let merged = merge_runs(&[(0, &a), (1, &b)], start).unwrap();
+        assert_eq!(merged.started_at, "2026-11-28T10:00:05Z");
     }
 
     #[test]
