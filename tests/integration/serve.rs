@@ -142,7 +142,7 @@ fn serve_pages_show_the_store_and_refuse_hostile_requests() {
         }
         let (status, head, body) = server.get(&format!("/download?a=1&b=2&format={format}"), "");
         assert_eq!(status, 200, "{format}: {head}");
-        assert!(head.contains(&format!("filename=\"spindle-report.{format}\"")), "{head}");
+        assert!(head.contains(&format!("filename=\"spindle-runs-1-to-2.{format}\"")), "{head}");
         assert!(!body.is_empty());
     }
 
