@@ -131,6 +131,10 @@ fn serve_pages_show_the_store_and_refuse_hostile_requests() {
     let page: serde_json::Value = serde_json::from_slice(&json).unwrap();
     let command: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
     assert_eq!(page, command);
+    // A run page's "compare with another": the form, side A filled in, asking for B.
+    let (status, half) = server.page("/compare?a=1");
+    assert_eq!(status, 200, "{half}");
+    assert!(half.contains("pick side B") && half.contains("<form") && half.contains("value=\"1\""), "{half}");
     let (status, compare) = server.page("/compare?a=raid%3D5&b=raid%3D10");
     assert_eq!(status, 200);
     let headline = command["headline"].as_str().unwrap();
@@ -163,7 +167,6 @@ fn serve_pages_show_the_store_and_refuse_hostile_requests() {
         ("/?label=nosuch%3D1", 404),
         ("/?label=%3Cscript%3E", 400),
         ("/?since=yesterday", 400),
-        ("/compare?a=1", 400),
         ("/compare?a=-5&b=2", 400),
         ("/compare?a=1&b=999", 404),
         ("/compare?a=1&b=2&threshold=1e999", 400),

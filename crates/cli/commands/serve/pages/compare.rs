@@ -31,8 +31,11 @@ pub fn page(store: &Store, req: &Request) -> Page {
         view.overview.push("Pick each side by run ids (12 14-16) or labels (raid=10); all must hold.".into());
         return Ok(frame::page(&view, form));
     }
+    // One side given (a run page's "compare with another"): the form, that side filled in.
     if a.is_empty() || b.is_empty() {
-        return Err(PageError::bad("say what to compare: runs or labels in both A and B"));
+        let missing = if a.is_empty() { "A" } else { "B" };
+        view.overview.push(format!("Now pick side {missing}: run ids (12 14-16) or labels (raid=10); all must hold."));
+        return Ok(frame::page(&view, form));
     }
     for (flag, side) in [("--a", &a), ("--b", &b)] {
         within_limit(store, &selection::parse_selection(flag, side)?)?;
