@@ -90,7 +90,10 @@ fn now_ms() -> i64 {
 /// then shows the run when it is saved, as before.
 fn publish(at: &Location, events: &Receiver<Event>) {
     let mut store: Option<Store> = None;
-    let mut what = format!("a run of spindle process {}", std::process::id());
+    // Named by the command that measures it (passwords masked), and the step it is at.
+    let command: Vec<String> = crate::output::command_line().iter().map(|w| spindle_model::shell::word(w)).collect();
+    let command = command.join(" ");
+    let mut what = command.clone();
     let mut row: Option<(i64, Vec<[f64; 4]>)> = None;
     let end = |store: &Option<Store>, row: &mut Option<(i64, Vec<[f64; 4]>)>| {
         if let (Some(s), Some((id, _))) = (store, row.take()) {
@@ -99,7 +102,7 @@ fn publish(at: &Location, events: &Receiver<Event>) {
     };
     for event in events {
         match event {
-            Event::Announce(w) => what = w,
+            Event::Announce(w) => what = format!("{command}: {w}"),
             Event::End => end(&store, &mut row),
             Event::Point(point, zero) => {
                 if store.is_none() {

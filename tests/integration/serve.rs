@@ -394,6 +394,8 @@ fn serve_shows_a_run_in_progress_with_its_series_growing() {
         v["run"]["points"].as_array().map_or(0, Vec::len)
     };
     let first = wait_for("a first point", || Some(points(&server)).filter(|n| *n > 0));
+    let what = live_runs(&server)[0]["what"].as_str().unwrap().to_string();
+    assert!(what.contains(" io --engine null --rate 500 "), "named by its command: {what}");
     // Time zero to the millisecond plus a point's time is when the run measured it: before its
     // row was written, and by no more than the writer's few milliseconds (a second allowed).
     let (_, _, body) = server.get(&format!("/api/live/{id}"), "");
