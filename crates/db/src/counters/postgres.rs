@@ -58,6 +58,9 @@ impl PgCounters {
     pub fn connect(url: &DbUrl) -> Result<PgCounters, DbError> {
         let rt = crate::conn::runtime("counter runtime")?;
         let client = rt.block_on(crate::postgres::connect(url))?;
+        // Named, so the server's count of sessions (a run of agents' tally) leaves it out.
+        let name = format!("SET application_name = '{}'", crate::hammer::tally::COUNTERS_APPLICATION);
+        rt.block_on(client.batch_execute(&name)).map_err(|e| crate::postgres::sql_error(url, e))?;
         Ok(ServerCounters::new(rt, PgStats { client }, "PostgreSQL", PG_SPECS, ("blks_hit", "blks_read")))
     }
 }

@@ -8,6 +8,10 @@
 use crate::conn::Conn;
 use crate::{DbError, Engine};
 
+/// The application name of the connection an engine's counters are read on (PostgreSQL): the
+/// sessions counted at a run's start leave it out.
+pub const COUNTERS_APPLICATION: &str = "spindle counters";
+
 /// What the server counts, and which of Hammer's calls that covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counted {
@@ -29,18 +33,18 @@ pub fn counted(engine: Engine) -> Option<Counted> {
 /// The counter's value and the sessions connected to the database now (this one aside).
 pub fn read(conn: &mut dyn Conn) -> Result<(u64, u64), DbError> {
     let sql = match conn.engine() {
-        Engine::Postgres => {
+        Engine::Postgres => format!(
             "SELECT (xact_commit + xact_rollback)::text || ' ' || (SELECT count(*) FROM pg_stat_activity \
-             WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid())::text \
+             WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid() \
+             AND application_name <> '{COUNTERS_APPLICATION}')::text \
              FROM pg_stat_database WHERE datname = current_database()"
-        }
-        Engine::MySql => {
-            "SELECT CONCAT((SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'), \
+        ),
+        Engine::MySql => "SELECT CONCAT((SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'), \
              ' ', (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> CONNECTION_ID()))"
-        }
+            .to_string(),
         Engine::Sqlite => return Ok((0, 0)),
     };
-    let text = conn.query_text(sql)?.unwrap_or_default();
+    let text = conn.query_text(&sql)?.unwrap_or_default();
     let mut numbers = text.split_whitespace().map(str::parse::<u64>);
     match (numbers.next(), numbers.next()) {
         (Some(Ok(count)), Some(Ok(sessions))) => Ok((count, sessions)),
