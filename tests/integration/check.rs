@@ -116,6 +116,104 @@ fn ctrl_c_saves_the_steps_done_writes_the_partial_report_and_removes_the_test_fi
     assert_eq!(left.len(), 1, "the test files and database are removed, the report stays: {left:?}");
     assert!(left[0].starts_with("spindle-check-") && doc["report"].as_str().is_some_and(|r| r.ends_with(&left[0])));
     assert!(crate::common::runs_in(&store).len() >= 2);
+    assert_stopped_early(&store, &doc, "interrupted", "interrupted");
+}
+
+/// A check started in `work` (its store `store`), once `runs` of its steps are saved.
+fn check_under_way(store: &Path, work: &Path, runs: usize) -> std::process::Child {
+    let child = spindle_process()
+        .env("SPINDLE_STORE", store)
+        .args(["check", "--quick", "--json"])
+        .arg(work)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while crate::common::runs_in(store).len() < runs {
+        assert!(started.elapsed() < Duration::from_secs(120), "no step was ever saved");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+/// A check that stopped early says so, and why (`why` as the JSON keeps it, `words` as it is
+/// written), wherever it is read: its `--json` document, its HTML report, and its group in
+/// the store (`runs show --group`, as text and as JSON).
+fn assert_stopped_early(store: &Path, doc: &serde_json::Value, why: &str, words: &str) {
+    let stopped = &doc["stopped"];
+    assert_eq!((&doc["complete"], &stopped["why"]), (&false.into(), &why.into()), "{doc}");
+    let (steps, of) = (stopped["steps"].as_u64().unwrap(), stopped["of"].as_u64().unwrap());
+    assert!(steps < of, "{stopped}");
+    let said = format!("stopped early ({words}): {steps} of {of} steps measured");
+    let report = std::fs::read_to_string(doc["report"].as_str().expect("a report")).unwrap();
+    assert!(report.contains(&said), "the report says {said:?}");
+    let group = doc["groups"][0].to_string();
+    let show = spindle_with_store(store).args(["runs", "show", "--group", &group]).output().unwrap();
+    let shown = String::from_utf8_lossy(&show.stdout);
+    // The group is the directory's: of its steps alone (one directory: all of them).
+    assert!(shown.contains(&said) && shown.contains("findings:"), "{shown}");
+    let show = spindle_with_store(store).args(["runs", "show", "--group", &group, "--json"]).output().unwrap();
+    let view: serde_json::Value = serde_json::from_slice(&show.stdout).unwrap();
+    assert_eq!(view["findings"]["stopped"], *stopped, "{view}");
+}
+
+/// Ctrl-C pressed three times within 100 ms (a user who means it) still ends the check as one
+/// press does: the test files and the check's database removed, the findings so far printed
+/// and the report written, both saying it stopped early. (A second press once exited at once,
+/// silently, leaving 290 MiB of test files and the database behind.)
+#[test]
+fn ctrl_c_three_times_still_removes_everything_but_the_report_which_says_it_stopped_early() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("results.db");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let child = check_under_way(&store, &work, 2);
+    for _ in 0..3 {
+        // SAFETY: signals our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the findings so far, as JSON");
+    let left = files_in(&work);
+    assert!(left.len() == 1 && left[0].ends_with(".html"), "nothing of the check but its report: {left:?}");
+    assert_stopped_early(&store, &doc, "interrupted", "interrupted");
+}
+
+/// The filesystem filling up mid-check (another process's writes, here a file of the test's
+/// own) ends it as a worker meeting ENOSPC ends a run: the findings of the steps so far, the
+/// report saying it stopped early and why, the test files, the check's database and a
+/// half-written verification state removed, exit 1. (It once ended with exit 2 "cannot save
+/// the verification state", no findings, no report, and the state's .tmp left behind.)
+#[test]
+fn a_disk_that_fills_up_mid_check_ends_it_with_the_findings_so_far_and_nothing_left_behind() {
+    let Some(fs) = Tmpfs::mount("1G") else { return };
+    let store = tempfile::tempdir().unwrap();
+    let store = store.path().join("results.db");
+    let child = check_under_way(&store, &fs.0, 2);
+    let mut filler = std::fs::File::create(fs.0.join("filler")).unwrap();
+    let chunk = vec![0xa5u8; 1 << 20];
+    let full = loop {
+        if let Err(e) = std::io::Write::write_all(&mut filler, &chunk) {
+            break e;
+        }
+    };
+    assert_eq!(full.raw_os_error(), Some(libc::ENOSPC), "{full}");
+    drop(filler);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the findings so far, as JSON");
+    assert!(findings(&doc).iter().any(|f| f["area"] == "page-reads"), "the steps so far are judged: {doc}");
+    let left = files_in(&fs.0);
+    assert!(
+        left.len() == 2 && left[0] == "filler" && left[1].ends_with(".html"),
+        "nothing of the check but its report: {left:?}"
+    );
+    assert_stopped_early(&store, &doc, "disk-full", "the disk filled up");
 }
 
 #[test]

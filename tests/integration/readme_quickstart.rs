@@ -81,6 +81,7 @@ fn the_quick_start_does_what_the_readme_says() {
     let origin = &record["environment"]["devices"][0]["origin"];
     let view = spindle(&["runs".into(), "show".into(), "--group".into(), group, "--json".into()]);
     let view: serde_json::Value = serde_json::from_slice(&view.stdout).unwrap();
+    assert!(view["findings"].get("stopped").is_none() && !shown.contains("stopped early"), "a whole check: {view}");
     let flush = view["findings"]["findings"].as_array().unwrap().iter().find(|f| f["rule"] == "volatile-write-cache");
     let flush = flush.expect("the flush finding");
     if origin["kind"] == "virtual" {

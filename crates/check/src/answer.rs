@@ -2,6 +2,7 @@
 
 use crate::battery::Budget;
 use crate::since::Since;
+use spindle_analysis::check_summary::StoppedEarly;
 use spindle_analysis::findings::{Area, Evidence, Finding, Level};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,8 +21,9 @@ pub struct Answer {
     /// The stored groups, one per directory checked.
     pub groups: Vec<i64>,
     pub report: Option<PathBuf>,
-    /// Stopped by Ctrl-C.
-    pub interrupted: bool,
+    /// Ended before its last step (Ctrl-C, a full disk, a step that failed): the findings
+    /// cover the steps measured.
+    pub stopped: Option<StoppedEarly>,
     /// Two directories: data and log on one volume or two.
     pub layouts: Option<crate::placement::Answer>,
 }

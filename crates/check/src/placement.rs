@@ -56,6 +56,11 @@ pub fn plan(dirs: &[PathBuf], guidance: Guidance, sizing: &Sizing, budget: Budge
 }
 
 impl Layouts {
+    /// The runs the rounds take: each layout's, every round.
+    pub fn steps(&self) -> usize {
+        2 * self.rounds as usize
+    }
+
     /// How long the rounds measure (each side's run and warm-up, every round).
     pub fn takes(&self) -> Duration {
         Duration::from_nanos((self.one.duration_ns + self.one.warmup_ns) * 2 * u64::from(self.rounds))

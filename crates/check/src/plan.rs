@@ -56,6 +56,14 @@ pub struct DirPlan {
     pub log_engine: &'static str,
 }
 
+impl DirPlan {
+    /// The battery's steps in this directory as planned: its I/O steps, and the log test's
+    /// sizes where it runs one.
+    pub fn steps(&self, sizing: &Sizing) -> usize {
+        self.steps.len() + if self.log_db.is_some() { sizing.log_sizes.len() } else { 0 }
+    }
+}
+
 pub struct CheckPlan {
     pub budget: Budget,
     pub sizing: Sizing,
@@ -83,7 +91,7 @@ pub struct CheckPlan {
 impl CheckPlan {
     /// The plan in a line, said before the first step.
     pub fn describe(&self, store: &Location) -> String {
-        let layout_runs = self.layouts.as_ref().map_or(0, |l| 2 * l.rounds as usize);
+        let layout_runs = self.layouts.as_ref().map_or(0, Layouts::steps);
         format!(
             "check ({} battery, for {}): {} steps in {} (2 more where a knee is a close call), about {}; needs {} free \
              in each; results kept in {}",
@@ -151,8 +159,8 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         [_, _] => Some(placement::plan(&paths, guidance, &sizing, budget)?),
         _ => None,
     };
-    let io_steps: usize = planned.iter().map(|d| d.steps.len()).sum();
     let log_steps = planned.iter().filter(|d| d.log_db.is_some()).count() * sizing.log_sizes.len();
+    let battery_steps = planned.iter().map(|d| d.steps(&sizing)).sum();
     let io_takes: u64 = planned.iter().flat_map(|d| &d.steps).map(|s| s.job.duration_ns + s.job.warmup_ns).sum();
     let takes = Duration::from_nanos(io_takes)
         + sizing.log_step * log_steps as u32
@@ -168,7 +176,7 @@ pub fn plan(args: &CheckInput) -> anyhow::Result<CheckPlan> {
         started,
         needed,
         takes,
-        battery_steps: io_steps + log_steps,
+        battery_steps,
         expected,
         locks,
     })

@@ -1,6 +1,7 @@
 //! The check's HTML report: where it goes (planned before any I/O, never over a file the user
 //! did not give up) and what it holds (every step's runs with their charts, and the findings).
 
+use spindle_analysis::check_summary::StoppedEarly;
 use spindle_plan::output_file::check_output;
 use spindle_plan::usage::UsageError;
 use spindle_report::Format;
@@ -38,16 +39,20 @@ pub fn path(given: Option<&Path>, dir: &Path, force: bool) -> Result<PathBuf, Us
     Ok(path)
 }
 
-/// The HTML report of the check's groups, drawn from the store as `spindle report` draws them;
-/// `None` when nothing was saved to report.
-pub fn html(runner: &Runner<'_>, group_ids: &[i64]) -> anyhow::Result<Option<Vec<u8>>> {
+/// The HTML report of the check's groups, drawn from the store as `spindle report` draws them
+/// (each check group saying whether its battery stopped early); `None` when nothing was saved
+/// to report. A check that stopped early says so in the report's title.
+pub fn html(runner: &Runner<'_>, group_ids: &[i64], stopped: Option<StoppedEarly>) -> anyhow::Result<Option<Vec<u8>>> {
     let Some(store) = runner.saver.store() else { return Ok(None) };
     let records: Vec<_> = runner.runs.iter().map(|f| f.record.clone()).collect();
     let mut doc = runner.saver.document(&records);
     for id in group_ids {
         doc.groups.push(report_group(store.group(*id)?));
     }
-    doc.title = "spindle check".into();
+    doc.title = match stopped {
+        Some(stopped) => format!("spindle check, {stopped}"),
+        None => "spindle check".into(),
+    };
     doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
     Ok(Some(Format::Html.exporter().export(&doc)?))
 }

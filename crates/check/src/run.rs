@@ -7,17 +7,20 @@
 use crate::battery::{LOG_ROW_BYTES, Sizing, log_rows};
 use crate::evidence::{commits_of, depth_curve, depth_of};
 use crate::plan::DirPlan;
+use spindle_analysis::check_summary::StopReason;
 use spindle_analysis::curve::{CurvePoint, close_call};
 use spindle_db::DbUrl;
 use spindle_db::logtest::LogTestPlan;
 use spindle_db::managed::InstanceSpec;
 use spindle_model::group::Point;
 use spindle_model::units::format_elapsed;
+use spindle_runner::end::is_out_of_space;
 use spindle_runner::experiment::{Place, Runner};
-use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;
 use spindle_runner::workload::io::{Files, IoJob};
 use spindle_runner::workload::logtest::LogTest;
+use spindle_runner::workload::{Measured, Workload};
+use spindle_runner::{Outcome, RunEnd};
 use spindle_store::GroupKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -50,8 +53,11 @@ impl LogDb {
 /// What the remaining steps will take, for the progress line.
 pub struct Eta {
     pub left: Duration,
+    /// Steps begun, and planned (a close-call knee adds two).
     pub done: usize,
     pub total: usize,
+    /// Steps measured to their end: what a check that stopped early says it covers.
+    pub measured: usize,
 }
 
 impl Eta {
@@ -65,6 +71,36 @@ impl Eta {
         ));
         self.left = self.left.saturating_sub(takes);
     }
+
+    /// Runs the step announced, counting it measured when its run ran its course.
+    fn step(
+        &mut self,
+        runner: &mut Runner<'_>,
+        workload: &mut dyn Workload,
+        point: usize,
+        place: &mut dyn FnMut(&Measured) -> Place,
+    ) -> anyhow::Result<bool> {
+        let before = runner.runs.len();
+        let goes_on = runner.step(workload, point, place)?;
+        if runner.runs[before..].iter().any(|f| matches!(f.end, RunEnd::Complete { .. })) {
+            self.measured += 1;
+        }
+        Ok(goes_on)
+    }
+}
+
+/// Why the runs from `first` on stopped the check, if they did: Ctrl-C above all, else the
+/// first run that did not run its course.
+pub fn why_stopped(runner: &Runner<'_>, first: usize) -> Option<StopReason> {
+    if runner.outcome == Outcome::Interrupted {
+        return Some(StopReason::Interrupted);
+    }
+    runner.runs[first..].iter().find_map(|f| match f.end {
+        RunEnd::Complete { .. } => None,
+        RunEnd::Interrupted => Some(StopReason::Interrupted),
+        RunEnd::OutOfSpace => Some(StopReason::DiskFull),
+        RunEnd::Failed(_) => Some(StopReason::Failed),
+    })
 }
 
 /// The group a directory's runs are saved in, named for the directory's full path so a later
@@ -74,9 +110,16 @@ pub fn group_of(dir: &Path) -> (GroupKind, String) {
     (GroupKind::Check, format!("check {}", full.display()))
 }
 
-/// Runs a directory's battery; `false` when it stopped early (Ctrl-C, a full disk, a failure).
-pub fn battery(runner: &mut Runner<'_>, dir: DirPlan, sizing: &Sizing, eta: &mut Eta) -> anyhow::Result<bool> {
+/// Runs a directory's battery; why it stopped early, if it did (Ctrl-C, a full disk, a
+/// failure). Its test files and own database are removed however it ends.
+pub fn battery(
+    runner: &mut Runner<'_>,
+    dir: DirPlan,
+    sizing: &Sizing,
+    eta: &mut Eta,
+) -> anyhow::Result<Option<StopReason>> {
     let group = group_of(&dir.dir);
+    let first = runner.runs.len();
     let mut log = match &dir.log_db {
         Some(db) => Some(LogTest::new(
             db.database()?,
@@ -99,7 +142,18 @@ pub fn battery(runner: &mut Runner<'_>, dir: DirPlan, sizing: &Sizing, eta: &mut
     if let Some(LogDb::Own(path)) = &dir.log_db {
         remove_sqlite(path, runner);
     }
-    result
+    match result {
+        Ok(true) => Ok(None),
+        Ok(false) => Ok(Some(why_stopped(runner, first).unwrap_or(StopReason::Failed))),
+        // A full disk met outside a worker (a verified run's write state, say) ends the check
+        // as one a worker met does: the steps so far are its findings.
+        Err(e) if is_out_of_space(&e) => {
+            runner.observer.error(&format!("{}; the check stops here", spindle_runner::saver::error_text(&e)));
+            runner.outcome = runner.outcome.and(Outcome::OperationsFailed);
+            Ok(Some(StopReason::DiskFull))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn run_steps(
@@ -112,7 +166,7 @@ fn run_steps(
 ) -> anyhow::Result<bool> {
     let place = |point: Point, repeat: u32| {
         let group = group.clone();
-        move |_: &spindle_runner::workload::Measured| Place {
+        move |_: &Measured| Place {
             group: Some(group.clone()),
             point: Some(point.clone()),
             repeat,
@@ -136,7 +190,7 @@ fn run_steps(
         let takes = Duration::from_nanos(job.job.duration_ns + job.job.warmup_ns);
         eta.announce(runner, &describe(name, point), takes);
         let before = runner.runs.len();
-        if !runner.step(job, 0, &mut place(point.clone(), 1))? {
+        if !eta.step(runner, job, 0, &mut place(point.clone(), 1))? {
             return Ok(false);
         }
         if *name == "commits" {
@@ -156,7 +210,7 @@ fn run_steps(
     for (i, size) in sizing.log_sizes.iter().enumerate() {
         let takes = sizing.log_step / (i as u32 + 1);
         eta.announce(runner, &format!("log test, {size} rows per transaction"), takes);
-        if !runner.step(log, i, &mut place(Point::sweep("batch", size.to_string()), 1))? {
+        if !eta.step(runner, log, i, &mut place(Point::sweep("batch", size.to_string()), 1))? {
             return Ok(false);
         }
     }
@@ -175,7 +229,7 @@ fn settle_knee<F>(
     eta: &mut Eta,
 ) -> anyhow::Result<bool>
 where
-    F: FnMut(&spindle_runner::workload::Measured) -> Place,
+    F: FnMut(&Measured) -> Place,
 {
     for value in measure_again(&depth_curve(runner.runs[first..].iter())) {
         let Some((name, point, job)) = jobs.iter_mut().find(|(_, p, _)| depth_of(p) == Some(value.as_str())) else {
@@ -185,7 +239,7 @@ where
         eta.total += 1;
         eta.left += takes;
         eta.announce(runner, &format!("{}, again: the knee is a close call", describe(name, point)), takes);
-        if !runner.step(job, 0, &mut place(point.clone(), 2))? {
+        if !eta.step(runner, job, 0, &mut place(point.clone(), 2))? {
             return Ok(false);
         }
     }

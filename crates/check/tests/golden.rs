@@ -156,7 +156,7 @@ fn answer(dirs: &[(&str, &str, u64)]) -> Answer {
         elapsed: std::time::Duration::from_secs(47),
         groups,
         report: Some(PathBuf::from("/data/spindle-check-2026-11-28-0900.html")),
-        interrupted: false,
+        stopped: None,
         layouts: None,
     }
 }

@@ -46,6 +46,14 @@ pub enum RunError {
     StateSaverThread(std::io::Error),
 }
 
+impl RunError {
+    /// Whether the run could not start because the filesystem is full (its write state could
+    /// not be saved): the same end as a worker meeting ENOSPC, with nothing measured.
+    pub fn is_out_of_space(&self) -> bool {
+        matches!(self, RunError::State(e) if e.is_out_of_space())
+    }
+}
+
 /// What the progress display is shown once a second.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {

@@ -4,7 +4,7 @@
 //! JSON; a report or a web page can draw the same view.
 
 use serde::{Deserialize, Serialize};
-use spindle_analysis::check_summary::KeptCheck;
+use spindle_analysis::check_summary::{KeptCheck, StoppedEarly};
 use spindle_analysis::compare::{Comparison, compare_rounds};
 use spindle_analysis::curve::{CurvePoint, curve, knee};
 use spindle_analysis::group_summary::AbSummary;
@@ -69,11 +69,14 @@ pub enum Findings {
     /// A suite's members are each their own workload, and a run of several agents is their
     /// shares and the merged run: the run table is the finding.
     Suite,
-    /// `spindle check`: what it found, and the page reads' curve over depth.
+    /// `spindle check`: what it found, and the page reads' curve over depth; whether it
+    /// stopped before its last step (the findings then cover the steps it measured).
     Check {
         findings: Vec<CheckFinding>,
         curve: Vec<CurvePoint>,
         knee: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stopped: Option<StoppedEarly>,
     },
 }
 
@@ -224,9 +227,10 @@ fn swept_curve(g: &GroupInput<'_>, only: Option<&str>) -> (String, Vec<CurvePoin
 /// A check's findings as it judged them (kept in the group's summary: the rules of the
 /// version that ran it), and its page reads' depth curve drawn again from the runs.
 fn check_findings(g: &GroupInput<'_>) -> Findings {
-    let findings = g.summary.map(|s| KeptCheck::<CheckFinding>::of(s).findings).unwrap_or_default();
+    let (findings, stopped) =
+        g.summary.map(KeptCheck::<CheckFinding>::of).map_or_else(Default::default, |k| (k.findings, k.stopped));
     let (_, curve, knee) = swept_curve(g, Some("depth"));
-    Findings::Check { findings, curve, knee }
+    Findings::Check { findings, curve, knee, stopped }
 }
 
 /// Rounds paired by the runs' side and round labels, judged with the threshold the
@@ -302,7 +306,10 @@ pub fn render_group(v: &GroupView) -> Vec<u8> {
             bytes.extend(crate::render_compare(comparison, a, b));
         }
         Findings::Suite => {}
-        Findings::Check { findings, curve, .. } => {
+        Findings::Check { findings, curve, stopped, .. } => {
+            if let Some(stopped) = stopped {
+                bytes.extend(format!("\n{stopped}; the findings cover those alone\n").into_bytes());
+            }
             bytes.extend(render_check_findings(findings));
             if !curve.is_empty() {
                 bytes.extend(crate::render_sweep("depth", curve, Counts::Ios));
@@ -390,6 +397,31 @@ mod tests {
         assert_eq!(row("op=load")[2..5], ["500", "-", "-"], "{text}");
         assert_eq!(row("op=checkpoint")[2..5], ["-", "-", "-"], "{text}");
         assert!(!text.contains("knee") && !text.contains("IOs/sec"), "{text}");
+    }
+
+    /// A check that stopped early says so in its group, how far it got and why, as its summary
+    /// keeps it; a whole check (or one an older spindle kept) says nothing of the kind.
+    #[test]
+    fn a_check_group_says_it_stopped_early_when_its_summary_does() {
+        let run = io_run(&[500.0; 3], 1000, &[]);
+        let point = Point::sweep("depth", "1");
+        let view = |summary: &serde_json::Value| {
+            let g = GroupInput {
+                summary: Some(summary),
+                ..input(GroupKind::Check, "check /data", vec![(1, Some(&point), 1, &run)])
+            };
+            let v = group_view(&g);
+            (String::from_utf8(render_group(&v)).unwrap(), serde_json::to_value(&v).unwrap())
+        };
+        let stopped = serde_json::json!({"findings": [], "stopped": {"why": "interrupted", "steps": 3, "of": 13}});
+        let (text, json) = view(&stopped);
+        assert!(
+            text.contains("\nstopped early (interrupted): 3 of 13 steps measured; the findings cover those alone\n"),
+            "{text}"
+        );
+        assert_eq!(json["findings"]["stopped"], stopped["stopped"]);
+        let (text, json) = view(&serde_json::json!({"findings": []}));
+        assert!(!text.contains("stopped") && json["findings"].get("stopped").is_none(), "{text}");
     }
 
     #[test]

@@ -60,6 +60,24 @@ impl Outcome {
     }
 }
 
+/// Whether a step's error is a full filesystem, as the error's own type says: a verified
+/// run's write state that could not be saved, a test file or a database's write that met
+/// ENOSPC. The experiment then ends as a worker meeting ENOSPC ends it.
+pub fn is_out_of_space(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        let full = |io: &std::io::Error| matches!(io.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT));
+        if let Some(run) = cause.downcast_ref::<spindle_io::run::RunError>() {
+            run.is_out_of_space()
+        } else if let Some(state) = cause.downcast_ref::<spindle_io::verify::state::StateError>() {
+            state.is_out_of_space()
+        } else if let Some(db) = cause.downcast_ref::<spindle_db::DbError>() {
+            db.is_out_of_space()
+        } else {
+            cause.downcast_ref::<std::io::Error>().is_some_and(full)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

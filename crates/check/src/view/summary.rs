@@ -45,6 +45,9 @@ pub fn render(a: &Answer) -> String {
     if let Some(l) = &a.layouts {
         summary.lines.push(format!("{}data and log: {}", summary.gap, l.recommendation.text));
     }
+    if let Some(stopped) = &a.stopped {
+        summary.lines.push(format!("{}{stopped}; the findings cover those alone", summary.gap));
+    }
     summary.what_to_do();
     summary.finish()
 }
@@ -81,7 +84,7 @@ impl<'a> Summary<'a> {
             where_it_is(dir),
             a.budget.name(),
             format_elapsed(a.elapsed),
-            if a.interrupted { ", stopped early" } else { "" }
+            if a.stopped.is_some() { ", stopped early" } else { "" }
         ));
         // Per area, the worst finding of this directory leads (findings come worst first).
         for (area, _) in &a.verdicts {
@@ -285,7 +288,7 @@ mod tests {
             elapsed: std::time::Duration::from_secs(31),
             groups: vec![1, 2],
             report: Some("/a/r.html".into()),
-            interrupted: false,
+            stopped: None,
             layouts: None,
         }
     }
@@ -309,6 +312,22 @@ mod tests {
         assert!(text.contains("volatile-write-cache in /a [/a, /b]"), "{text}");
         assert!(text.contains("more in the report") && text.contains("report: /a/r.html"), "{text}");
         assert!(text.contains("one physical device"), "{text}");
+    }
+
+    #[test]
+    fn a_check_that_stopped_early_says_how_far_it_got_and_why() {
+        use spindle_analysis::check_summary::{StopReason, StoppedEarly};
+        let mut a = answer(&["/a"], vec![finding("/a", Area::PageReads, Level::Ok, "page-reads")]);
+        assert!(!render(&a).contains("stopped early"));
+        a.stopped = Some(StoppedEarly { why: StopReason::DiskFull, steps: 9, of: 14 });
+        let text = render(&a);
+        assert!(text.contains("31 s, stopped early)"), "{text}");
+        assert!(
+            text.contains(
+                "\nstopped early (the disk filled up): 9 of 14 steps measured; the findings cover those alone\n"
+            ),
+            "{text}"
+        );
     }
 
     fn moved(

@@ -6,11 +6,14 @@
 use crate::args::{CheckArgs, OutputArgs};
 use crate::console::{Console, Shown};
 use crate::progress::note;
-use crate::{Outcome, output, runner, store};
+use crate::{Outcome, interrupt, output, runner, store};
 use spindle_check::{CheckInput, view};
 use std::time::Duration;
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
+    // A check owns its directories until it ends: a Ctrl-C pressed again still leaves them as
+    // they were, with the report of what was measured.
+    interrupt::clean_up_first("removing the check's test files and writing its report");
     let plan = spindle_check::plan(&input(args))?;
     let labels = output::labels(&args.labels)?;
     let quiet = args.quiet || args.json;

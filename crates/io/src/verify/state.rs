@@ -43,6 +43,13 @@ pub enum StateError {
     Io(PathBuf, std::io::Error),
 }
 
+impl StateError {
+    /// Whether the state could not be saved because its filesystem is full.
+    pub fn is_out_of_space(&self) -> bool {
+        matches!(self, StateError::Io(_, e) if matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)))
+    }
+}
+
 /// A saved state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -91,8 +98,13 @@ impl State {
             .custom_flags(libc::O_NOFOLLOW)
             .open(&tmp)
             .map_err(io)?;
-        file.write_all(buf).and_then(|()| file.sync_data()).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)?;
+        let written = file.write_all(buf).and_then(|()| file.sync_data()).and_then(|()| std::fs::rename(&tmp, path));
+        if let Err(e) = written {
+            // Half a save is of no use to anyone (a full disk leaves one): only the last whole
+            // save is left behind.
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(e));
+        }
         // The rename itself must survive a power cut, or the directory still names the last.
         std::fs::File::open(directory(path)).and_then(|d| d.sync_all()).map_err(io)
     }

@@ -70,7 +70,10 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
         Findings::Ab { comparison } => ab(&mut section, comparison),
         Findings::Suite if g.kind == GroupKind::Suite => suite(&mut section, doc, g),
         Findings::Suite => {}
-        Findings::Check { findings, curve, knee } => {
+        Findings::Check { findings, curve, knee, stopped } => {
+            if let Some(stopped) = stopped {
+                section.notes.push(format!("This check {stopped}; the findings cover those alone."));
+            }
             check(&mut section, findings);
             if !curve.is_empty() {
                 sweep(&mut section, &view, "depth", curve, knee.as_deref());

@@ -130,6 +130,7 @@ impl Workload for LogTest {
         measured.fill(&mut record, batch.rows);
         // A failed insert is in the record's errors; the run is saved, and the test ends with it.
         let end = match (&batch.error, batch.interrupted) {
+            (Some(e), _) if e.is_out_of_space() => RunEnd::OutOfSpace,
             (Some(e), _) => RunEnd::Failed(e.to_string()),
             (None, true) => RunEnd::Interrupted,
             (None, false) => RunEnd::Complete { failed_operations: false },
