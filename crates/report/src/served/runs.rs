@@ -38,7 +38,8 @@ pub struct RunRow<'a> {
     pub repeat: u32,
     /// Operations a second; `None` where a rate means nothing (a checkpoint).
     pub rate: Option<f64>,
-    pub mb_per_sec: f64,
+    /// `None` where the run moves no bytes of its own (Hammer's calls, a load's rows).
+    pub mb_per_sec: Option<f64>,
     /// Each I/O's mean, shown beside the lead where the run commits.
     pub io_mean_ns: Option<f64>,
     /// What the lead latency is of, and its mean and p99.
@@ -143,7 +144,11 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
     for r in runs {
         let (of, beside) = match (commits, r.latency_of) {
             (false, _) => (String::new(), String::new()),
-            (true, LatencyOf::Io) => ("<td>I/O</td>".to_string(), "<td class=\"n\"></td>".to_string()),
+            (true, LatencyOf::Io) => {
+                // Each operation's own: an I/O, a Hammer call, a row.
+                let one = RunKind::parse(r.kind).map_or("I/O", |k| k.counts().one());
+                (format!("<td>{one}</td>"), "<td class=\"n\"></td>".to_string())
+            }
             (true, LatencyOf::Commit) => {
                 ("<td>commit</td>".to_string(), format!("<td class=\"n\">{}</td>", format_latency_opt(r.io_mean_ns)))
             }
@@ -159,7 +164,7 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
             "<tr data-id=\"{id}\"><td class=\"pick\"><input type=\"checkbox\" form=\"pick\" name=\"a\" value=\"{id}\" aria-label=\"run {id} in A\"></td>\
              <td class=\"pick\"><input type=\"checkbox\" form=\"pick\" name=\"b\" value=\"{id}\" aria-label=\"run {id} in B\"></td>\
              <td class=\"n\"><a href=\"/run/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{:.2}</td>{of}<td class=\"n\">{}</td><td class=\"n\">{}</td>{beside}<td>{group}</td></tr>",
+             <td class=\"n\">{}</td><td class=\"n\">{}</td>{of}<td class=\"n\">{}</td><td class=\"n\">{}</td>{beside}<td>{group}</td></tr>",
             esc(&r.started_at.replace('T', " ").replace('Z', "")),
             esc(r.kind),
             esc(r.workload),
@@ -167,7 +172,7 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
             esc(r.status),
             esc(&labels.join(", ")),
             r.rate.map_or("-".to_string(), rate_text),
-            r.mb_per_sec,
+            r.mb_per_sec.map_or("-".to_string(), rate_text),
             format_latency_opt(r.lead_mean_ns),
             format_latency_opt(r.lead_p99_ns.map(|p| p as f64)),
             id = r.id,
@@ -223,7 +228,7 @@ mod tests {
             point: None,
             repeat: 1,
             rate: Some(600.0),
-            mb_per_sec: 4.9,
+            mb_per_sec: Some(4.9),
             io_mean_ns: Some(25_200.0),
             latency_of,
             lead_mean_ns: Some(lead_ns),
@@ -257,5 +262,19 @@ mod tests {
         let mut plain = String::new();
         table(&mut plain, &[row(2, LatencyOf::Io, 25_200.0, &labels)], "", "id", false);
         assert!(!plain.contains("latency of") && !plain.contains("I/O mean"), "{plain}");
+    }
+
+    /// A Hammer run's latency is of a call and it moves no bytes of its own; large rates are
+    /// grouped.
+    #[test]
+    fn a_hammer_row_says_calls_and_no_mb_per_s() {
+        let labels = BTreeMap::new();
+        let io = RunRow { mb_per_sec: Some(92_165.14), ..row(1, LatencyOf::Commit, 252_000.0, &labels) };
+        let hammer = RunRow { kind: "hammer", mb_per_sec: None, ..row(2, LatencyOf::Io, 25_200.0, &labels) };
+        let mut page = String::new();
+        table(&mut page, &[io, hammer], "", "id", false);
+        let line = |id: i64| page.lines().find(|l| l.starts_with(&format!("<tr data-id=\"{id}\""))).unwrap();
+        assert!(line(1).contains("<td class=\"n\">92,165</td>"), "{}", line(1));
+        assert!(line(2).contains("<td class=\"n\">-</td><td>call</td>"), "{}", line(2));
     }
 }

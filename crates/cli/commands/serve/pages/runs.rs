@@ -163,7 +163,8 @@ fn row(listed: &Listed) -> RunRow<'_> {
         point: r.point.as_ref(),
         repeat: r.repeat,
         rate: r.rate(),
-        mb_per_sec: r.mb_per_sec,
+        // MB/s means something only for a kind that moves bytes of its own (not Hammer's calls).
+        mb_per_sec: spindle_model::RunKind::parse(&r.kind).is_none_or(|k| k.moves_bytes()).then_some(r.mb_per_sec),
         io_mean_ns: r.latency_mean_ns,
         latency_of: listed.latency_of,
         lead_mean_ns: listed.lead_latency_mean_ns,
