@@ -268,3 +268,29 @@ fn a_data_path_with_quotes_and_backticks_is_only_a_path() {
         assert!(!data.exists());
     }
 }
+
+/// `db start` at once after the postmaster was killed (SIGKILL): its lock files (the data
+/// directory's and its socket's) still name it, a zombie until something reaps it, and its
+/// children are still on their way out; `db start` waits for them and starts the server on the
+/// same URL.
+#[test]
+fn db_start_right_after_the_postmaster_is_killed_starts_it() {
+    if !installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, data) = (dir.path().join("xdg"), dir.path().join("data"));
+    let up = db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).output().unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    let url = String::from_utf8_lossy(&up.stdout).trim().to_string();
+    let lock = std::fs::read_to_string(find_file(&data, "postmaster.pid").unwrap()).unwrap();
+    let pid: i32 = lock.lines().next().unwrap().trim().parse().unwrap();
+    // SAFETY: signals the test's own server.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    let start = db(&xdg).args(["start", "--data"]).arg(&data).output().unwrap();
+    let err = String::from_utf8_lossy(&start.stderr);
+    assert!(start.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), url, "{err}");
+    let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+}
