@@ -202,7 +202,10 @@ impl Conn {
         mut each: impl FnMut(&Row) -> Result<T, ColumnError>,
     ) -> Result<Vec<T>, StoreError> {
         let rows = match self {
-            Conn::Sqlite(c) => c.query(sql, args).map_err(|e| self.error(e))?,
+            Conn::Sqlite(c) => {
+                c.check_mapped()?;
+                c.query(sql, args).map_err(|e| self.error(e))?
+            }
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.query(&numbered(sql), args)?,
         };
@@ -223,6 +226,7 @@ impl Conn {
     /// otherwise. SQLite takes the write lock at once (waiting for another writer), so what
     /// `work` reads first is still so when it writes.
     pub fn write<T>(&self, work: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+        self.writable()?;
         self.batch(match self.dialect() {
             Dialect::Sqlite => "BEGIN IMMEDIATE",
             Dialect::Postgres => "BEGIN",
@@ -237,6 +241,16 @@ impl Conn {
                 let _ = self.batch("ROLLBACK");
                 Err(e)
             }
+        }
+    }
+
+    /// An error when the store cannot be written for a reason known before trying: an SQLite
+    /// file (or its log or index) made immutable.
+    pub fn writable(&self) -> Result<(), StoreError> {
+        match self {
+            Conn::Sqlite(c) => c.check_writable(),
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(_) => Ok(()),
         }
     }
 
