@@ -179,7 +179,10 @@ impl Conn {
     /// Runs one statement; returns how many rows it changed.
     pub fn execute(&self, sql: &str, args: &[Value]) -> Result<u64, StoreError> {
         match self {
-            Conn::Sqlite(c) => c.execute(sql, args).map_err(|e| self.error(e)),
+            Conn::Sqlite(c) => {
+                c.check_mapped()?;
+                c.execute(sql, args).map_err(|e| self.error(e))
+            }
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.execute(&numbered(sql), args),
         }
@@ -188,7 +191,10 @@ impl Conn {
     /// Runs statements without arguments, one after another.
     pub fn batch(&self, sql: &str) -> Result<(), StoreError> {
         match self {
-            Conn::Sqlite(c) => c.batch(sql).map_err(|e| self.error(e)),
+            Conn::Sqlite(c) => {
+                c.check_mapped()?;
+                c.batch(sql).map_err(|e| self.error(e))
+            }
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.batch(sql),
         }

@@ -49,7 +49,7 @@ impl SqliteConn {
         Ok(Some(SqliteConn { conn, path: path.to_path_buf(), shown: path.display().to_string() }))
     }
 
-    /// Before a statement: an error when the index SQLite shares in memory (`-shm`) was made
+    /// Before every statement (the store's `Conn` asks): an error when the index SQLite shares in memory (`-shm`) was made
     /// immutable (`chattr +i`). SQLite maps that file and writes to it on every transaction,
     /// reads too, and the kernel answers a write to a mapped immutable file with SIGBUS,
     /// which would kill spindle with the run unsaved; said here, the run is kept beside the
