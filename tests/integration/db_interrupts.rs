@@ -200,6 +200,85 @@ fn a_load_cut_by_mariadb_being_killed_keeps_its_rows_and_resumes_after_db_start(
     load_cut_and_resumed("mariadb", libc::SIGKILL);
 }
 
+/// A server that dies once every row is in, while the load builds its primary key: the rows
+/// are a run saved as interrupted (exit 1, saying what happened), as when it dies mid-chunk, and
+/// `--resume` after `db start` completes the load. The test holds a share lock on the table, so
+/// the key's build waits for it and the server is ended while the build is certain to be
+/// under way.
+#[test]
+fn a_load_cut_while_its_key_is_built_is_saved_and_resumed() {
+    if !postgres_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().join("xdg");
+    let store = dir.path().join("results.db");
+    let data = dir.path().join("data");
+    let (url, pid) = managed_up("postgres", &xdg, &data);
+    let load = |extra: &[&str]| {
+        let mut cmd = spindle_process();
+        cmd.env("SPINDLE_STORE", &store).args(["hammer", "load", "--db", &url, "--rows", "100K", "-q"]).args(extra);
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        cmd
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let connect = || {
+        let (client, conn) = rt.block_on(tokio_postgres::connect(&url, tokio_postgres::NoTls)).unwrap();
+        rt.spawn(conn);
+        client
+    };
+    // The lock's holder, and a watcher: inside the holder's transaction, the server's view of
+    // its sessions would stay as it was when the transaction began.
+    let (holder, watcher) = (connect(), connect());
+    let child = load(&[]).spawn().unwrap();
+    let started = Instant::now();
+    rt.block_on(async {
+        let exists = "SELECT to_regclass('testtransaction') IS NOT NULL";
+        while !watcher.query_one(exists, &[]).await.unwrap().get::<_, bool>(0) {
+            assert!(started.elapsed() < Duration::from_secs(60), "the table was never created");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        holder.batch_execute("BEGIN; LOCK TABLE testtransaction IN ACCESS SHARE MODE").await.unwrap();
+        let building =
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%PRIMARY KEY%'";
+        while watcher.query_one(building, &[]).await.unwrap().get::<_, i64>(0) == 0 {
+            assert!(started.elapsed() < Duration::from_secs(120), "the key's build never began");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    // An immediate shutdown: the server ends every session at once.
+    // SAFETY: signals the test's own server.
+    unsafe { libc::kill(pid, libc::SIGQUIT) };
+    let out = child.wait_with_output().unwrap();
+    drop((holder, watcher));
+    drop(rt);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "the load ran, and did not complete: {err}");
+    assert!(err.contains("the load stopped") && err.contains("run the load again with --resume"), "{err}");
+    let runs = runs_in(&store);
+    assert_eq!(runs.len(), 1, "{err}");
+    assert_eq!((runs[0]["kind"].as_str(), runs[0]["status"].as_str()), (Some("hammer-load"), Some("interrupted")));
+
+    let start = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "start", "--data"]).arg(&data).output().unwrap();
+    assert!(start.status.success(), "{}", String::from_utf8_lossy(&start.stderr));
+    let resumed = load(&["--resume"]).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(hammer_rows(&url), Some(100_000));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let keyed = rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        let sql = "SELECT count(*) FROM pg_constraint WHERE conrelid = 'testtransaction'::regclass AND contype = 'p'";
+        client.query_one(sql, &[]).await.unwrap().get::<_, i64>(0)
+    });
+    assert_eq!(keyed, 1, "the resumed load built the primary key");
+    let runs = runs_in(&store);
+    assert_eq!(runs.iter().filter(|r| r["status"] == "complete").count(), 1, "the resumed load completes: {runs:?}");
+    let down = spindle().env("XDG_DATA_HOME", &xdg).args(["db", "down", "--all", "--remove"]).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+    assert_eq!(servers_under(dir.path()), 0);
+}
+
 #[test]
 fn postgres_restarted_under_hammer_run_loses_calls_not_the_run() {
     if !postgres_installed() {

@@ -206,9 +206,11 @@ fn db_down_never_signals_a_look_alike() {
 
 /// `db down --remove` of an instance made in directories that were there (empty) before
 /// `db up`: what spindle made in them goes (the state file with the password first of all),
-/// the directories stay, and it says so, naming what is left and why.
+/// the directories stay with the owner and mode they had before `db up` (which made them the
+/// server's), and it says so, naming what is left and why.
 #[test]
 fn remove_takes_what_spindle_made_in_the_users_directories_and_says_what_it_kept() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     if !installed("postgres") {
         return;
     }
@@ -216,9 +218,15 @@ fn remove_takes_what_spindle_made_in_the_users_directories_and_says_what_it_kept
     let (xdg, data, wal) = (dir.path().join("xdg"), dir.path().join("data"), dir.path().join("wal"));
     std::fs::create_dir(&data).unwrap();
     std::fs::create_dir(&wal).unwrap();
+    for d in [&data, &wal] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o751)).unwrap();
+    }
+    let how = |d: &Path| std::fs::metadata(d).map(|m| (m.uid(), m.gid(), m.mode() & 0o7777)).unwrap();
+    let before = how(&data);
     let up =
         db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).arg("--wal").arg(&wal).output().unwrap();
     assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    assert_eq!(how(&data).2, 0o700, "the server's while it runs");
     std::fs::write(data.join("notes.txt"), "mine").unwrap();
     let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
     let err = String::from_utf8_lossy(&down.stderr);
@@ -231,6 +239,7 @@ fn remove_takes_what_spindle_made_in_the_users_directories_and_says_what_it_kept
     let (data_shown, wal_shown) = (data.to_str().unwrap(), wal.to_str().unwrap());
     assert!(err.contains(&format!("{data_shown} kept: it was there before `db up`")), "{err}");
     assert!(err.contains("left in it: notes.txt") && err.contains(&format!("{wal_shown} kept")), "{err}");
+    assert_eq!((how(&data), how(&wal)), (before, before), "given back as they were found (owner, group, mode)");
     let status = db(&xdg).args(["status", "--json"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "[]");
 }
@@ -267,4 +276,30 @@ fn a_data_path_with_quotes_and_backticks_is_only_a_path() {
         assert!(err.contains("--data") && err.contains("with space") && err.contains("white space"), "{err}");
         assert!(!data.exists());
     }
+}
+
+/// `db start` at once after the postmaster was killed (SIGKILL): its lock files (the data
+/// directory's and its socket's) still name it, a zombie until something reaps it, and its
+/// children are still on their way out; `db start` waits for them and starts the server on the
+/// same URL.
+#[test]
+fn db_start_right_after_the_postmaster_is_killed_starts_it() {
+    if !installed("postgres") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (xdg, data) = (dir.path().join("xdg"), dir.path().join("data"));
+    let up = db(&xdg).args(["up", "--engine", "postgres", "--data"]).arg(&data).output().unwrap();
+    assert!(up.status.success(), "{}", String::from_utf8_lossy(&up.stderr));
+    let url = String::from_utf8_lossy(&up.stdout).trim().to_string();
+    let lock = std::fs::read_to_string(find_file(&data, "postmaster.pid").unwrap()).unwrap();
+    let pid: i32 = lock.lines().next().unwrap().trim().parse().unwrap();
+    // SAFETY: signals the test's own server.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    let start = db(&xdg).args(["start", "--data"]).arg(&data).output().unwrap();
+    let err = String::from_utf8_lossy(&start.stderr);
+    assert!(start.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&start.stdout).trim(), url, "{err}");
+    let down = db(&xdg).args(["down", "--remove", "--data"]).arg(&data).output().unwrap();
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
 }

@@ -46,6 +46,7 @@ mod record_characterize;
 mod serve;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod server_db;
+mod store_immutable;
 #[cfg(feature = "postgres")]
 mod store_postgres;
 mod store_runs;

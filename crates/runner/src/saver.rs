@@ -44,6 +44,9 @@ impl Saver {
     pub fn new(at: impl Into<Location>) -> anyhow::Result<Saver> {
         let location = at.into();
         let store = Store::open_existing(&location)?;
+        if let Some(store) = &store {
+            store.writable()?;
+        }
         Ok(Saver { location, store, saved: Vec::new() })
     }
 

@@ -65,11 +65,13 @@ impl Access {
     }
 
     pub fn check(&self, req: &Request) -> Verdict {
-        if !self.hosts.is_empty() && !req.header("host").is_some_and(|h| self.hosts.iter().any(|a| a == h)) {
+        // A host name is case-insensitive (RFC 9110 §4.2.3): `LOCALHOST:8088` names this machine too.
+        let ours = |h: &str| self.hosts.iter().any(|a| a.eq_ignore_ascii_case(h));
+        if !self.hosts.is_empty() && !req.header("host").is_some_and(ours) {
             return Verdict::Refused(403, "this page answers to this machine's loopback address only");
         }
         let Some(token) = &self.token else { return Verdict::Allowed };
-        let bearer = req.header("authorization").and_then(|a| a.strip_prefix("Bearer "));
+        let bearer = req.header("authorization").and_then(bearer_credentials);
         let cookie = req
             .header("cookie")
             .and_then(|c| c.split(';').filter_map(|kv| kv.trim().split_once('=')).find(|(k, _)| *k == COOKIE))
@@ -87,6 +89,13 @@ impl Access {
     pub fn cookie(&self) -> String {
         format!("{COOKIE}={}; Path=/; HttpOnly; SameSite=Strict", self.token.as_deref().unwrap_or_default())
     }
+}
+
+/// The credentials of an `Authorization: Bearer` value; the scheme's name is case-insensitive
+/// (RFC 9110 §11.1), so `bearer` and `BEARER` are the same scheme.
+fn bearer_credentials(value: &str) -> Option<&str> {
+    let (scheme, credentials) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| credentials.trim_start())
 }
 
 /// Compared in time that does not depend on where they differ.
@@ -132,6 +141,10 @@ mod tests {
         assert!(matches!(a.check(&req("127.0.0.1:8088", &[], &[])), Verdict::Allowed));
         assert!(matches!(a.check(&req("localhost:8088", &[], &[])), Verdict::Allowed));
         assert!(matches!(a.check(&req("evil.example:8088", &[], &[])), Verdict::Refused(403, _)));
+        for name in ["LOCALHOST:8088", "LocalHost:8088", "[::1]:8088"] {
+            assert!(matches!(a.check(&req(name, &[], &[])), Verdict::Allowed), "{name}");
+        }
+        assert!(matches!(a.check(&req("localhost.evil.example:8088", &[], &[])), Verdict::Refused(403, _)));
     }
 
     #[test]
@@ -147,6 +160,13 @@ mod tests {
         assert!(matches!(a.check(&req("h:8088", &[], &[("cookie", &cookie)])), Verdict::Allowed));
         let bearer = format!("Bearer {token}");
         assert!(matches!(a.check(&req("h:8088", &[], &[("authorization", &bearer)])), Verdict::Allowed));
+        for scheme in ["bearer", "BEARER", "bEaReR"] {
+            let value = format!("{scheme} {token}");
+            assert!(matches!(a.check(&req("h:8088", &[], &[("authorization", &value)])), Verdict::Allowed), "{scheme}");
+        }
+        for wrong in [format!("Basic {token}"), format!("Bearer{token}"), format!("Bearer {token}x")] {
+            assert!(matches!(a.check(&req("h:8088", &[], &[("authorization", &wrong)])), Verdict::Refused(401, _)));
+        }
         assert!(Access::new("0.0.0.0:1".parse().unwrap(), Some("short".into())).is_err());
     }
 }

@@ -85,6 +85,11 @@ fn parse_head(text: &str) -> Result<Request, Refused> {
             Ok((name.trim().to_ascii_lowercase(), value.trim().to_string()))
         })
         .collect::<Result<Vec<_>, Refused>>()?;
+    // RFC 9112 §3.2: two Host lines leave the request's target ambiguous (a proxy and this
+    // server could each take a different one), so such a request is refused, not guessed at.
+    if headers.iter().filter(|(n, _)| n == "host").count() > 1 {
+        return Err(refused(400, "more than one Host header"));
+    }
     let (raw_path, raw_query) = target.split_once('?').unwrap_or((target, ""));
     if !raw_path.starts_with('/') {
         return Err(refused(400, "the path must start with /"));
@@ -236,6 +241,8 @@ mod tests {
             "GET /?a=%ff HTTP/1.1\r\n\r\n",
             "GET / HTTP/1.1\r\nno colon\r\n\r\n",
             "GET / HTTP/1.1\r\nHost: x",
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:8088\r\nHost: evil.example\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n",
         ] {
             let status = read(bad).unwrap_err().status;
             assert!((400..500).contains(&status), "{bad:?}: {status}");

@@ -26,6 +26,11 @@ pub enum StoreError {
     /// The database under the store failed a statement (SQLite's or the server's words).
     #[error("results store {store}: {cause}")]
     Database { store: String, cause: String },
+    /// A file of the store is immutable (`chattr +i`): nothing can be written to it.
+    #[error(
+        "results store {store}: {file} is immutable (chattr +i), so nothing can be saved in the store; `chattr -i {file}` lets spindle write to it again"
+    )]
+    Immutable { store: String, file: PathBuf },
     /// The store's server cannot be reached, or this build lacks its driver.
     #[error("results store {store}: {cause}")]
     Unreachable { store: String, cause: String },

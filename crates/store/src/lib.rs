@@ -86,4 +86,10 @@ impl Store {
     pub fn location(&self) -> &Location {
         &self.location
     }
+
+    /// An error when nothing could be saved in the store for a reason known before trying (a
+    /// file of it made immutable), so a command says it before it measures.
+    pub fn writable(&self) -> Result<(), StoreError> {
+        self.conn.writable()
+    }
 }

@@ -50,11 +50,18 @@ pub struct LoadFailure {
     pub why: String,
     /// The database's storage was full.
     pub out_of_space: bool,
+    /// Every row was in: what failed is what completes a load (PostgreSQL's primary key).
+    pub completing: bool,
 }
 
 impl LoadFailure {
     pub fn of(e: &crate::DbError) -> LoadFailure {
-        LoadFailure { why: e.to_string(), out_of_space: e.is_out_of_space() }
+        LoadFailure { why: e.to_string(), out_of_space: e.is_out_of_space(), completing: false }
+    }
+
+    /// A failure once every row is in, as the load is completed.
+    pub fn completing(e: &crate::DbError) -> LoadFailure {
+        LoadFailure { completing: true, ..LoadFailure::of(e) }
     }
 }
 

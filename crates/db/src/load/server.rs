@@ -98,12 +98,17 @@ where
         C::worker(url.clone(), Share { chunks, next, total, loaded, committed }, stop)
     })
     .await;
-    let failure = sent.error.as_ref().map(LoadFailure::of);
+    // From here on rows are committed, so whatever fails (the server gone away, its disk full)
+    // cuts the load short rather than erasing it: the outcome keeps the rows and the failure,
+    // and is saved as an interrupted run, as a worker's failure is.
+    let mut failure = sent.error.as_ref().map(LoadFailure::of);
     let committed = match lead.count().await {
         Ok(rows) => rows,
-        // The server that failed a worker cannot be asked: the chunks seen committed are known.
-        Err(_) if failure.is_some() => rows_before + sent.committed,
-        Err(e) => return Err(e),
+        // A server that cannot be asked: the chunks seen committed are known.
+        Err(e) => {
+            failure.get_or_insert_with(|| LoadFailure::of(&e));
+            rows_before + sent.committed
+        }
     };
     let sent_rows = (sent.per_second, sent.reported);
     let stopped = stop.load(Ordering::Relaxed);
@@ -112,7 +117,13 @@ where
         return Ok(outcome);
     }
     if !outcome.interrupted {
-        lead.complete().await?;
+        // Every row is in; the load is not complete until this is done (PostgreSQL's primary
+        // key), and `--resume` does it when it is cut.
+        if let Err(e) = lead.complete().await {
+            outcome.failure = Some(LoadFailure::completing(&e));
+            outcome.interrupted = true;
+            return Ok(outcome);
+        }
         outcome.elapsed = started.elapsed();
     }
     progress(committed, total);

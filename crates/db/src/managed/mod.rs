@@ -195,6 +195,10 @@ impl Instance {
         let _ = std::fs::remove_file(State::path(&self.state.data));
         let _ = std::fs::remove_dir_all(&self.state.socket_dir);
         registry::remove(registry, &self.state.data)?;
+        // Directories that were there before `db up` are given back as they were found.
+        for found in &self.state.found {
+            found.restore()?;
+        }
         // The user's directories: the data directory unless spindle made it, and those it
         // made things in.
         let mut theirs: Vec<&Path> = self.state.made_inside.iter().filter_map(|p| p.parent()).collect();

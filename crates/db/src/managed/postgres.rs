@@ -120,16 +120,19 @@ fn create_database(state: &State) -> Result<String, DbError> {
 /// the data directory's path in the command line: there, backticks in the path would run
 /// and a quote would break it.
 pub(super) fn start(state: &State) -> Result<u32, DbError> {
-    // A server killed a moment ago leaves its backends for a while and its lock file for good.
-    super::process::clear_stale_lock(&state.server_data, std::time::Duration::from_secs(30)).map_err(|pids| {
-        DbError::Managed {
+    // A server killed a moment ago leaves its backends for a while and its lock files (the
+    // data directory's and its socket's) for good.
+    let locks =
+        [state.server_data.join("postmaster.pid"), state.socket_dir.join(format!(".s.PGSQL.{}.lock", state.port))];
+    super::process::clear_stale_locks(&state.server_data, &locks, std::time::Duration::from_secs(30)).map_err(
+        |pids| DbError::Managed {
             what: "postgres".into(),
             why: format!(
                 "processes of an earlier server still work in {} after 30 s (pids {pids:?}); stop them first",
                 state.server_data.display()
             ),
-        }
-    })?;
+        },
+    )?;
     let owner = RunAs::choose(&state.os_user)?;
     let log = state.data.join("postgres.log");
     let mut cmd = owner.command(&bin("postgres")?);

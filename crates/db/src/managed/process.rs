@@ -1,7 +1,7 @@
 //! Whether a server process still runs, and waiting for it to go.
 
 use super::ManagedEngine;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Whether `pid` runs and is the server of the instance whose server data directory is
@@ -54,12 +54,13 @@ fn is_zombie(pid: u32) -> bool {
 }
 
 /// Makes way for a new PostgreSQL server in `server_data` after one was killed: waits up to
-/// `patience` for every process of the old one to be gone, then removes its lock file when the
-/// pid it names is gone or a zombie. PostgreSQL itself refuses to start while that pid exists,
-/// and a killed postmaster whose parent never reaps it stays a zombie for good; with no live
-/// process left in the directory, no backend can still be writing, so the file is stale.
+/// `patience` for every process of the old one to be gone, then removes each of its lock
+/// files (`locks`: the data directory's and the Unix socket's) whose pid is gone or a zombie.
+/// PostgreSQL itself refuses to start while a lock's pid exists, and a killed postmaster stays
+/// a zombie until its parent reaps it (for good under a parent that never does); with no live
+/// process left in the directory, no backend can still be writing, so the files are stale.
 /// Returns the pids still working there when patience ran out.
-pub(super) fn clear_stale_lock(server_data: &Path, patience: Duration) -> Result<(), Vec<u32>> {
+pub(super) fn clear_stale_locks(server_data: &Path, locks: &[PathBuf], patience: Duration) -> Result<(), Vec<u32>> {
     let until = Instant::now() + patience;
     loop {
         let live = live_in(server_data);
@@ -71,11 +72,12 @@ pub(super) fn clear_stale_lock(server_data: &Path, patience: Duration) -> Result
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let lock = server_data.join("postmaster.pid");
-    let Ok(text) = std::fs::read_to_string(&lock) else { return Ok(()) };
-    let pid = text.lines().next().and_then(|l| l.trim().parse::<u32>().ok());
-    if pid.is_none_or(|pid| !Path::new(&format!("/proc/{pid}")).exists() || is_zombie(pid)) {
-        let _ = std::fs::remove_file(&lock);
+    for lock in locks {
+        let Ok(text) = std::fs::read_to_string(lock) else { continue };
+        let pid = text.lines().next().and_then(|l| l.trim().parse::<u32>().ok());
+        if pid.is_none_or(|pid| !Path::new(&format!("/proc/{pid}")).exists() || is_zombie(pid)) {
+            let _ = std::fs::remove_file(lock);
+        }
     }
     Ok(())
 }
@@ -87,8 +89,12 @@ mod tests {
 
     #[test]
     fn a_killed_servers_lock_is_cleared_once_nothing_works_in_its_directory() {
-        let data = tempfile::tempdir().unwrap();
+        let (data, sockets) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let lock = data.path().join("postmaster.pid");
+        // The Unix socket's lock names the postmaster too (PostgreSQL refuses to start while
+        // either's pid exists), and lives in another directory.
+        let socket_lock = sockets.path().join(".s.PGSQL.5432.lock");
+        let locks = [lock.clone(), socket_lock.clone()];
         let mut server = std::process::Command::new("sleep").arg("60").current_dir(data.path()).spawn().unwrap();
         let running_in_data = || live_in(data.path()).contains(&server.id());
         let started = Instant::now();
@@ -96,9 +102,10 @@ mod tests {
             std::thread::sleep(Duration::from_millis(5));
         }
         std::fs::write(&lock, format!("{}\n{}\n", server.id(), data.path().display())).unwrap();
-        // Alive: the lock stays, and the process is named.
-        assert_eq!(clear_stale_lock(data.path(), Duration::ZERO), Err(vec![server.id()]));
-        assert!(lock.exists());
+        std::fs::write(&socket_lock, format!("{}\n{}\n", server.id(), data.path().display())).unwrap();
+        // Alive: the locks stay, and the process is named.
+        assert_eq!(clear_stale_locks(data.path(), &locks, Duration::ZERO), Err(vec![server.id()]));
+        assert!(lock.exists() && socket_lock.exists());
         // Killed and not reaped: a zombie, as a killed postmaster under a parent that never
         // reaps stays. The lock is stale and goes.
         server.kill().unwrap();
@@ -106,8 +113,8 @@ mod tests {
         while !is_zombie(server.id()) && started.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        assert_eq!(clear_stale_lock(data.path(), Duration::from_secs(30)), Ok(()));
-        assert!(!lock.exists());
+        assert_eq!(clear_stale_locks(data.path(), &locks, Duration::from_secs(30)), Ok(()));
+        assert!(!lock.exists() && !socket_lock.exists());
         let _ = server.wait();
     }
 

@@ -37,9 +37,44 @@ pub struct State {
     /// (A state written before spindle recorded them has none.)
     #[serde(default)]
     pub made_inside: Vec<PathBuf>,
+    /// The directories that were there (empty) before `db up`, with the owner and mode they
+    /// had: spindle gave them to the server's user, and `db down --remove` gives them back.
+    #[serde(default)]
+    pub found: Vec<FoundDir>,
     pub version: String,
     pub started_at: String,
     pub spindle_version: String,
+}
+
+/// A directory as `db up` found it, before making it the server's.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FoundDir {
+    pub path: PathBuf,
+    pub uid: u32,
+    pub gid: u32,
+    /// Its permission bits.
+    pub mode: u32,
+}
+
+impl FoundDir {
+    /// How `path` is now.
+    pub fn of(path: &Path) -> std::io::Result<FoundDir> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path)?;
+        Ok(FoundDir { path: path.to_path_buf(), uid: m.uid(), gid: m.gid(), mode: m.mode() & 0o7777 })
+    }
+
+    /// Gives the directory back the owner and mode it was found with (a directory gone since
+    /// is left gone). The owner first: a change of owner can clear the set-id bits.
+    pub fn restore(&self) -> Result<(), DbError> {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let Ok(now) = std::fs::metadata(&self.path) else { return Ok(()) };
+        let io = |e| DbError::Io(self.path.clone(), e);
+        if (now.uid(), now.gid()) != (self.uid, self.gid) {
+            std::os::unix::fs::chown(&self.path, Some(self.uid), Some(self.gid)).map_err(io)?;
+        }
+        std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(self.mode)).map_err(io)
+    }
 }
 
 impl State {

@@ -134,22 +134,24 @@ pub(super) fn port(port: Option<u16>) -> Result<u16, DbError> {
     }
 }
 
-/// Directories made for an instance, removed again if setting it up fails.
+/// Directories made for an instance, removed again if setting it up fails; and those found
+/// there (empty), given back their owner and mode if it fails.
 pub(super) struct Made {
     pub dirs: Vec<PathBuf>,
+    pub found: Vec<super::state::FoundDir>,
     keep: bool,
 }
 
 impl Made {
     pub fn new() -> Made {
-        Made { dirs: Vec::new(), keep: false }
+        Made { dirs: Vec::new(), found: Vec::new(), keep: false }
     }
 
     /// `dir`, which must not exist or be empty, created (with its missing parents) for `owner`.
     pub fn empty_dir(&mut self, dir: &Path, flag: &str, owner: &RunAs) -> Result<PathBuf, DbError> {
         let absolute = std::path::absolute(dir).map_err(|e| DbError::Io(dir.to_path_buf(), e))?;
         owner.check_reach(&absolute, flag)?;
-        match std::fs::read_dir(dir) {
+        let found_there = match std::fs::read_dir(dir) {
             Ok(mut entries) => {
                 if entries.next().is_some() {
                     return Err(managed(
@@ -157,6 +159,7 @@ impl Made {
                         "the directory is not empty; name a new or empty directory (spindle never writes over files it did not make)",
                     ));
                 }
+                true
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let mut missing = Vec::new();
@@ -171,14 +174,20 @@ impl Made {
                     })?;
                     self.dirs.push(d.clone());
                 }
+                false
             }
             Err(e) => return Err(managed(format!("{flag} {}", dir.display()), e.to_string())),
-        }
+        };
         let probe = dir.join(".spindle-write-test");
         std::fs::write(&probe, b"")
             .map_err(|e| managed(format!("{flag} {}", dir.display()), format!("not writable: {e}")))?;
         let _ = std::fs::remove_file(&probe);
         let canonical = std::fs::canonicalize(dir).map_err(|e| DbError::Io(dir.to_path_buf(), e))?;
+        // The user's directory is about to become the server's: how it was is kept to give back.
+        if found_there {
+            let found = super::state::FoundDir::of(&canonical).map_err(|e| DbError::Io(canonical.clone(), e))?;
+            self.found.push(found);
+        }
         owner.own(&canonical)?;
         // The server's user must be able to reach it.
         let _ = std::fs::set_permissions(&canonical, std::fs::Permissions::from_mode(0o700));
@@ -193,9 +202,10 @@ impl Made {
         Ok(dir.to_path_buf())
     }
 
-    pub fn keep(mut self) -> Vec<PathBuf> {
+    /// Keeps what was made: the directories made, and those found with how they were found.
+    pub fn keep(mut self) -> (Vec<PathBuf>, Vec<super::state::FoundDir>) {
         self.keep = true;
-        std::mem::take(&mut self.dirs)
+        (std::mem::take(&mut self.dirs), std::mem::take(&mut self.found))
     }
 }
 
@@ -204,6 +214,9 @@ impl Drop for Made {
         if !self.keep {
             for d in self.dirs.iter().rev() {
                 let _ = std::fs::remove_dir_all(d);
+            }
+            for f in &self.found {
+                let _ = f.restore();
             }
         }
     }
@@ -256,6 +269,7 @@ impl Setup {
             os_user: self.owner.name.clone(),
             created: Vec::new(),
             made_inside: Vec::new(),
+            found: Vec::new(),
             version: String::new(),
             started_at: spindle_model::time::rfc3339_utc(std::time::SystemTime::now()),
             spindle_version: env!("CARGO_PKG_VERSION").into(),
@@ -272,7 +286,7 @@ impl Setup {
                     .users_dirs()
                     .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()))
                     .collect();
-                state.created = self.made.keep();
+                (state.created, state.found) = self.made.keep();
                 state.write()?;
                 Ok(state)
             }
@@ -406,5 +420,31 @@ mod tests {
         drop(made);
         assert!(!dir.path().join("a").exists(), "what was made is removed when setup fails");
         assert!(full.join("mine.txt").exists(), "what the user owns stays");
+    }
+
+    #[test]
+    fn a_directory_found_empty_is_given_back_as_it_was() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = dir.path().join("theirs");
+        std::fs::create_dir(&theirs).unwrap();
+        std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o751)).unwrap();
+        let mode = || std::fs::metadata(&theirs).unwrap().mode() & 0o7777;
+        let me = RunAs::choose("nobody").unwrap();
+        // A setup that fails: the directory is the server's while it lasts, then as it was.
+        let mut made = Made::new();
+        made.empty_dir(&theirs, "--data", &me).unwrap();
+        assert_eq!(mode(), 0o700);
+        drop(made);
+        assert_eq!(mode(), 0o751, "a failed setup gives the directory back");
+        // One that succeeds keeps how it was found, for `db down --remove`.
+        let mut made = Made::new();
+        made.empty_dir(&theirs, "--data", &me).unwrap();
+        let (created, found) = made.keep();
+        assert!(created.is_empty());
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].mode, mode()), (0o751, 0o700));
+        found[0].restore().unwrap();
+        assert_eq!(mode(), 0o751);
     }
 }

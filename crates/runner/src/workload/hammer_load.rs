@@ -51,6 +51,11 @@ impl Workload for HammerLoad {
 pub fn load_end(outcome: &LoadOutcome) -> RunEnd {
     match &outcome.failure {
         Some(f) if f.out_of_space => RunEnd::OutOfSpace,
+        Some(f) if f.completing => RunEnd::Failed(format!(
+            "the load stopped as it was being completed: {}; all {} rows are in the table: once the database can go on, run the load again with --resume to complete it",
+            f.why,
+            outcome.rows_before + outcome.rows_loaded
+        )),
         Some(f) => RunEnd::Failed(format!(
             "the load stopped: {}; the {} rows committed before it are kept: once the database can go on, run the load again with --resume to load the rest",
             f.why,

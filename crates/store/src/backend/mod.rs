@@ -189,7 +189,10 @@ impl Conn {
     /// Runs one statement; returns how many rows it changed.
     pub fn execute(&self, sql: &str, args: &[Value]) -> Result<u64, StoreError> {
         match self {
-            Conn::Sqlite(c) => c.execute(sql, args).map_err(|e| self.error(e)),
+            Conn::Sqlite(c) => {
+                c.check_mapped()?;
+                c.execute(sql, args).map_err(|e| self.error(e))
+            }
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.execute(&numbered(sql), args),
         }
@@ -198,7 +201,10 @@ impl Conn {
     /// Runs statements without arguments, one after another.
     pub fn batch(&self, sql: &str) -> Result<(), StoreError> {
         match self {
-            Conn::Sqlite(c) => c.batch(sql).map_err(|e| self.error(e)),
+            Conn::Sqlite(c) => {
+                c.check_mapped()?;
+                c.batch(sql).map_err(|e| self.error(e))
+            }
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.batch(sql),
         }
@@ -212,7 +218,10 @@ impl Conn {
         mut each: impl FnMut(&Row) -> Result<T, ColumnError>,
     ) -> Result<Vec<T>, StoreError> {
         let rows = match self {
-            Conn::Sqlite(c) => c.query(sql, args).map_err(|e| self.error(e))?,
+            Conn::Sqlite(c) => {
+                c.check_mapped()?;
+                c.query(sql, args).map_err(|e| self.error(e))?
+            }
             #[cfg(feature = "postgres")]
             Conn::Postgres(c) => c.query(&numbered(sql), args)?,
         };
@@ -233,6 +242,7 @@ impl Conn {
     /// otherwise. SQLite takes the write lock at once (waiting for another writer), so what
     /// `work` reads first is still so when it writes.
     pub fn write<T>(&self, work: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+        self.writable()?;
         self.batch(match self.dialect() {
             Dialect::Sqlite => "BEGIN IMMEDIATE",
             Dialect::Postgres => "BEGIN",
@@ -247,6 +257,16 @@ impl Conn {
                 let _ = self.batch("ROLLBACK");
                 Err(e)
             }
+        }
+    }
+
+    /// An error when the store cannot be written for a reason known before trying: an SQLite
+    /// file (or its log or index) made immutable.
+    pub fn writable(&self) -> Result<(), StoreError> {
+        match self {
+            Conn::Sqlite(c) => c.check_writable(),
+            #[cfg(feature = "postgres")]
+            Conn::Postgres(_) => Ok(()),
         }
     }
 

@@ -6,15 +6,15 @@ use super::{Identity, Row, Value};
 use crate::schema::APPLICATION_ID;
 use crate::{StoreError, private};
 use rusqlite::{Connection, OpenFlags};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub(crate) struct SqliteConn {
     conn: Connection,
-    pub shown: String,
     /// The file opened, and which file it was (device and inode), to notice it replaced.
-    path: std::path::PathBuf,
+    path: PathBuf,
     file: Option<(u64, u64)>,
+    pub shown: String,
 }
 
 /// How long a spindle waits for another that holds the store (saving, or creating it).
@@ -48,7 +48,7 @@ impl SqliteConn {
         // file that is not a database refuses the setting: what it is gets said when the store
         // identifies it.
         let _ = conn.pragma_update(None, "cache_size", -512);
-        Ok(Some(SqliteConn { conn, shown: path.display().to_string(), path: path.into(), file: file_id(path) }))
+        Ok(Some(SqliteConn { conn, path: path.to_path_buf(), file: file_id(path), shown: path.display().to_string() }))
     }
 
     /// Whether the path no longer names the file this connection reads: removed, renamed,
@@ -56,6 +56,36 @@ impl SqliteConn {
     /// the old file's pages.
     pub fn gone(&self) -> bool {
         self.file.is_none() || file_id(&self.path) != self.file
+    }
+
+    /// Before every statement (the store's `Conn` asks): an error when the index SQLite shares in memory (`-shm`) was made
+    /// immutable (`chattr +i`). SQLite maps that file and writes to it on every transaction,
+    /// reads too, and the kernel answers a write to a mapped immutable file with SIGBUS,
+    /// which would kill spindle with the run unsaved; said here, the run is kept beside the
+    /// store.
+    pub fn check_mapped(&self) -> Result<(), StoreError> {
+        self.refuse_immutable(&[self.side_file("-shm")])
+    }
+
+    /// Before a transaction that writes: an error naming the store's file, its log or its
+    /// index when one is immutable, which SQLite would otherwise report as an I/O error or,
+    /// for the index, a SIGBUS.
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        self.refuse_immutable(&[self.path.clone(), self.side_file("-wal"), self.side_file("-shm")])
+    }
+
+    /// SQLite's file beside the store: `-wal` or `-shm` after the store's name.
+    fn side_file(&self, suffix: &str) -> PathBuf {
+        let mut name = self.path.clone().into_os_string();
+        name.push(suffix);
+        PathBuf::from(name)
+    }
+
+    fn refuse_immutable(&self, files: &[PathBuf]) -> Result<(), StoreError> {
+        match files.iter().find(|f| is_immutable(f)) {
+            Some(file) => Err(StoreError::Immutable { store: self.shown.clone(), file: file.clone() }),
+            None => Ok(()),
+        }
     }
 
     pub fn execute(&self, sql: &str, args: &[Value]) -> rusqlite::Result<u64> {
@@ -130,6 +160,21 @@ impl SqliteConn {
 fn file_id(path: &Path) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// Whether the file at `path` carries the immutable attribute (`chattr +i`), as `statx`
+/// tells it (a file that is missing, or a file system that keeps no such attribute: not).
+/// The standard library's metadata leaves the attributes out, so statx is called itself.
+fn is_immutable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+    // SAFETY: statx is plain data, for which all zeroes is a valid value.
+    let mut buf: libc::statx = unsafe { std::mem::zeroed() };
+    // SAFETY: `name` is a NUL-terminated path that outlives the call, and `buf` a statx the
+    // call fills; nothing else is touched.
+    let found = unsafe { libc::statx(libc::AT_FDCWD, name.as_ptr(), 0, libc::STATX_BASIC_STATS, &mut buf) } == 0;
+    let immutable = libc::STATX_ATTR_IMMUTABLE as u64;
+    found && buf.stx_attributes_mask & immutable != 0 && buf.stx_attributes & immutable != 0
 }
 
 fn to_sql(v: &Value) -> rusqlite::types::Value {
