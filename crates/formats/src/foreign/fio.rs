@@ -242,3 +242,36 @@ fn seconds(v: &str) -> Option<f64> {
 fn rfc3339_of_unix(secs: u64) -> String {
     spindle_model::time::rfc3339_utc(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
 }
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+
+    const REAL: [(&str, &str); 5] = [
+        ("fio-3.1 randread", include_str!("../../testdata/fio-plot_HPDL380G8-MX200_randread-1-1.json")),
+        ("fio-3.1 randwrite", include_str!("../../testdata/fio-plot_HPDL380G8-MX200_randwrite-8-64.json")),
+        ("fio-2.18", include_str!("../../testdata/fio-plot_example_data01_randread-01.json")),
+        ("fio-3.33 after a signal", include_str!("../../testdata/bensonjohnson_fio.json")),
+        ("fio-3.33 json+", include_str!("../../testdata/fio-3.33-plus.json")),
+    ];
+
+    /// Every run of the real files, as the reader that took the whole text read them before
+    /// it read a stream (`SPINDLE_UPDATE_GOLDEN=1` rewrites it after a change meant to show).
+    #[test]
+    fn the_real_files_read_as_the_whole_text_reader_read_them() {
+        let mut got = String::new();
+        let both = format!("{}\nfio: some message\n{}", REAL[4].1, REAL[0].1);
+        for (name, text) in REAL.into_iter().chain([("two documents with a message between", both.as_str())]) {
+            got += &format!("== {name}\n");
+            for run in parse(text).unwrap() {
+                got += &format!("{run:?}\n");
+            }
+        }
+        let golden = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/fio-runs.golden");
+        if std::env::var_os("SPINDLE_UPDATE_GOLDEN").is_some() {
+            std::fs::write(golden, &got).unwrap();
+        }
+        let want = std::fs::read_to_string(golden).unwrap();
+        let at = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+        assert!(want == got, "differs from {golden} at line {at:?}");
+    }
+}
