@@ -4,75 +4,41 @@
 //! a run), fio 2.x latencies in microseconds and io_bytes in KiB (up to 2.20), fio 3.x `_ns`
 //! fields, json+ `bins`. One run per job (with group_reporting, one per group).
 
+use super::fio_stream::{self, Header, Stop};
 use super::{ForeignRun, ForeignStats, ForeignThread, Tool};
 use crate::ParseError;
 use serde_json::{Map, Value};
+use std::io::Read;
+use std::ops::ControlFlow;
 
-pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
-    let mut runs = Vec::new();
-    let mut pos = 0;
-    while let Some(start) = next_document(text, pos) {
-        let mut stream = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-        let doc = match stream.next() {
-            Some(Ok(doc)) => doc,
-            Some(Err(e)) => {
-                let line = text[..start].matches('\n').count() + e.line().max(1);
-                return Err(ParseError(format!("line {line}: {e}")));
-            }
-            None => break,
-        };
-        pos = start + stream.byte_offset();
-        document(&doc, &mut runs).map_err(|why| ParseError(format!("byte {start}: {why}")))?;
-    }
-    Ok(runs)
-}
-
-/// The next `{` that starts a line: where a JSON document begins after fio's own messages.
-fn next_document(text: &str, from: usize) -> Option<usize> {
-    let rest = text.get(from..)?;
-    let mut offset = 0;
-    for line in rest.split_inclusive('\n') {
-        if line.trim_start().starts_with('{') {
-            return Some(from + offset + (line.len() - line.trim_start().len()));
-        }
-        offset += line.len();
-    }
-    None
-}
-
-fn document(doc: &Value, runs: &mut Vec<ForeignRun>) -> Result<(), String> {
-    let version = doc["fio version"].as_str().ok_or("no \"fio version\": not fio's JSON output")?;
-    let jobs =
-        doc["jobs"].as_array().or_else(|| doc["client_stats"].as_array()).ok_or("no \"jobs\" or \"client_stats\"")?;
-    let globals: Vec<&Map<String, Value>> = match &doc["global options"] {
-        Value::Object(m) => vec![m],
-        Value::Array(many) => many.iter().filter_map(Value::as_object).collect(),
-        _ => Vec::new(),
-    };
-    let started_at = doc["timestamp"].as_u64().map(rfc3339_of_unix);
-    for job in jobs {
-        let name = job["jobname"].as_str().unwrap_or("").to_string();
+/// Every run in `text` (UTF-8), each handed to `each` as soon as its job is read (a file of
+/// thousands of jobs is never held whole), until `each` returns `Break`.
+pub fn read(
+    text: impl Read,
+    each: &mut dyn FnMut(ForeignRun) -> Result<ControlFlow<()>, ParseError>,
+) -> Result<(), ParseError> {
+    fio_stream::jobs(text, &mut |header, job| {
+        let name = job["jobname"].as_str().unwrap_or("");
         if name == "All clients" {
-            continue;
+            return Ok(ControlFlow::Continue(()));
         }
         if !job["read"].is_object() && !job["write"].is_object() {
-            return Err(format!("job {name:?} has no \"read\" or \"write\" figures: not fio's results of a job"));
+            return Err(Stop::NotFio(format!(
+                "job {name:?} has no \"read\" or \"write\" figures: not fio's results of a job"
+            )));
         }
-        runs.push(job_run(job, version, &globals, started_at.clone())?);
-    }
-    Ok(())
+        each(job_run(&job, header)).map_err(Stop::Refused)
+    })
 }
 
-fn option<'a>(job: &'a Value, globals: &[&'a Map<String, Value>], key: &str) -> Option<&'a str> {
+fn option<'a>(job: &'a Value, globals: &'a [Map<String, Value>], key: &str) -> Option<&'a str> {
     job["job options"][key].as_str().or_else(|| globals.iter().find_map(|g| g.get(key)?.as_str()))
 }
 
-fn job_run(
-    job: &Value,
-    version: &str,
-    globals: &[&Map<String, Value>],
-    started_at: Option<String>,
-) -> Result<ForeignRun, String> {
+fn job_run(job: &Value, header: &Header) -> ForeignRun {
+    let version = header.version.as_deref().unwrap_or_default();
+    let globals = header.globals.as_slice();
+    let started_at = header.timestamp.map(rfc3339_of_unix);
     let old_kib = io_bytes_in_kib(version);
     let micro = job["read"].get("clat_ns").is_none() && job["write"].get("clat_ns").is_none();
     let read = direction(&job["read"], old_kib, micro);
@@ -90,7 +56,7 @@ fn job_run(
     let total = sum(&read, &write, runtime_ms / 1000.0);
     let client = job["hostname"].as_str().map(|h| format!(" on {h}")).unwrap_or_default();
     let jobs = option(job, globals, "numjobs").and_then(|v| v.parse::<u32>().ok()).unwrap_or(1);
-    Ok(ForeignRun {
+    ForeignRun {
         tool: Some(Tool::Fio),
         tool_version: Some(version.trim_start_matches("fio-").to_string()),
         name: format!("{}{client}", job["jobname"].as_str().unwrap_or("job")),
@@ -112,7 +78,7 @@ fn job_run(
         write,
         notes,
         ..ForeignRun::default()
-    })
+    }
 }
 
 /// fio up to 2.20 wrote io_bytes in KiB (fixed in 2.21).
@@ -242,6 +208,7 @@ fn seconds(v: &str) -> Option<f64> {
 fn rfc3339_of_unix(secs: u64) -> String {
     spindle_model::time::rfc3339_utc(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
 }
+
 #[cfg(test)]
 mod tests {
     use super::super::parse;
