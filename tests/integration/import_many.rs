@@ -31,7 +31,7 @@ fn run_count(store: &Path) -> usize {
 fn a_fio_file_of_many_jobs_is_a_run_per_job_and_one_broken_late_imports_none() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.db");
-    let jobs = 600;
+    let jobs = 200;
     let text = many_jobs(jobs);
     let file = dir.path().join("many.json");
     std::fs::write(&file, &text).unwrap();
@@ -44,11 +44,11 @@ fn a_fio_file_of_many_jobs_is_a_run_per_job_and_one_broken_late_imports_none() {
     assert_eq!(run_count(&store), jobs);
     let out = spindle_with_store(&store).arg("import").arg(&file).arg("--again").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("many.json: 600 runs from fio 3.33, saved as runs 601-1200"), "{stdout}");
+    assert!(stdout.contains("many.json: 200 runs from fio 3.33, saved as runs 201-400"), "{stdout}");
 
-    // Cut inside its 501st job: the 500 before it are not imported either.
+    // Cut inside its 151st job: the 150 before it are not imported either.
     let cut = dir.path().join("cut.json");
-    std::fs::write(&cut, &text[..text.find("\"job-500\"").unwrap()]).unwrap();
+    std::fs::write(&cut, &text[..text.find("\"job-150\"").unwrap()]).unwrap();
     let out = spindle_with_store(&store).arg("import").arg(&cut).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
