@@ -25,6 +25,7 @@ mod hammer_mysql;
 #[cfg(feature = "postgres")]
 mod hammer_postgres;
 mod house;
+mod import_many;
 mod import_report;
 mod io_bad_input;
 mod io_output;

@@ -156,6 +156,12 @@ impl TextStream {
         Ok(bytes)
     }
 
+    /// The whole text, from its first bytes on, to be read as a stream by a reader of its
+    /// own (fio's JSON, a job at a time).
+    pub fn into_reader(self) -> impl Read {
+        std::io::Cursor::new(self.head).chain(self.source)
+    }
+
     fn cannot(&self, e: std::io::Error) -> UsageError {
         UsageError::file(&self.path, format_args!("cannot read the {}: {e}", self.what))
     }

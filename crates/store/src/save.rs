@@ -57,20 +57,31 @@ impl Store {
     /// Saves an import's runs in one transaction, unless `stored`, asked inside it, finds
     /// them stored already: then it saves nothing and returns what `stored` found. The question
     /// and the save are one step for every spindle importing into this store (on any host), so
-    /// ten importing one file at once save it once.
+    /// ten importing one file at once save it once. `runs` saves each run as it comes to it
+    /// with the function it is given (a file of thousands of runs is read as it is saved,
+    /// never held whole), and may refuse the lot half way (`Ok(Err(_))`, a file that broke):
+    /// then nothing is saved either. Returns the runs' ids in the order they were saved.
     pub fn save_new<E>(
         &mut self,
-        runs: &[(&RunRecord, Placement)],
         stored: impl FnOnce(&Store) -> Result<Option<E>, StoreError>,
+        runs: impl FnOnce(
+            &mut dyn FnMut(&RunRecord, &Placement) -> Result<i64, StoreError>,
+        ) -> Result<Result<(), E>, StoreError>,
     ) -> Result<Result<Vec<i64>, E>, StoreError> {
         let this: &Store = self;
         let conn = &this.conn;
-        conn.write(|| {
+        conn.write_unless(|| {
             conn.serialize(Serial::Import)?;
             if let Some(found) = stored(this)? {
                 return Ok(Err(found));
             }
-            runs.iter().map(|(record, place)| insert(conn, record, place)).collect::<Result<_, _>>().map(Ok)
+            let mut ids = Vec::new();
+            let saved = runs(&mut |record, place| {
+                let id = insert(conn, record, place)?;
+                ids.push(id);
+                Ok(id)
+            })?;
+            Ok(saved.map(|()| ids))
         })
     }
 

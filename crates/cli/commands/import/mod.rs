@@ -1,93 +1,89 @@
-//! `spindle import`: other tools' result files into the store. Every file is read and parsed
+//! `spindle import`: other tools' result files into the store. Every file is read and checked
 //! before anything is saved, and all runs are saved in one transaction: a file that breaks
-//! anywhere imports nothing, and says where it broke.
+//! anywhere imports nothing, and says where it broke. Another tool's file is read again as its
+//! runs are saved, a run at a time, so a file of thousands of runs is never held whole.
+
+mod file;
 
 use crate::Outcome;
 use crate::args::ImportArgs;
 use crate::output;
 use crate::store;
 use crate::usage::UsageError;
-use sha2::{Digest, Sha256};
+use file::{Checked, Runs};
 use spindle_model::RunRecord;
-use spindle_store::{Placement, Store};
+use spindle_store::{Placement, Store, StoreError};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::ops::ControlFlow;
 
-/// One file, read and parsed.
-struct Parsed {
-    shown: String,
-    tool: &'static str,
-    version: Option<String>,
-    records: Vec<RunRecord>,
+/// Why nothing was saved.
+enum Refused {
+    /// The `n`th file is stored already, as these runs.
+    Already(usize, Vec<i64>),
+    /// A file could not be read again as it was read first.
+    File(UsageError),
 }
 
 pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
     let labels = output::labels(&args.labels)?;
     let now = std::time::SystemTime::now();
-    let mut parsed = Vec::with_capacity(args.files.len());
-    let mut hashes: Vec<(String, String)> = Vec::new();
+    let mut checked: Vec<Checked> = Vec::with_capacity(args.files.len());
     for path in &args.files {
-        let (file, sha) = parse_file(path, now)?;
-        if let Some((first, _)) = hashes.iter().find(|(_, h)| *h == sha) {
-            return Err(UsageError::file(path, format_args!("the same bytes as {first}, given twice")).into());
+        let file = file::check(path)?;
+        if let Some(first) = checked.iter().find(|f| f.sha == file.sha) {
+            return Err(UsageError::file(path, format_args!("the same bytes as {}, given twice", first.shown)).into());
         }
-        hashes.push((file.shown.clone(), sha));
-        parsed.push(file);
+        checked.push(file);
     }
     let location = store::location(&args.store)?;
     let mut store = Store::open(&location)?;
-    for file in &mut parsed {
-        let foreign = file.tool != "spindle";
-        for r in &mut file.records {
-            r.labels.extend(labels.clone());
-            // A spindle run keeps the command that measured it; a foreign one says it was
-            // imported.
-            if foreign {
-                r.command_line = output::command_line();
-            }
-        }
-    }
-    let all: Vec<(&RunRecord, Placement)> =
-        parsed.iter().flat_map(|f| f.records.iter().map(|r| (r, Placement::default()))).collect();
     // Whether a file is stored already is asked in the save's own transaction: another
     // spindle importing the same file at the same moment must not save it a second time.
-    let already = |store: &Store| -> Result<Option<(usize, Vec<i64>)>, spindle_store::StoreError> {
+    let already = |store: &Store| -> Result<Option<Refused>, StoreError> {
         if args.again {
             return Ok(None);
         }
-        for (i, ((_, sha), file)) in hashes.iter().zip(&parsed).enumerate() {
-            let mut ids = store.imported_from(sha)?;
-            if file.tool == "spindle" {
-                for r in &file.records {
+        for (i, file) in checked.iter().enumerate() {
+            let mut ids = store.imported_from(&file.sha)?;
+            if let Runs::Records(records) = &file.runs {
+                for r in records {
                     ids.extend(store.same_runs(r)?);
                 }
             }
             if !ids.is_empty() {
-                return Ok(Some((i, ids)));
+                return Ok(Some(Refused::Already(i, ids)));
             }
         }
         Ok(None)
     };
-    let ids = match store.save_new(&all, already)? {
+    // `--json` prints every record saved, so only then are they kept.
+    let mut printed: Vec<RunRecord> = Vec::new();
+    let saving =
+        Saving { args, labels: &labels, now, checked: &checked, printed: args.print.json.then_some(&mut printed) };
+    let ids = match store.save_new(already, |save| saving.save(save))? {
         Ok(ids) => ids,
-        Err((i, ids)) => {
+        Err(Refused::File(e)) => return Err(e.into()),
+        Err(Refused::Already(i, ids)) => {
             let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-            let shown = &hashes[i].0;
             return Err(UsageError::file(
                 &args.files[i],
-                format_args!("already imported (runs {}); pass --again to import {shown} once more", list.join(", ")),
+                format_args!(
+                    "already imported (runs {}); pass --again to import {} once more",
+                    list.join(", "),
+                    checked[i].shown
+                ),
             )
             .into());
         }
     };
     if args.print.json {
-        let records: Vec<RunRecord> = parsed.into_iter().flat_map(|f| f.records).collect();
-        output::print(&records, &crate::args::OutputArgs { json: true, ..Default::default() })?;
+        output::print(&printed, &crate::args::OutputArgs { json: true, ..Default::default() })?;
     } else {
         let mut out = String::new();
         let mut ids = ids.iter();
-        for f in &parsed {
-            let mine: Vec<String> = ids.by_ref().take(f.records.len()).map(i64::to_string).collect();
+        for f in &checked {
+            let mine: Vec<String> = ids.by_ref().take(f.count()).map(i64::to_string).collect();
             let version = f.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
             let runs = if mine.len() == 1 { "1 run".to_string() } else { format!("{} runs", mine.len()) };
             let saved = if mine.len() == 1 { "run" } else { "runs" };
@@ -99,54 +95,91 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-fn parse_file(path: &Path, now: std::time::SystemTime) -> Result<(Parsed, String), UsageError> {
-    let shown = path.display().to_string();
-    // The largest results seen are fio's JSON with every job's latency bins: tens of MB.
-    let bytes = crate::input_file::read_limited(path, 256 << 20, "result file")?;
-    let sha: String = Sha256::digest(&bytes).iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    });
-    let text = String::from_utf8_lossy(&bytes);
-    if let Some(records) = spindle_records(&text).map_err(|e| UsageError::file(path, e))? {
-        return Ok((Parsed { shown, tool: "spindle", version: None, records }, sha));
-    }
-    let runs = spindle_formats::foreign::parse(&text)
-        .map_err(|e| UsageError::file(path, format_args!("{e}; nothing was imported")))?;
-    if runs.is_empty() {
-        return Err(UsageError::file(path, "holds no run to import"));
-    }
-    let source = spindle_formats::foreign::record::Source {
-        file: &shown,
-        sha256: &sha,
-        imported_at: now,
-        file_time: std::fs::metadata(path).and_then(|m| m.modified()).ok(),
-    };
-    let records = runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| spindle_formats::foreign::record::record_of(run, i as u32 + 1, &source))
-        .collect();
-    let tool = runs[0].tool.map_or("an unknown tool", |t| t.name());
-    let version = runs[0].tool_version.clone();
-    Ok((Parsed { shown, tool, version, records }, sha))
+/// The files' runs, saved in the store's transaction.
+struct Saving<'a> {
+    args: &'a ImportArgs,
+    labels: &'a BTreeMap<String, String>,
+    now: std::time::SystemTime,
+    checked: &'a [Checked],
+    printed: Option<&'a mut Vec<RunRecord>>,
 }
 
-/// spindle's own run records (`--json` output, a run kept when its store could not take it):
-/// `None` when the text is not one; an error when it is one that does not read.
-fn spindle_records(text: &str) -> Result<Option<Vec<RunRecord>>, String> {
-    let start = text.trim_start();
-    if !(start.starts_with('{') || start.starts_with('[')) || !start.contains(spindle_model::record::SCHEMA_FAMILY) {
-        return Ok(None);
+type Save<'s> = dyn FnMut(&RunRecord, &Placement) -> Result<i64, StoreError> + 's;
+
+impl Saving<'_> {
+    fn save(mut self, save: &mut Save<'_>) -> Result<Result<(), Refused>, StoreError> {
+        let (checked, args) = (self.checked, self.args);
+        for (file, path) in checked.iter().zip(&args.files) {
+            match &file.runs {
+                Runs::Records(records) => {
+                    for r in records {
+                        let mut r = r.clone();
+                        r.labels.extend(self.labels.clone());
+                        self.keep(save, r)?;
+                    }
+                }
+                Runs::Foreign(count) => {
+                    if let Err(refused) = self.foreign(save, file, path, *count)? {
+                        return Ok(Err(refused));
+                    }
+                }
+            }
+        }
+        Ok(Ok(()))
     }
-    let records = match serde_json::from_str::<Vec<RunRecord>>(text) {
-        Ok(many) => many,
-        Err(_) => vec![
-            serde_json::from_str::<RunRecord>(text)
-                .map_err(|e| format!("line {}: not a spindle run record ({e}); nothing was imported", e.line()))?,
-        ],
-    };
-    Ok(Some(records))
+
+    /// Saves a run, and keeps it to be printed when it is.
+    fn keep(&mut self, save: &mut Save<'_>, record: RunRecord) -> Result<(), StoreError> {
+        save(&record, &Placement::default())?;
+        if let Some(printed) = self.printed.as_mut() {
+            printed.push(record);
+        }
+        Ok(())
+    }
+
+    /// Another tool's file read again, each run saved as it is read; refused when the file
+    /// is no longer what was read first.
+    fn foreign(
+        &mut self,
+        save: &mut Save<'_>,
+        file: &Checked,
+        path: &std::path::Path,
+        count: usize,
+    ) -> Result<Result<(), Refused>, StoreError> {
+        let source = spindle_formats::foreign::record::Source {
+            file: &file.shown,
+            sha256: &file.sha,
+            imported_at: self.now,
+            file_time: std::fs::metadata(path).and_then(|m| m.modified()).ok(),
+        };
+        // A spindle run keeps the command that measured it; a foreign one says it was imported.
+        let command_line = output::command_line();
+        let (mut n, mut failed) = (0, None);
+        let read = file::read_foreign(path, |run| {
+            n += 1;
+            let mut r = spindle_formats::foreign::record::record_of(&run, n as u32, &source);
+            r.labels.extend(self.labels.clone());
+            r.command_line = command_line.clone();
+            match self.keep(save, r) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    failed = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match read {
+            Ok(sha) if sha == file.sha && n == count => Ok(Ok(())),
+            Ok(_) => Ok(Err(Refused::File(UsageError::file(
+                path,
+                "changed while it was imported; nothing was imported: import it again once it is written",
+            )))),
+            Err(e) => Ok(Err(Refused::File(e))),
+        }
+    }
 }
 
 /// `5`, `5-7`: consecutive ids as a range.

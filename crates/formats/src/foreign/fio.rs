@@ -4,75 +4,41 @@
 //! a run), fio 2.x latencies in microseconds and io_bytes in KiB (up to 2.20), fio 3.x `_ns`
 //! fields, json+ `bins`. One run per job (with group_reporting, one per group).
 
+use super::fio_stream::{self, Header, Stop};
 use super::{ForeignRun, ForeignStats, ForeignThread, Tool};
 use crate::ParseError;
 use serde_json::{Map, Value};
+use std::io::Read;
+use std::ops::ControlFlow;
 
-pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
-    let mut runs = Vec::new();
-    let mut pos = 0;
-    while let Some(start) = next_document(text, pos) {
-        let mut stream = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-        let doc = match stream.next() {
-            Some(Ok(doc)) => doc,
-            Some(Err(e)) => {
-                let line = text[..start].matches('\n').count() + e.line().max(1);
-                return Err(ParseError(format!("line {line}: {e}")));
-            }
-            None => break,
-        };
-        pos = start + stream.byte_offset();
-        document(&doc, &mut runs).map_err(|why| ParseError(format!("byte {start}: {why}")))?;
-    }
-    Ok(runs)
-}
-
-/// The next `{` that starts a line: where a JSON document begins after fio's own messages.
-fn next_document(text: &str, from: usize) -> Option<usize> {
-    let rest = text.get(from..)?;
-    let mut offset = 0;
-    for line in rest.split_inclusive('\n') {
-        if line.trim_start().starts_with('{') {
-            return Some(from + offset + (line.len() - line.trim_start().len()));
-        }
-        offset += line.len();
-    }
-    None
-}
-
-fn document(doc: &Value, runs: &mut Vec<ForeignRun>) -> Result<(), String> {
-    let version = doc["fio version"].as_str().ok_or("no \"fio version\": not fio's JSON output")?;
-    let jobs =
-        doc["jobs"].as_array().or_else(|| doc["client_stats"].as_array()).ok_or("no \"jobs\" or \"client_stats\"")?;
-    let globals: Vec<&Map<String, Value>> = match &doc["global options"] {
-        Value::Object(m) => vec![m],
-        Value::Array(many) => many.iter().filter_map(Value::as_object).collect(),
-        _ => Vec::new(),
-    };
-    let started_at = doc["timestamp"].as_u64().map(rfc3339_of_unix);
-    for job in jobs {
-        let name = job["jobname"].as_str().unwrap_or("").to_string();
+/// Every run in `text` (UTF-8), each handed to `each` as soon as its job is read (a file of
+/// thousands of jobs is never held whole), until `each` returns `Break`.
+pub fn read(
+    text: impl Read,
+    each: &mut dyn FnMut(ForeignRun) -> Result<ControlFlow<()>, ParseError>,
+) -> Result<(), ParseError> {
+    fio_stream::jobs(text, &mut |header, job| {
+        let name = job["jobname"].as_str().unwrap_or("");
         if name == "All clients" {
-            continue;
+            return Ok(ControlFlow::Continue(()));
         }
         if !job["read"].is_object() && !job["write"].is_object() {
-            return Err(format!("job {name:?} has no \"read\" or \"write\" figures: not fio's results of a job"));
+            return Err(Stop::NotFio(format!(
+                "job {name:?} has no \"read\" or \"write\" figures: not fio's results of a job"
+            )));
         }
-        runs.push(job_run(job, version, &globals, started_at.clone())?);
-    }
-    Ok(())
+        each(job_run(&job, header)).map_err(Stop::Refused)
+    })
 }
 
-fn option<'a>(job: &'a Value, globals: &[&'a Map<String, Value>], key: &str) -> Option<&'a str> {
+fn option<'a>(job: &'a Value, globals: &'a [Map<String, Value>], key: &str) -> Option<&'a str> {
     job["job options"][key].as_str().or_else(|| globals.iter().find_map(|g| g.get(key)?.as_str()))
 }
 
-fn job_run(
-    job: &Value,
-    version: &str,
-    globals: &[&Map<String, Value>],
-    started_at: Option<String>,
-) -> Result<ForeignRun, String> {
+fn job_run(job: &Value, header: &Header) -> ForeignRun {
+    let version = header.version.as_deref().unwrap_or_default();
+    let globals = header.globals.as_slice();
+    let started_at = header.timestamp.map(rfc3339_of_unix);
     let old_kib = io_bytes_in_kib(version);
     let micro = job["read"].get("clat_ns").is_none() && job["write"].get("clat_ns").is_none();
     let read = direction(&job["read"], old_kib, micro);
@@ -90,7 +56,7 @@ fn job_run(
     let total = sum(&read, &write, runtime_ms / 1000.0);
     let client = job["hostname"].as_str().map(|h| format!(" on {h}")).unwrap_or_default();
     let jobs = option(job, globals, "numjobs").and_then(|v| v.parse::<u32>().ok()).unwrap_or(1);
-    Ok(ForeignRun {
+    ForeignRun {
         tool: Some(Tool::Fio),
         tool_version: Some(version.trim_start_matches("fio-").to_string()),
         name: format!("{}{client}", job["jobname"].as_str().unwrap_or("job")),
@@ -112,7 +78,7 @@ fn job_run(
         write,
         notes,
         ..ForeignRun::default()
-    })
+    }
 }
 
 /// fio up to 2.20 wrote io_bytes in KiB (fixed in 2.21).
@@ -241,4 +207,38 @@ fn seconds(v: &str) -> Option<f64> {
 
 fn rfc3339_of_unix(secs: u64) -> String {
     spindle_model::time::rfc3339_utc(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+
+    const REAL: [(&str, &str); 5] = [
+        ("fio-3.1 randread", include_str!("../../testdata/fio-plot_HPDL380G8-MX200_randread-1-1.json")),
+        ("fio-3.1 randwrite", include_str!("../../testdata/fio-plot_HPDL380G8-MX200_randwrite-8-64.json")),
+        ("fio-2.18", include_str!("../../testdata/fio-plot_example_data01_randread-01.json")),
+        ("fio-3.33 after a signal", include_str!("../../testdata/bensonjohnson_fio.json")),
+        ("fio-3.33 json+", include_str!("../../testdata/fio-3.33-plus.json")),
+    ];
+
+    /// Every run of the real files, as the reader that took the whole text read them before
+    /// it read a stream (`SPINDLE_UPDATE_GOLDEN=1` rewrites it after a change meant to show).
+    #[test]
+    fn the_real_files_read_as_the_whole_text_reader_read_them() {
+        let mut got = String::new();
+        let both = format!("{}\nfio: some message\n{}", REAL[4].1, REAL[0].1);
+        for (name, text) in REAL.into_iter().chain([("two documents with a message between", both.as_str())]) {
+            got += &format!("== {name}\n");
+            for run in parse(text).unwrap() {
+                got += &format!("{run:?}\n");
+            }
+        }
+        let golden = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/fio-runs.golden");
+        if std::env::var_os("SPINDLE_UPDATE_GOLDEN").is_some() {
+            std::fs::write(golden, &got).unwrap();
+        }
+        let want = std::fs::read_to_string(golden).unwrap();
+        let at = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+        assert!(want == got, "differs from {golden} at line {at:?}");
+    }
 }

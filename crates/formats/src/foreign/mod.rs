@@ -2,12 +2,15 @@
 //! and XML, fio JSON, IOMeter results CSV (../shared/reference/io-tools.md describes each). A figure
 //! a file does not give stays `None`, never a made-up zero; what was assumed is in `notes`.
 //! A file that breaks anywhere is an error naming the line (or byte), so nothing half-read is
-//! ever imported.
+//! ever imported. fio's JSON is read as a stream (`read`), a job at a time: its files run to
+//! hundreds of MB.
 
 mod diskspd;
 mod diskspd_xml;
 mod fio;
+mod fio_stream;
 mod iometer;
+mod lossy;
 pub mod record;
 mod sqlio;
 #[cfg(test)]
@@ -15,6 +18,8 @@ mod tests;
 mod xml_depth;
 
 use crate::ParseError;
+use std::io::Read;
+use std::ops::ControlFlow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
@@ -93,9 +98,19 @@ pub struct ForeignThread {
 
 const FORMATS: &str = "SQLIO text, DiskSpd text or XML, fio JSON, IOMeter results CSV";
 
-/// Which tool wrote `text`, from its content.
+/// How much of the start of a file tells which tool wrote it: a file read as a stream is told
+/// from the same bytes as one read whole.
+const DETECT: usize = 64 << 10;
+/// The most of a file read whole (all but fio's JSON): more than any such file holds.
+const WHOLE_LIMIT: u64 = 256 << 20;
+
+/// Which tool wrote `text`, from its content (its first `DETECT` bytes).
 pub fn detect(text: &str) -> Option<Tool> {
-    let start = text.trim_start_matches('\u{feff}').trim_start();
+    let mut end = text.len().min(DETECT);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let start = text[..end].trim_start_matches('\u{feff}').trim_start();
     if start.starts_with("sqlio v") {
         Some(Tool::Sqlio)
     } else if start.starts_with("'Test Type") || start.starts_with("'Version") {
@@ -116,27 +131,87 @@ pub fn detect(text: &str) -> Option<Tool> {
     }
 }
 
-/// Every run in the file.
+/// Every run in the file, as `read` reads it.
 pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let runs = match detect(text) {
-        Some(Tool::Sqlio) => sqlio::parse(text)?,
-        Some(Tool::Diskspd) if text.trim_start().starts_with('<') => diskspd_xml::parse(text)?,
-        Some(Tool::Diskspd) => diskspd::parse(text)?,
-        Some(Tool::Fio) => fio::parse(text)?,
-        Some(Tool::Iometer) => iometer::parse(text)?,
-        None if text.trim().is_empty() => return Err(ParseError("the file is empty".into())),
-        None => return Err(ParseError(format!("not a result file spindle imports ({FORMATS})"))),
+    let mut runs = Vec::new();
+    read(text.as_bytes(), |run| {
+        runs.push(run);
+        ControlFlow::Continue(())
+    })?;
+    Ok(runs)
+}
+
+/// Every run in the file `input` reads, each handed to `each` as soon as it is read, until
+/// `each` returns `Break`: fio's JSON a job at a time, in bounded memory; the other formats
+/// once the whole file is read (up to `WHOLE_LIMIT`). Bytes that are not UTF-8 are read as
+/// U+FFFD. A file that breaks after some of its runs were handed on is an error all the
+/// same: the runs handed on are to be dropped.
+pub fn read(input: impl Read, mut each: impl FnMut(ForeignRun) -> ControlFlow<()>) -> Result<(), ParseError> {
+    let cannot = |e: std::io::Error| ParseError(format!("cannot read the file: {e}"));
+    let mut text = lossy::Lossy::new(input);
+    let mut head = Vec::with_capacity(DETECT);
+    (&mut text).take(DETECT as u64).read_to_end(&mut head).map_err(cannot)?;
+    // The first bytes may end inside a character.
+    let tool = detect(&String::from_utf8_lossy(&head));
+    let bom = if head.starts_with("\u{feff}".as_bytes()) { 3 } else { 0 };
+    let mut count = 0;
+    let mut checked = |run: ForeignRun| -> Result<ControlFlow<()>, ParseError> {
+        count += 1;
+        Ok(each(check(count, run)?))
     };
-    if runs.is_empty() {
+    // fio's JSON is streamed; the others are read whole, then parsed.
+    let whole: Option<ParseWhole> = match tool {
+        Some(Tool::Fio) => None,
+        Some(Tool::Sqlio) => Some(sqlio::parse),
+        Some(Tool::Diskspd) => Some(diskspd_text_or_xml),
+        Some(Tool::Iometer) => Some(iometer::parse),
+        None => Some(no_format),
+    };
+    if let Some(parse) = whole {
+        let mut whole = head;
+        (&mut text).take(WHOLE_LIMIT + 1).read_to_end(&mut whole).map_err(cannot)?;
+        if whole.len() as u64 > WHOLE_LIMIT {
+            return Err(ParseError(format!(
+                "larger than {} MiB, more than any {FORMATS} file holds",
+                WHOLE_LIMIT >> 20
+            )));
+        }
+        // Valid UTF-8 already: borrowed, not copied.
+        for run in parse(&String::from_utf8_lossy(&whole[bom..]))? {
+            if checked(run)?.is_break() {
+                return Ok(());
+            }
+        }
+    } else {
+        fio::read(std::io::Cursor::new(&head[bom..]).chain(text), &mut checked)?;
+    }
+    if count == 0 {
         return Err(ParseError("the file holds no complete run".into()));
     }
-    let mut runs = runs;
-    for (i, run) in runs.iter_mut().enumerate() {
-        sane(run).map_err(|why| ParseError(format!("run {} ({}): {why}", i + 1, printable(&run.name))))?;
-        printable_text(run);
+    Ok(())
+}
+
+/// A reader of a format read whole.
+type ParseWhole = fn(&str) -> Result<Vec<ForeignRun>, ParseError>;
+
+fn diskspd_text_or_xml(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
+    if text.trim_start().starts_with('<') { diskspd_xml::parse(text) } else { diskspd::parse(text) }
+}
+
+/// A file no tool's: empty, or not one of `FORMATS`.
+fn no_format(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
+    if text.trim().is_empty() {
+        Err(ParseError("the file is empty".into()))
+    } else {
+        Err(ParseError(format!("not a result file spindle imports ({FORMATS})")))
     }
-    Ok(runs)
+}
+
+/// The `n`th run of a file, if its figures are sane, with its words made printable.
+fn check(n: usize, mut run: ForeignRun) -> Result<ForeignRun, ParseError> {
+    sane(&run).map_err(|why| ParseError(format!("run {n} ({}): {why}", printable(&run.name))))?;
+    printable_text(&mut run);
+    Ok(run)
 }
 
 /// The file's words with their line breaks written out (`\n`, `\r`): one in a target's name

@@ -242,15 +242,30 @@ impl Conn {
     /// otherwise. SQLite takes the write lock at once (waiting for another writer), so what
     /// `work` reads first is still so when it writes.
     pub fn write<T>(&self, work: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+        self.write_unless(|| work().map(Ok::<T, std::convert::Infallible>)).map(|done| match done {
+            Ok(done) => done,
+        })
+    }
+
+    /// As `write`, and what `work` refuses (`Ok(Err(_))`, an import whose file broke half
+    /// way) is rolled back too.
+    pub fn write_unless<T, E>(
+        &self,
+        work: impl FnOnce() -> Result<Result<T, E>, StoreError>,
+    ) -> Result<Result<T, E>, StoreError> {
         self.writable()?;
         self.batch(match self.dialect() {
             Dialect::Sqlite => "BEGIN IMMEDIATE",
             Dialect::Postgres => "BEGIN",
         })?;
         match work() {
-            Ok(done) => {
+            Ok(Ok(done)) => {
                 self.batch("COMMIT")?;
-                Ok(done)
+                Ok(Ok(done))
+            }
+            Ok(Err(refused)) => {
+                self.batch("ROLLBACK")?;
+                Ok(Err(refused))
             }
             Err(e) => {
                 // The error said is the first; a rollback on a broken connection fails too.
