@@ -163,6 +163,11 @@ fn one_line(r: &RunRecord) -> String {
     } else {
         String::new()
     };
+    if s.lead_count() == 0 && r.kind().times_operations() {
+        // Stopped before any completed: its latencies are zeros that measured nothing.
+        let (rate, per_sec, none) = (spindle_report::view::rate_text(s.iops), r.counts.per_sec(), r.counts.plural());
+        return format!("{rate} {per_sec}{bandwidth}, no {none} completed");
+    }
     let (of, l) = s.lead_latency();
     let (named, beside) = match of {
         LatencyOf::Commit => ("commit ", format!(", I/O mean {}", format_latency_ns(s.latency_ns.mean))),

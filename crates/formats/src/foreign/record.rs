@@ -77,11 +77,23 @@ fn absent(run: &ForeignRun) -> Vec<String> {
     if t.histogram_ns.is_empty() {
         out.push(Unrecorded::Histogram);
     }
-    if t.percentiles_ns.is_empty() && t.histogram_ns.is_empty() {
+    // Each of the six a report shows, or none: one the file lacks would read as 0 ns.
+    let given = |p: f64| percentile_in_file(t, p).is_some();
+    if t.histogram_ns.is_empty() && !spindle_model::record::PERCENTILES.into_iter().all(given) {
         out.push(Unrecorded::Percentiles);
     }
     if t.latency_mean_ns.is_none() {
         out.push(Unrecorded::Latency);
+    } else {
+        for (figure, unrecorded) in [
+            (t.latency_min_ns, Unrecorded::LatencyMin),
+            (t.latency_max_ns, Unrecorded::LatencyMax),
+            (t.latency_stddev_ns, Unrecorded::LatencyStddev),
+        ] {
+            if figure.is_none() {
+                out.push(unrecorded);
+            }
+        }
     }
     if run.duration_s.is_none() {
         out.push(Unrecorded::Duration);
@@ -177,16 +189,17 @@ fn histogram_of(s: &ForeignStats) -> Option<Histogram> {
     Some(h)
 }
 
-/// The file's percentiles, where it gives them; else those of its bins; else none (0).
+/// The `p`th percentile's latency, ns, as the file gives it.
+fn percentile_in_file(s: &ForeignStats, p: f64) -> Option<f64> {
+    s.percentiles_ns.iter().find(|(q, _)| (q - p).abs() < 1e-6).map(|(_, ns)| *ns)
+}
+
+/// The file's percentiles, where it gives them; else those of its bins; else none (0, which
+/// `absent` names as not recorded, as it does each other figure the file lacks).
 fn latency_of(s: &ForeignStats) -> LatencySummary {
     let bins = histogram_of(s);
     let pct = |p: f64| -> u64 {
-        s.percentiles_ns
-            .iter()
-            .find(|(q, _)| (q - p).abs() < 1e-6)
-            .map(|(_, ns)| *ns as u64)
-            .or_else(|| bins.as_ref().map(|h| h.percentile(p)))
-            .unwrap_or(0)
+        percentile_in_file(s, p).map(|ns| ns as u64).or_else(|| bins.as_ref().map(|h| h.percentile(p))).unwrap_or(0)
     };
     LatencySummary {
         min: s.latency_min_ns.map_or(0, |v| v as u64),

@@ -153,6 +153,26 @@ fn a_diskspd_text_file_cut_short_is_refused_not_imported_without_its_split() {
     }
 }
 
+/// A file cut inside its latency table once imported as complete with the percentiles after
+/// the cut (and the max) as 0 ns: cut after each row before `max`, or inside a row, it is
+/// refused, naming the table's header line.
+#[test]
+fn a_diskspd_text_file_cut_inside_its_latency_table_is_refused() {
+    let header = DISKSPD_RW.find("  %-ile |").unwrap();
+    let header_line = DISKSPD_RW[..header].lines().count() + 1;
+    let max = DISKSPD_RW.find("\n    max |").unwrap();
+    let ends: Vec<usize> = DISKSPD_RW[header..max].match_indices('\n').map(|(i, _)| header + i).collect();
+    assert!(ends.len() > 10, "a row per percentile");
+    for end in ends.into_iter().chain([max]) {
+        let err = parse(&DISKSPD_RW[..end]).expect_err("cut inside the table").0;
+        assert!(err.starts_with(&format!("line {header_line}:")) && err.contains("cut short"), "{err}");
+    }
+    let mid_row = DISKSPD_RW.find("   95th |").unwrap() + 20;
+    assert!(parse(&DISKSPD_RW[..mid_row]).is_err(), "cut inside a row");
+    let whole = one(DISKSPD_RW);
+    assert!(close(whole.total.latency_max_ns, 35.257e6), "the whole table reads");
+}
+
 #[test]
 fn fio_json_2x_3x_signal_text_and_group_reporting() {
     let r = one(FIO_31_READ);
@@ -373,4 +393,39 @@ fn fio_client_server_output() {
     assert_eq!(runs.len(), 2, "a run per client job; the sum is left out");
     assert!(runs[0].name.ends_with(" on db01"), "{}", runs[0].name);
     assert_eq!(runs[0].read.ios, one(FIO_31_READ).read.ios);
+}
+
+/// The record of `text`'s only run, as `spindle import` stores it.
+fn record(text: &str) -> spindle_model::RunRecord {
+    let source = record::Source { file: "f", sha256: "0", imported_at: std::time::UNIX_EPOCH, file_time: None };
+    record::record_of(&one(text), 1, &source)
+}
+
+/// IOMeter prints no minimum latency or standard deviation, SQLIO no standard deviation: each
+/// was stored as 0 and shown as 0ns. Each is named absent, so every view shows it as not
+/// recorded; what the file prints stays recorded.
+#[test]
+fn latency_figures_a_file_does_not_print_are_not_recorded() {
+    use spindle_model::Recorded;
+    let all = Recorded::ALL;
+    let cases = [
+        (IOMETER_INST, Recorded { min: false, stddev: false, cpu: false, environment: false, ..all }),
+        (SQLIO_READ, Recorded { stddev: false, percentiles: false, cpu: false, environment: false, ..all }),
+        (FIO_31_READ, Recorded { cpu: false, environment: false, ..all }),
+        (DISKSPD_RW, Recorded { cpu: false, environment: false, ..all }),
+    ];
+    for (text, recorded) in cases {
+        let r = record(text);
+        assert_eq!(r.recorded(), recorded, "{:?}", r.details.origin().map(|o| &o.absent));
+    }
+}
+
+/// A file that gives some of p50 .. p99.99 (DiskSpd's XML gives what its buckets hold) would
+/// show the others as 0ns: its percentiles are not recorded.
+#[test]
+fn percentiles_are_recorded_only_when_the_file_gives_each() {
+    let without_95th: String =
+        DISKSPD_RW.lines().filter(|l| !l.starts_with("   95th |")).collect::<Vec<_>>().join("\n");
+    assert!(!record(&without_95th).recorded().percentiles);
+    assert!(record(DISKSPD_RW).recorded().percentiles);
 }

@@ -125,9 +125,9 @@ fn headline(rec: &RunRecord) -> Table {
     if st.ios > 0 {
         let recorded = rec.recorded();
         let name = |what: &str| if commits { format!("I/O latency {what}") } else { format!("latency {what}") };
-        rows.push((name("min"), Cell::latency_if(recorded.latency, st.latency_ns.min as f64)));
+        rows.push((name("min"), Cell::latency_if(recorded.min, st.latency_ns.min as f64)));
         rows.push((name("mean"), Cell::latency_if(recorded.latency, st.latency_ns.mean)));
-        rows.push((name("max"), Cell::latency_if(recorded.latency, st.latency_ns.max as f64)));
+        rows.push((name("max"), Cell::latency_if(recorded.max, st.latency_ns.max as f64)));
         rows.push((name("p99"), Cell::latency_if(recorded.percentiles, st.latency_ns.p99 as f64)));
     }
     if st.flush.count > 0 {
