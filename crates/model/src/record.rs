@@ -323,8 +323,9 @@ impl OpStats {
 }
 
 /// A set of operations' latencies, ns. A figure a run did not record (`RunRecord::recorded`)
-/// is 0 here and null in the JSON export (spindle-report's `render_json`), which reads back as 0.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// is 0 here; the JSON export (spindle-report's `render_json`) sets `shown` on its copy so the
+/// figure is written as null, which reads back as 0.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct LatencySummary {
     #[serde(deserialize_with = "zero_if_null")]
     pub min: u64,
@@ -346,6 +347,32 @@ pub struct LatencySummary {
     pub p99_9: u64,
     #[serde(deserialize_with = "zero_if_null")]
     pub p99_99: u64,
+    /// Which figures to write (the others as null); all when `None`. Never stored.
+    #[serde(skip)]
+    pub shown: Option<crate::Recorded>,
+}
+
+impl Serialize for LatencySummary {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = self.shown.unwrap_or(crate::Recorded::ALL);
+        let mut s = serializer.serialize_struct("LatencySummary", 10)?;
+        s.serialize_field("min", &r.min.then_some(self.min))?;
+        s.serialize_field("mean", &r.latency.then_some(self.mean))?;
+        s.serialize_field("max", &r.max.then_some(self.max))?;
+        s.serialize_field("stddev", &r.stddev.then_some(self.stddev))?;
+        for (name, v) in [
+            ("p50", self.p50),
+            ("p90", self.p90),
+            ("p95", self.p95),
+            ("p99", self.p99),
+            ("p99_9", self.p99_9),
+            ("p99_99", self.p99_99),
+        ] {
+            s.serialize_field(name, &r.percentiles.then_some(v))?;
+        }
+        s.end()
+    }
 }
 
 /// A latency the export wrote as null (not recorded), as the 0 the record holds for it.
@@ -367,6 +394,7 @@ impl LatencySummary {
             p99,
             p99_9,
             p99_99,
+            shown: None,
         }
     }
 }

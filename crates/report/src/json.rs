@@ -2,7 +2,6 @@
 
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
-use serde_json::Value;
 use spindle_model::{Recorded, RunRecord};
 
 /// One run as its record; several (a sweep, a suite, repeats) as one JSON array.
@@ -38,53 +37,22 @@ struct Shown<'a>(&'a RunRecord);
 
 impl serde::Serialize for Shown<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let unrecorded = unrecorded(self.0.recorded());
-        if unrecorded.is_empty() {
-            // Written as it is, without a copy as a JSON tree.
+        let recorded = self.0.recorded();
+        let latency = Recorded { cpu: recorded.cpu, environment: recorded.environment, ..Recorded::ALL };
+        if recorded == latency {
+            // Every latency recorded: written as it is, without a copy.
             return self.0.serialize(serializer);
         }
-        let mut json = serde_json::to_value(self.0).map_err(serde::ser::Error::custom)?;
-        null_unrecorded(&mut json, &unrecorded);
-        json.serialize(serializer)
-    }
-}
-
-/// The names, in a `latency_ns` object, of the figures `recorded` says were not recorded.
-fn unrecorded(recorded: Recorded) -> Vec<&'static str> {
-    let percentiles = ["p50", "p90", "p95", "p99", "p99_9", "p99_99"].map(|p| (p, recorded.percentiles));
-    [("min", recorded.min), ("mean", recorded.latency), ("max", recorded.max), ("stddev", recorded.stddev)]
-        .into_iter()
-        .chain(percentiles)
-        .filter_map(|(name, ok)| (!ok).then_some(name))
-        .collect()
-}
-
-/// Nulls `names` in the latencies of a record's summary, targets and threads (each with its
-/// reads and writes).
-fn null_unrecorded(record: &mut Value, names: &[&str]) {
-    let Some(record) = record.as_object_mut() else { return };
-    for (key, value) in record.iter_mut() {
-        let stats: Vec<&mut Value> = match key.as_str() {
-            "summary" => vec![value],
-            "targets" | "threads" => {
-                value.as_array_mut().into_iter().flatten().filter_map(|t| t.get_mut("stats")).collect()
-            }
-            _ => continue,
-        };
-        for s in stats.into_iter().filter_map(Value::as_object_mut) {
-            for (key, value) in s.iter_mut() {
-                let mut latency = match key.as_str() {
-                    "latency_ns" => Some(value),
-                    "read" | "write" => value.get_mut("latency_ns"),
-                    _ => None,
-                };
-                for name in names {
-                    if let Some(figure) = latency.as_deref_mut().and_then(|l| l.get_mut(*name)) {
-                        *figure = Value::Null;
-                    }
-                }
+        let mut copy = self.0.clone();
+        let stats = std::iter::once(&mut copy.summary)
+            .chain(copy.targets.iter_mut().map(|t| &mut t.stats))
+            .chain(copy.threads.iter_mut().map(|t| &mut t.stats));
+        for s in stats {
+            for l in [&mut s.latency_ns, &mut s.read.latency_ns, &mut s.write.latency_ns] {
+                l.shown = Some(recorded);
             }
         }
+        copy.serialize(serializer)
     }
 }
 

@@ -18,6 +18,7 @@ pub struct Source<'a> {
 
 pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRecord {
     let secs = run.duration_s.unwrap_or(0.0);
+    let total = total_of(run);
     let mut notes = run.notes.clone();
     let started_at = match (&run.started_at, src.file_time) {
         (Some(t), _) => t.clone(),
@@ -38,13 +39,13 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
         sha256: src.sha256.to_string(),
         run_in_file,
         imported_at: spindle_model::time::rfc3339_utc(src.imported_at),
-        absent: absent(run),
+        absent: absent(run, &total),
         notes,
     };
     let details = KindData::Imported { origin, spec: spec_of(run) };
     let mut r = RunRecord::new(details, RunStatus::Complete, src.imported_at, secs);
     r.started_at = started_at;
-    r.summary = stats_of(&run.total, &run.read, &run.write, secs);
+    r.summary = stats_of(&total, &run.read, &run.write, secs);
     if let Some(h) = &run.sqlio_histogram_pct {
         r.summary.sqlio_histogram_pct = h.clone();
     } else if let Some(h) = histogram_of(&run.total) {
@@ -70,10 +71,36 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
     r
 }
 
+/// The run's reads and writes together, with the minimum, maximum and standard deviation of
+/// latency that a file gives only for each direction (fio's mixed jobs) made from theirs.
+fn total_of(run: &ForeignRun) -> ForeignStats {
+    let mut total = run.total.clone();
+    let done: Vec<&ForeignStats> = [&run.read, &run.write].into_iter().filter(|d| d.ios.unwrap_or(0) > 0).collect();
+    let each = |figure: fn(&ForeignStats) -> Option<f64>| -> Option<Vec<f64>> {
+        if done.is_empty() { None } else { done.iter().map(|d| figure(d)).collect() }
+    };
+    if total.latency_min_ns.is_none() {
+        total.latency_min_ns = each(|d| d.latency_min_ns).map(|v| v.into_iter().fold(f64::INFINITY, f64::min));
+    }
+    if total.latency_max_ns.is_none() {
+        total.latency_max_ns = each(|d| d.latency_max_ns).map(|v| v.into_iter().fold(0.0, f64::max));
+    }
+    if total.latency_stddev_ns.is_none()
+        && let (Some(means), Some(sds)) = (each(|d| d.latency_mean_ns), each(|d| d.latency_stddev_ns))
+    {
+        // Pooled: each direction's variance about its mean, and its mean's about the total's.
+        let n: Vec<f64> = done.iter().map(|d| d.ios.unwrap_or(0) as f64).collect();
+        let all: f64 = n.iter().sum();
+        let mean = n.iter().zip(&means).map(|(n, m)| n * m).sum::<f64>() / all;
+        let var = (0..n.len()).map(|i| n[i] * (sds[i] * sds[i] + (means[i] - mean).powi(2))).sum::<f64>() / all;
+        total.latency_stddev_ns = Some(var.sqrt()).filter(|v| v.is_finite());
+    }
+    total
+}
+
 /// What the file's tool did not record, in the words every view reads (`Unrecorded`).
-fn absent(run: &ForeignRun) -> Vec<String> {
+fn absent(run: &ForeignRun, t: &ForeignStats) -> Vec<String> {
     let mut out = vec![Unrecorded::Environment, Unrecorded::Series, Unrecorded::Cpu];
-    let t = &run.total;
     if t.histogram_ns.is_empty() {
         out.push(Unrecorded::Histogram);
     }
@@ -212,5 +239,6 @@ fn latency_of(s: &ForeignStats) -> LatencySummary {
         p99: pct(99.0),
         p99_9: pct(99.9),
         p99_99: pct(99.99),
+        shown: None,
     }
 }

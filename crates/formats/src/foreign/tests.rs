@@ -418,6 +418,14 @@ fn latency_figures_a_file_does_not_print_are_not_recorded() {
         let r = record(text);
         assert_eq!(r.recorded(), recorded, "{:?}", r.details.origin().map(|o| &o.absent));
     }
+    // fio gives a mixed job's minimum, maximum and standard deviation for each direction only:
+    // the run's are made from them, not left out.
+    let mixed = record(FIO_333);
+    let (s, recorded) = (&mixed.summary, mixed.recorded());
+    assert!(recorded.min && recorded.max && recorded.stddev, "{recorded:?}");
+    assert_eq!((s.latency_ns.min, s.latency_ns.max), (s.write.latency_ns.min, s.read.latency_ns.max));
+    let sd = s.latency_ns.stddev;
+    assert!(sd > s.read.latency_ns.stddev.min(s.write.latency_ns.stddev), "pooled about the total's mean: {sd}");
 }
 
 /// A file that gives some of p50 .. p99.99 (DiskSpd's XML gives what its buckets hold) would
