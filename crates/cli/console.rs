@@ -203,5 +203,8 @@ mod tests {
         r.summary.commit = OpStats::of(&commits);
         let line = one_line(&r);
         assert!(line.ends_with("rows/sec, commit mean 250.00us, p99 250.00us, I/O mean 25.00us"), "{line}");
+        // Stopped before any completed: no latency of 0ns.
+        r.summary = IoStats::default();
+        assert!(one_line(&r).ends_with("rows/sec, no rows completed"), "{}", one_line(&r));
     }
 }
