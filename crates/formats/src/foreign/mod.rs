@@ -176,8 +176,12 @@ fn sane(run: &ForeignRun) -> Result<(), String> {
         }
     };
     let stats = [&run.total, &run.read, &run.write].into_iter().chain(run.threads_detail.iter().map(|t| &t.stats));
+    // A rate the file does not print is its count over the duration (record::stats_of).
+    let per_sec = |n: Option<u64>| Some(n? as f64 / run.duration_s.filter(|d| *d > 0.0)?);
     for s in stats {
         for (what, v, max) in [
+            ("the I/O count over the duration", per_sec(s.ios), MAX_IOPS),
+            ("the bytes over the duration", per_sec(s.bytes), MAX_BYTES_PER_SEC),
             ("IOPS", s.iops, MAX_IOPS),
             ("bytes a second", s.bytes_per_sec, MAX_BYTES_PER_SEC),
             ("minimum latency", s.latency_min_ns, MAX_LATENCY_NS),

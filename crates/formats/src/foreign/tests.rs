@@ -69,6 +69,15 @@ fn absurd_figures_and_jobs_without_any_are_refused() {
         assert!(e.0.contains(says), "{says}: {e}");
     }
     assert!(parse(&SQLIO_READ.replace("IOs/sec: 22893.54", "IOs/sec: -5000")).unwrap_err().0.starts_with("run 1 ("));
+    // A duration of 1e-300 s (found while the fuzz seeds were made) made the rates
+    // spindle works out from the counts 1e304 a second (and past the largest f64, infinite).
+    let instant = DISKSPD_RW.replace("I/O per s", "I/O per x").replace("30.01s", "1e-300s");
+    assert!(instant.contains("1e-300s"));
+    assert!(
+        parse(&instant).unwrap_err().0.contains("the I/O count over the duration is 3.5686e304"),
+        "{:?}",
+        parse(&instant)
+    );
     for real in ALL.into_iter().chain([DISKSPD_XML]) {
         assert!(parse(real).is_ok());
     }
