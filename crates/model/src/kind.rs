@@ -136,6 +136,9 @@ pub enum Unrecorded {
     LatencyMin,
     LatencyMax,
     LatencyStddev,
+    /// Each thread's percentiles, minimum and maximum (DiskSpd's and IOMeter's threads give a
+    /// mean and one other figure at most).
+    ThreadDetail,
 }
 
 impl Unrecorded {
@@ -152,6 +155,7 @@ impl Unrecorded {
             Unrecorded::LatencyMin => "the minimum latency",
             Unrecorded::LatencyMax => "the maximum latency",
             Unrecorded::LatencyStddev => "latency's standard deviation",
+            Unrecorded::ThreadDetail => "each thread's latency percentiles, minimum and maximum",
         }
     }
 }
@@ -167,6 +171,8 @@ pub struct Recorded {
     pub min: bool,
     pub max: bool,
     pub stddev: bool,
+    /// Each thread's percentiles, minimum and maximum (`of_thread`).
+    pub thread_detail: bool,
     /// Latency percentiles (p50 .. p99.99).
     pub percentiles: bool,
     /// spindle's own CPU time per operation and in all.
@@ -176,12 +182,25 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    pub const ALL: Recorded =
-        Recorded { latency: true, min: true, max: true, stddev: true, percentiles: true, cpu: true, environment: true };
+    pub const ALL: Recorded = Recorded {
+        latency: true,
+        min: true,
+        max: true,
+        stddev: true,
+        thread_detail: true,
+        percentiles: true,
+        cpu: true,
+        environment: true,
+    };
 
     /// No latency figure at all, the rest as they are.
     pub fn without_latency(self) -> Recorded {
         Recorded { latency: false, min: false, max: false, stddev: false, percentiles: false, ..self }
+    }
+
+    /// For one thread's figures.
+    pub fn of_thread(self) -> Recorded {
+        if self.thread_detail { self } else { Recorded { min: false, max: false, percentiles: false, ..self } }
     }
 
     /// For figures of `count` operations: none of their latency when none completed (their
@@ -199,6 +218,7 @@ impl Recorded {
             min: latency && !lacks(Unrecorded::LatencyMin),
             max: latency && !lacks(Unrecorded::LatencyMax),
             stddev: latency && !lacks(Unrecorded::LatencyStddev),
+            thread_detail: !lacks(Unrecorded::ThreadDetail),
             percentiles: latency && !lacks(Unrecorded::Percentiles),
             cpu: !lacks(Unrecorded::Cpu),
             environment: !lacks(Unrecorded::Environment),

@@ -73,8 +73,9 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
         let lat = |ok: bool, v: String| if ok { v } else { String::new() };
         let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
             // Nor is the latency of no operation at all.
-            let recorded = r.recorded().of_count(s.ios);
-            let lead_recorded = r.recorded().of_count(s.lead_count());
+            let run = if thread.is_some() { r.recorded().of_thread() } else { r.recorded() };
+            let recorded = run.of_count(s.ios);
+            let lead_recorded = run.of_count(s.lead_count());
             let pct = |v: u64| lat(recorded.percentiles, v.to_string());
             let t = target.and_then(|t| r.targets.get(t));
             let (lead, lead_latency) = s.lead_latency();
@@ -109,8 +110,8 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
                 pct(s.latency_ns.p99_99),
                 s.read.ios.to_string(),
                 s.write.ios.to_string(),
-                lat(r.recorded().of_count(s.read.ios).latency, format!("{:.1}", s.read.latency_ns.mean)),
-                lat(r.recorded().of_count(s.write.ios).latency, format!("{:.1}", s.write.latency_ns.mean)),
+                lat(run.of_count(s.read.ios).latency, format!("{:.1}", s.read.latency_ns.mean)),
+                lat(run.of_count(s.write.ios).latency, format!("{:.1}", s.write.latency_ns.mean)),
                 s.flush.count.to_string(),
                 format!("{:.1}", s.flush.latency_ns.mean),
                 s.commit.count.to_string(),

@@ -44,12 +44,12 @@ impl serde::Serialize for Shown<'_> {
             return self.0.serialize(serializer);
         }
         let mut copy = self.0.clone();
-        let stats = std::iter::once(&mut copy.summary)
-            .chain(copy.targets.iter_mut().map(|t| &mut t.stats))
-            .chain(copy.threads.iter_mut().map(|t| &mut t.stats));
-        for s in stats {
+        let stats = std::iter::once((&mut copy.summary, recorded))
+            .chain(copy.targets.iter_mut().map(|t| (&mut t.stats, recorded)))
+            .chain(copy.threads.iter_mut().map(|t| (&mut t.stats, recorded.of_thread())));
+        for (s, shown) in stats {
             for l in [&mut s.latency_ns, &mut s.read.latency_ns, &mut s.write.latency_ns] {
-                l.shown = Some(recorded);
+                l.shown = Some(shown);
             }
         }
         copy.serialize(serializer)

@@ -272,7 +272,7 @@ fn threads(out: &mut String, r: &RunRecord) {
     let mb = |text: String| if r.kind().moves_bytes() { format!(" {text:>10}") } else { String::new() };
     let _ = writeln!(out, "  {:>6} {:>7} {:>12}{} {:>10} {:>10}", "target", who, rate, mb("MB/s".into()), "avg", "p99");
     for t in &r.threads {
-        let recorded = r.recorded().of_count(t.stats.lead_count());
+        let recorded = r.recorded().of_thread().of_count(t.stats.lead_count());
         let _ = writeln!(
             out,
             "  {:>6} {:>7} {:>12}{} {:>10} {:>10}",

@@ -125,6 +125,11 @@ fn absent(run: &ForeignRun, t: &ForeignStats) -> Vec<String> {
     if run.duration_s.is_none() {
         out.push(Unrecorded::Duration);
     }
+    let detail =
+        |s: &ForeignStats| s.latency_min_ns.is_some() && s.latency_max_ns.is_some() && !s.percentiles_ns.is_empty();
+    if !run.threads_detail.iter().all(|t| detail(&t.stats)) {
+        out.push(Unrecorded::ThreadDetail);
+    }
     out.into_iter().map(|u| u.words().to_string()).collect()
 }
 
