@@ -195,6 +195,16 @@ fn sane(run: &ForeignRun) -> Result<(), String> {
             within("a percentile", p, 100.0)?;
             within("a percentile's latency", ns, MAX_LATENCY_NS)?;
         }
+        for &(ns, _) in &s.histogram_ns {
+            within("a latency bin's value", ns as f64, MAX_LATENCY_NS)?;
+        }
+        // The bins are summed as spindle's histogram sums (counts in a u64, squares in a
+        // u128): counts past those overflowed it.
+        let count: f64 = s.histogram_ns.iter().map(|&(_, n)| n as f64).sum();
+        let squares: f64 = s.histogram_ns.iter().map(|&(ns, n)| n as f64 * (ns as f64).powi(2)).sum();
+        if count >= 2f64.powi(63) || squares >= 2f64.powi(127) {
+            return Err(format!("the latency bins hold {count:e} I/Os: past what a histogram can sum"));
+        }
     }
     for (what, v, max) in [
         ("the read share", run.read_pct, 100.0),

@@ -69,6 +69,10 @@ fn absurd_figures_and_jobs_without_any_are_refused() {
         assert!(e.0.contains(says), "{says}: {e}");
     }
     assert!(parse(&SQLIO_READ.replace("IOs/sec: 22893.54", "IOs/sec: -5000")).unwrap_err().0.starts_with("run 1 ("));
+    // Found by the foreign fuzz target: an IOMeter latency bin's bounds past any latency
+    // overflowed the histogram its bins are summed in (a panic in a debug build).
+    let bins = IOMETER_INST.replacen("50 to 100 uS", "50 to 1e112 uS", 1);
+    assert!(parse(&bins).unwrap_err().0.contains("a latency bin's value is"), "{:?}", parse(&bins));
     // A duration of 1e-300 s (found while the fuzz seeds were made) made the rates
     // spindle works out from the counts 1e304 a second (and past the largest f64, infinite).
     let instant = DISKSPD_RW.replace("I/O per s", "I/O per x").replace("30.01s", "1e-300s");
