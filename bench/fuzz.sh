@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Every fuzz target run for SECONDS each (default 60), seeded from the real files in
-# crates/formats/testdata, with the executions, the corpus size and any finding reported.
+# crates/formats/testdata and the made ones in fuzz/seeds/TARGET (figures no device gives,
+# XML nested past any result file), with fuzz/dicts/TARGET.dict where there is one, and the
+# executions, the corpus size and any finding reported.
 # Not a test. Needs cargo-fuzz (`cargo install cargo-fuzz`); on stable Rust it runs with
 # RUSTC_BOOTSTRAP=1, which lets cargo-fuzz use the flags it needs.
 #
@@ -19,7 +21,8 @@ targets=("$@")
 testdata=../crates/formats/testdata
 seeds() {
     case "$1" in
-        counter_log) ls "$testdata"/*DataCollector* "$testdata"/*iostat* "$testdata"/*.icf 2>/dev/null ;;
+        counter_log) ls "$testdata"/*DataCollector* "$testdata"/*iostat* 2>/dev/null ;;
+        icf) ls "$testdata"/*.icf 2>/dev/null ;;
         foreign) ls "$testdata"/sqlio* "$testdata"/DiskSpd* "$testdata"/diskspd* "$testdata"/*fio* "$testdata"/quarch* 2>/dev/null ;;
         procfs) ls "$testdata"/diskstats* ../crates/counters/testdata/* 2>/dev/null ;;
         durability_log) ls ../crates/io/testdata/durability.log ;;
@@ -31,10 +34,12 @@ printf '%-12s %14s %10s %8s  %s\n' target executions exec/s corpus finding
 for target in "${targets[@]}"; do
     corpus=corpus/$target
     mkdir -p "$corpus"
-    for f in $(seeds "$target"); do cp -n "$f" "$corpus/" 2>/dev/null || true; done
+    for f in $(seeds "$target") $(ls seeds/"$target"/* 2>/dev/null); do cp -n "$f" "$corpus/" 2>/dev/null || true; done
+    dict=()
+    [ -f dicts/"$target".dict ] && dict=(-dict=dicts/"$target".dict)
     log=$(mktemp)
     status=0
-    cargo fuzz run --sanitizer none "$target" "$corpus" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1 || status=$?
+    cargo fuzz run --sanitizer none "$target" "$corpus" -- -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" >"$log" 2>&1 || status=$?
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     rate=$(grep -o 'exec/s: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     finding=none

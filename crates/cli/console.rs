@@ -163,6 +163,11 @@ fn one_line(r: &RunRecord) -> String {
     } else {
         String::new()
     };
+    if s.lead_count() == 0 && r.kind().times_operations() {
+        // Stopped before any completed: its latencies are zeros that measured nothing.
+        let (rate, per_sec, none) = (spindle_report::view::rate_text(s.iops), r.counts.per_sec(), r.counts.plural());
+        return format!("{rate} {per_sec}{bandwidth}, no {none} completed");
+    }
     let (of, l) = s.lead_latency();
     let (named, beside) = match of {
         LatencyOf::Commit => ("commit ", format!(", I/O mean {}", format_latency_ns(s.latency_ns.mean))),
@@ -198,5 +203,8 @@ mod tests {
         r.summary.commit = OpStats::of(&commits);
         let line = one_line(&r);
         assert!(line.ends_with("rows/sec, commit mean 250.00us, p99 250.00us, I/O mean 25.00us"), "{line}");
+        // Stopped before any completed: no latency of 0ns.
+        r.summary = IoStats::default();
+        assert!(one_line(&r).ends_with("rows/sec, no rows completed"), "{}", one_line(&r));
     }
 }

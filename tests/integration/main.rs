@@ -54,3 +54,4 @@ mod store_runs;
 mod store_v1;
 mod sweep_suite;
 mod terminal_text;
+mod unrecorded;

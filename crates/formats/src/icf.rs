@@ -144,12 +144,16 @@ pub fn write_icf(specs: &[AccessSpec]) -> String {
 /// Whole-number shares adding up to exactly 100 from any non-negative weights (largest
 /// remainder first), as `% of size` requires.
 pub fn percent_shares(weights: &[f64]) -> Vec<u32> {
-    let total: f64 = weights.iter().filter(|w| w.is_finite() && **w > 0.0).sum();
-    if total <= 0.0 {
+    let usable = |w: f64| w.is_finite() && w > 0.0;
+    // Each weight over the largest first, so that weights near f64::MAX add up to no infinity
+    // (which made every share 0, or one u32::MAX that overflowed their sum).
+    let largest = weights.iter().copied().filter(|w| usable(*w)).fold(0.0, f64::max);
+    if largest <= 0.0 {
         return vec![0; weights.len()];
     }
-    let exact: Vec<f64> =
-        weights.iter().map(|w| if w.is_finite() && *w > 0.0 { 100.0 * w / total } else { 0.0 }).collect();
+    let scaled: Vec<f64> = weights.iter().map(|&w| if usable(w) { w / largest } else { 0.0 }).collect();
+    let total: f64 = scaled.iter().sum();
+    let exact: Vec<f64> = scaled.iter().map(|w| 100.0 * w / total).collect();
     let mut shares: Vec<u32> = exact.iter().map(|x| x.floor() as u32).collect();
     let mut order: Vec<usize> = (0..weights.len()).collect();
     order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
@@ -195,5 +199,7 @@ mod tests {
         assert_eq!(percent_shares(&[83.4, 16.6]), [83, 17]);
         assert_eq!(percent_shares(&[0.0, f64::NAN]), [0, 0]);
         assert_eq!(percent_shares(&[2.0, 0.0]), [100, 0]);
+        assert_eq!(percent_shares(&[f64::MAX, f64::MAX / 2.0, f64::MIN_POSITIVE]), [67, 33, 0], "no infinity");
+        assert_eq!(percent_shares(&[1e308, 1e308]), [50, 50]);
     }
 }

@@ -131,6 +131,14 @@ pub enum Unrecorded {
     /// Latency at all: min, mean, max, standard deviation (and so percentiles).
     Latency,
     Duration,
+    /// One latency figure a tool may print without the others (IOMeter has no minimum or
+    /// standard deviation; DiskSpd's standard deviation needs -L).
+    LatencyMin,
+    LatencyMax,
+    LatencyStddev,
+    /// Each thread's percentiles, minimum and maximum (DiskSpd's and IOMeter's threads give a
+    /// mean and one other figure at most).
+    ThreadDetail,
 }
 
 impl Unrecorded {
@@ -144,6 +152,10 @@ impl Unrecorded {
             Unrecorded::Percentiles => "latency percentiles",
             Unrecorded::Latency => "latency",
             Unrecorded::Duration => "the measured duration",
+            Unrecorded::LatencyMin => "the minimum latency",
+            Unrecorded::LatencyMax => "the maximum latency",
+            Unrecorded::LatencyStddev => "latency's standard deviation",
+            Unrecorded::ThreadDetail => "each thread's latency percentiles, minimum and maximum",
         }
     }
 }
@@ -152,8 +164,15 @@ impl Unrecorded {
 /// them for spindle's own runs; for an imported one, what its origin does not name absent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recorded {
-    /// Latency min, mean, max and standard deviation, of the run, its directions and threads.
+    /// Latency (its mean, and what the fields below do not say otherwise), of the run, its
+    /// directions and threads.
     pub latency: bool,
+    /// The minimum, maximum and standard deviation of latency, each.
+    pub min: bool,
+    pub max: bool,
+    pub stddev: bool,
+    /// Each thread's percentiles, minimum and maximum (`of_thread`).
+    pub thread_detail: bool,
     /// Latency percentiles (p50 .. p99.99).
     pub percentiles: bool,
     /// spindle's own CPU time per operation and in all.
@@ -163,7 +182,32 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    pub const ALL: Recorded = Recorded { latency: true, percentiles: true, cpu: true, environment: true };
+    pub const ALL: Recorded = Recorded {
+        latency: true,
+        min: true,
+        max: true,
+        stddev: true,
+        thread_detail: true,
+        percentiles: true,
+        cpu: true,
+        environment: true,
+    };
+
+    /// No latency figure at all, the rest as they are.
+    pub fn without_latency(self) -> Recorded {
+        Recorded { latency: false, min: false, max: false, stddev: false, percentiles: false, ..self }
+    }
+
+    /// For one thread's figures.
+    pub fn of_thread(self) -> Recorded {
+        if self.thread_detail { self } else { Recorded { min: false, max: false, percentiles: false, ..self } }
+    }
+
+    /// For figures of `count` operations: none of their latency when none completed (their
+    /// latencies are zeros that measured nothing).
+    pub fn of_count(self, count: u64) -> Recorded {
+        if count == 0 { self.without_latency() } else { self }
+    }
 
     /// From an imported record's `absent` list (`Origin::absent`, or the store's copy of it).
     pub fn from_absent(absent: &[String]) -> Recorded {
@@ -171,6 +215,10 @@ impl Recorded {
         let latency = !lacks(Unrecorded::Latency);
         Recorded {
             latency,
+            min: latency && !lacks(Unrecorded::LatencyMin),
+            max: latency && !lacks(Unrecorded::LatencyMax),
+            stddev: latency && !lacks(Unrecorded::LatencyStddev),
+            thread_detail: !lacks(Unrecorded::ThreadDetail),
             percentiles: latency && !lacks(Unrecorded::Percentiles),
             cpu: !lacks(Unrecorded::Cpu),
             environment: !lacks(Unrecorded::Environment),
@@ -226,8 +274,12 @@ mod tests {
         assert_eq!(Recorded::of_origin(None), Recorded::ALL);
         let absent = |u: &[Unrecorded]| u.iter().map(|u| u.words().to_string()).collect::<Vec<_>>();
         let sqlio = Recorded::from_absent(&absent(&[Unrecorded::Cpu, Unrecorded::Percentiles]));
-        assert_eq!(sqlio, Recorded { latency: true, percentiles: false, cpu: false, environment: true });
+        assert_eq!(sqlio, Recorded { percentiles: false, cpu: false, ..Recorded::ALL });
         let no_latency = Recorded::from_absent(&absent(&[Unrecorded::Latency]));
-        assert!(!no_latency.latency && !no_latency.percentiles, "no latency, no percentiles of it");
+        assert_eq!(no_latency, Recorded::ALL.without_latency(), "no latency, no figure of it");
+        let iometer = Recorded::from_absent(&absent(&[Unrecorded::LatencyMin, Unrecorded::LatencyStddev]));
+        assert_eq!(iometer, Recorded { min: false, stddev: false, ..Recorded::ALL });
+        assert_eq!(Recorded::ALL.of_count(0), Recorded::ALL.without_latency(), "no I/O, no latency of it");
+        assert_eq!(iometer.of_count(1), iometer);
     }
 }

@@ -171,9 +171,10 @@ impl RunRecord {
     pub fn recorded(&self) -> crate::Recorded {
         let recorded = crate::Recorded::of_origin(self.details.origin());
         if !self.kind().times_operations() {
-            crate::Recorded { latency: false, percentiles: false, ..recorded }
+            recorded.without_latency()
         } else {
-            recorded
+            // A run stopped before any operation completed timed none.
+            recorded.of_count(self.summary.ios.max(self.summary.commit.count))
         }
     }
 
@@ -285,6 +286,14 @@ impl IoStats {
             (LatencyOf::Io, &self.latency_ns)
         }
     }
+
+    /// How many operations (commits or I/Os) `lead_latency` is of.
+    pub fn lead_count(&self) -> u64 {
+        match self.lead_latency().0 {
+            LatencyOf::Commit => self.commit.count,
+            LatencyOf::Io => self.ios,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -313,18 +322,62 @@ impl OpStats {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// A set of operations' latencies, ns. A figure a run did not record (`RunRecord::recorded`)
+/// is 0 here; the JSON export (spindle-report's `render_json`) sets `shown` on its copy so the
+/// figure is written as null, which reads back as 0.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct LatencySummary {
+    #[serde(deserialize_with = "zero_if_null")]
     pub min: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub mean: f64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub max: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub stddev: f64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub p50: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub p90: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub p95: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub p99: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub p99_9: u64,
+    #[serde(deserialize_with = "zero_if_null")]
     pub p99_99: u64,
+    /// Which figures to write (the others as null); all when `None`. Never stored.
+    #[serde(skip)]
+    pub shown: Option<crate::Recorded>,
+}
+
+impl Serialize for LatencySummary {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = self.shown.unwrap_or(crate::Recorded::ALL);
+        let mut s = serializer.serialize_struct("LatencySummary", 10)?;
+        s.serialize_field("min", &r.min.then_some(self.min))?;
+        s.serialize_field("mean", &r.latency.then_some(self.mean))?;
+        s.serialize_field("max", &r.max.then_some(self.max))?;
+        s.serialize_field("stddev", &r.stddev.then_some(self.stddev))?;
+        for (name, v) in [
+            ("p50", self.p50),
+            ("p90", self.p90),
+            ("p95", self.p95),
+            ("p99", self.p99),
+            ("p99_9", self.p99_9),
+            ("p99_99", self.p99_99),
+        ] {
+            s.serialize_field(name, &r.percentiles.then_some(v))?;
+        }
+        s.end()
+    }
+}
+
+/// A latency the export wrote as null (not recorded), as the 0 the record holds for it.
+fn zero_if_null<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 impl LatencySummary {
@@ -341,6 +394,7 @@ impl LatencySummary {
             p99,
             p99_9,
             p99_99,
+            shown: None,
         }
     }
 }
@@ -647,6 +701,26 @@ mod tests {
         assert!((s.sqlio_histogram_pct[24] - 25.0).abs() < 1e-9);
         assert!((s.cpu.us_per_io - 1000.0).abs() < 1e-9);
         assert_eq!(s.flush.count, 0);
+    }
+
+    /// The JSON export writes a latency a run did not record as null; `spindle import` of that
+    /// export reads it back.
+    #[test]
+    fn a_latency_written_as_null_reads_back_as_zero() {
+        let mut json =
+            serde_json::to_value(LatencySummary { min: 5, mean: 7.5, p99: 9, ..Default::default() }).unwrap();
+        json["min"] = serde_json::Value::Null;
+        json["mean"] = serde_json::Value::Null;
+        let back: LatencySummary = serde_json::from_value(json).unwrap();
+        assert_eq!(back, LatencySummary { p99: 9, ..Default::default() });
+    }
+
+    #[test]
+    fn a_run_that_completed_no_operation_recorded_no_latency() {
+        let mut r = crate::fixtures::record();
+        assert_eq!(r.recorded(), crate::Recorded::ALL);
+        r.summary = IoStats::default();
+        assert_eq!(r.recorded(), crate::Recorded::ALL.without_latency(), "0 I/Os: their latencies measured nothing");
     }
 
     #[test]

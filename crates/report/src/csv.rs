@@ -70,11 +70,13 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let labels = labels.join(";");
         // A figure the run's tool did not record is an empty field, CSV's absent value.
-        let recorded = r.recorded();
         let lat = |ok: bool, v: String| if ok { v } else { String::new() };
-        let at = |v: String| lat(recorded.latency, v);
-        let pct = |v: u64| lat(recorded.percentiles, v.to_string());
         let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
+            // Nor is the latency of no operation at all.
+            let run = if thread.is_some() { r.recorded().of_thread() } else { r.recorded() };
+            let recorded = run.of_count(s.ios);
+            let lead_recorded = run.of_count(s.lead_count());
+            let pct = |v: u64| lat(recorded.percentiles, v.to_string());
             let t = target.and_then(|t| r.targets.get(t));
             let (lead, lead_latency) = s.lead_latency();
             let fields = [
@@ -94,12 +96,12 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
                 format!("{:.3}", s.mb_per_sec),
                 format!("{:.3}", s.mib_per_sec),
                 lead.name().to_string(),
-                at(format!("{:.1}", lead_latency.mean)),
-                pct(lead_latency.p99),
-                at(s.latency_ns.min.to_string()),
-                at(format!("{:.1}", s.latency_ns.mean)),
-                at(s.latency_ns.max.to_string()),
-                at(format!("{:.1}", s.latency_ns.stddev)),
+                lat(lead_recorded.latency, format!("{:.1}", lead_latency.mean)),
+                lat(lead_recorded.percentiles, lead_latency.p99.to_string()),
+                lat(recorded.min, s.latency_ns.min.to_string()),
+                lat(recorded.latency, format!("{:.1}", s.latency_ns.mean)),
+                lat(recorded.max, s.latency_ns.max.to_string()),
+                lat(recorded.stddev, format!("{:.1}", s.latency_ns.stddev)),
                 pct(s.latency_ns.p50),
                 pct(s.latency_ns.p90),
                 pct(s.latency_ns.p95),
@@ -108,8 +110,8 @@ pub fn render_csv(doc: &Document) -> Vec<u8> {
                 pct(s.latency_ns.p99_99),
                 s.read.ios.to_string(),
                 s.write.ios.to_string(),
-                at(format!("{:.1}", s.read.latency_ns.mean)),
-                at(format!("{:.1}", s.write.latency_ns.mean)),
+                lat(run.of_count(s.read.ios).latency, format!("{:.1}", s.read.latency_ns.mean)),
+                lat(run.of_count(s.write.ios).latency, format!("{:.1}", s.write.latency_ns.mean)),
                 s.flush.count.to_string(),
                 format!("{:.1}", s.flush.latency_ns.mean),
                 s.commit.count.to_string(),

@@ -29,16 +29,17 @@ pub(crate) fn columns(commits: bool) -> Vec<&'static str> {
 /// The cells under `columns(commits)`; a figure the run did not record is shown as absent.
 pub(crate) fn cells(s: &IoStats, recorded: Recorded, commits: bool) -> Vec<Cell> {
     let (of, l) = s.lead_latency();
+    let lead_recorded = recorded.of_count(s.lead_count());
     let lead = [
-        Cell::latency_if(recorded.latency, l.mean),
-        Cell::latency_if(recorded.percentiles, l.p99 as f64),
-        Cell::latency_if(recorded.latency, l.max as f64),
+        Cell::latency_if(lead_recorded.latency, l.mean),
+        Cell::latency_if(lead_recorded.percentiles, l.p99 as f64),
+        Cell::latency_if(lead_recorded.max, l.max as f64),
     ];
     if !commits {
         return lead.to_vec();
     }
     let beside = match of {
-        LatencyOf::Commit => Cell::latency_if(recorded.latency, s.latency_ns.mean),
+        LatencyOf::Commit => Cell::latency_if(recorded.of_count(s.ios).latency, s.latency_ns.mean),
         // The lead is each I/O's already.
         LatencyOf::Io => Cell::empty(),
     };

@@ -193,16 +193,21 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
         let _ = writeln!(out, "{indent}commits ({what}): {}", s.commit.count);
     }
     let recorded = r.recorded();
-    latency(out, indent, "", s.lead_latency().1, recorded);
+    if s.lead_count() == 0 && r.kind().times_operations() {
+        // Stopped before any completed: its latencies are zeros that measured nothing.
+        let _ = writeln!(out, "{indent}none: no {} completed", r.counts.plural());
+    } else {
+        latency(out, indent, "", s.lead_latency().1, recorded.of_count(s.lead_count()));
+    }
     // Reads and writes each, beside a mix's total or a commit made of writes and flushes.
     if (s.read.ios > 0 && s.write.ios > 0) || (commits && s.flush.count > 0) {
         let share = |n: u64| 100.0 * n as f64 / s.ios.max(1) as f64;
         if s.read.ios > 0 {
             let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.read, share(s.read.ios), s.read.iops, w.per_sec);
-            latency(out, indent, "  ", &s.read.latency_ns, recorded);
+            latency(out, indent, "  ", &s.read.latency_ns, recorded.of_count(s.read.ios));
         }
         let _ = writeln!(out, "{indent}{:<7}{:5.1}%: {:.2} {}", w.write, share(s.write.ios), s.write.iops, w.per_sec);
-        latency(out, indent, "  ", &s.write.latency_ns, recorded);
+        latency(out, indent, "  ", &s.write.latency_ns, recorded.of_count(s.write.ios));
     }
     if s.flush.count > 0 {
         let _ = writeln!(out, "{indent}flushes (fdatasync): {}", s.flush.count);
@@ -214,18 +219,18 @@ fn stats(out: &mut String, s: &IoStats, indent: &str, r: &RunRecord) {
     }
 }
 
-/// A latency's figures; those the run did not record (a foreign tool's) as absent.
+/// A latency's figures; those the run did not record (a foreign tool's, or of no operation at
+/// all) as absent.
 fn latency(out: &mut String, indent: &str, sub: &str, l: &LatencySummary, recorded: Recorded) {
     let shown = |ok: bool, v: f64| format_latency_opt(ok.then_some(v));
-    let at = |v: u64| shown(recorded.latency, v as f64);
     let ns = |v: u64| shown(recorded.percentiles, v as f64);
     let _ = writeln!(
         out,
         "{indent}{sub}Min_Latency: {}  Avg_Latency: {}  Max_Latency: {}  Stddev: {}",
-        at(l.min),
+        shown(recorded.min, l.min as f64),
         shown(recorded.latency, l.mean),
-        at(l.max),
-        shown(recorded.latency, l.stddev)
+        shown(recorded.max, l.max as f64),
+        shown(recorded.stddev, l.stddev)
     );
     let _ = writeln!(
         out,
@@ -266,8 +271,8 @@ fn threads(out: &mut String, r: &RunRecord) {
     let (who, rate) = if r.counts == Counts::Calls { ("session", "calls/sec") } else { ("thread", r.counts.per_sec()) };
     let mb = |text: String| if r.kind().moves_bytes() { format!(" {text:>10}") } else { String::new() };
     let _ = writeln!(out, "  {:>6} {:>7} {:>12}{} {:>10} {:>10}", "target", who, rate, mb("MB/s".into()), "avg", "p99");
-    let recorded = r.recorded();
     for t in &r.threads {
+        let recorded = r.recorded().of_thread().of_count(t.stats.lead_count());
         let _ = writeln!(
             out,
             "  {:>6} {:>7} {:>12}{} {:>10} {:>10}",

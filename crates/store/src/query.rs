@@ -238,16 +238,17 @@ impl Store {
         let absent = self.conn.dialect().json_text("records.json", &["details", "origin", "absent"]);
         let sql = format!(
             "SELECT {SUMMARY_COLUMNS}, CASE WHEN hostname = '' THEN \
-             (SELECT {absent} FROM records WHERE records.run_id = runs.id) END \
+             (SELECT {absent} FROM records WHERE records.run_id = runs.id) END, ios \
              FROM runs {clause} ORDER BY id DESC {limit}"
         );
         let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
             let absent: Vec<String> = r.opt_text(18)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
-            let mut recorded = spindle_model::Recorded::from_absent(&absent);
-            // A load or a large operation has no latencies of its own (`RunRecord::recorded`).
+            // As `RunRecord::recorded` says: a load or a large operation has no latencies of
+            // its own, and a run stopped before any operation completed timed none.
+            let mut recorded =
+                spindle_model::Recorded::from_absent(&absent).of_count(r.int(19)?.max(r.int(15)?).max(0) as u64);
             if spindle_model::RunKind::parse(&r.text(2)?).is_some_and(|k| !k.times_operations()) {
-                recorded.latency = false;
-                recorded.percentiles = false;
+                recorded = recorded.without_latency();
             }
             Ok(RunSummary {
                 id: r.int(0)?,

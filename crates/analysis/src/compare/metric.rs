@@ -78,8 +78,9 @@ impl Metric {
             Metric::Duration => timed_whole(r).is_some(),
             Metric::MbPerSec => r.kind().moves_bytes(),
             Metric::WriteMbPerSec => timed_whole(r).is_some_and(|f| !f.volumes.is_empty()),
-            Metric::LatencyMean => r.recorded().latency && (s.ios == 0 || s.latency_ns.mean > 0.0),
-            Metric::LatencyP99 => r.recorded().percentiles && (s.ios == 0 || s.latency_ns.p99 > 0),
+            // `recorded` says none for a run that completed no operation.
+            Metric::LatencyMean => r.recorded().latency && s.latency_ns.mean > 0.0,
+            Metric::LatencyP99 => r.recorded().percentiles && s.latency_ns.p99 > 0,
             Metric::CommitLatency => s.commit.count > 0,
         }
     }

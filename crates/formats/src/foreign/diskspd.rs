@@ -35,10 +35,14 @@ pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
     let mut header: Vec<String> = Vec::new();
     let mut table: Option<Table> = None;
     let mut in_latency = false;
+    // The line of a latency table's header until its `max` row, the table's last, is read: a
+    // table cut before it would leave the percentiles after the cut as zeros.
+    let mut open_table: Option<usize> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
         if line.starts_with("Results for timespan") {
+            table_closed(open_table)?;
             runs.push((n, ForeignRun { tool: Some(Tool::Diskspd), ..ForeignRun::default() }));
             table = None;
             in_latency = false;
@@ -64,21 +68,37 @@ pub fn parse(text: &str) -> Result<Vec<ForeignRun>, ParseError> {
         } else if line.starts_with("thread |") {
             header = line.split('|').map(|c| c.trim().to_string()).collect();
         } else if line.starts_with("%-ile |") {
+            table_closed(open_table)?;
             in_latency = true;
+            open_table = Some(n);
             table = None;
         } else if line.starts_with('-') || !line.contains('|') {
             // Rules, blank lines, and table titles (`total:`, `Latency distribution: <path>`).
             continue;
         } else if in_latency {
             latency_row(n, run, line)?;
+            if line.starts_with("max ") {
+                open_table = None;
+            }
         } else if let Some(t) = table {
             io_row(n, run, t, &header, line)?;
         }
     }
+    table_closed(open_table)?;
     if runs.is_empty() {
         return Err(ParseError("no \"Results for timespan\" section: the DiskSpd output is cut short".into()));
     }
     runs.into_iter().map(|(start, run)| finish(start, run, &params)).collect()
+}
+
+/// An error naming the latency table begun at `open`, if one is not ended by its `max` row.
+fn table_closed(open: Option<usize>) -> Result<(), ParseError> {
+    match open {
+        Some(start) => {
+            Err(at_line(start, "the latency table ends before its max row: the file is cut short inside it"))
+        }
+        None => Ok(()),
+    }
 }
 
 fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {

@@ -251,8 +251,12 @@ fn sane(run: &ForeignRun) -> Result<(), String> {
         }
     };
     let stats = [&run.total, &run.read, &run.write].into_iter().chain(run.threads_detail.iter().map(|t| &t.stats));
+    // A rate the file does not print is its count over the duration (record::stats_of).
+    let per_sec = |n: Option<u64>| Some(n? as f64 / run.duration_s.filter(|d| *d > 0.0)?);
     for s in stats {
         for (what, v, max) in [
+            ("the I/O count over the duration", per_sec(s.ios), MAX_IOPS),
+            ("the bytes over the duration", per_sec(s.bytes), MAX_BYTES_PER_SEC),
             ("IOPS", s.iops, MAX_IOPS),
             ("bytes a second", s.bytes_per_sec, MAX_BYTES_PER_SEC),
             ("minimum latency", s.latency_min_ns, MAX_LATENCY_NS),
@@ -265,6 +269,16 @@ fn sane(run: &ForeignRun) -> Result<(), String> {
         for &(p, ns) in &s.percentiles_ns {
             within("a percentile", p, 100.0)?;
             within("a percentile's latency", ns, MAX_LATENCY_NS)?;
+        }
+        for &(ns, _) in &s.histogram_ns {
+            within("a latency bin's value", ns as f64, MAX_LATENCY_NS)?;
+        }
+        // The bins are summed as spindle's histogram sums (counts in a u64, squares in a
+        // u128): counts past those overflowed it.
+        let count: f64 = s.histogram_ns.iter().map(|&(_, n)| n as f64).sum();
+        let squares: f64 = s.histogram_ns.iter().map(|&(ns, n)| n as f64 * (ns as f64).powi(2)).sum();
+        if count >= 2f64.powi(63) || squares >= 2f64.powi(127) {
+            return Err(format!("the latency bins hold {count:e} I/Os: past what a histogram can sum"));
         }
     }
     for (what, v, max) in [

@@ -18,6 +18,7 @@ pub struct Source<'a> {
 
 pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRecord {
     let secs = run.duration_s.unwrap_or(0.0);
+    let total = total_of(run);
     let mut notes = run.notes.clone();
     let started_at = match (&run.started_at, src.file_time) {
         (Some(t), _) => t.clone(),
@@ -38,13 +39,13 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
         sha256: src.sha256.to_string(),
         run_in_file,
         imported_at: spindle_model::time::rfc3339_utc(src.imported_at),
-        absent: absent(run),
+        absent: absent(run, &total),
         notes,
     };
     let details = KindData::Imported { origin, spec: spec_of(run) };
     let mut r = RunRecord::new(details, RunStatus::Complete, src.imported_at, secs);
     r.started_at = started_at;
-    r.summary = stats_of(&run.total, &run.read, &run.write, secs);
+    r.summary = stats_of(&total, &run.read, &run.write, secs);
     if let Some(h) = &run.sqlio_histogram_pct {
         r.summary.sqlio_histogram_pct = h.clone();
     } else if let Some(h) = histogram_of(&run.total) {
@@ -70,21 +71,64 @@ pub fn record_of(run: &ForeignRun, run_in_file: u32, src: &Source<'_>) -> RunRec
     r
 }
 
+/// The run's reads and writes together, with the minimum, maximum and standard deviation of
+/// latency that a file gives only for each direction (fio's mixed jobs) made from theirs.
+fn total_of(run: &ForeignRun) -> ForeignStats {
+    let mut total = run.total.clone();
+    let done: Vec<&ForeignStats> = [&run.read, &run.write].into_iter().filter(|d| d.ios.unwrap_or(0) > 0).collect();
+    let each = |figure: fn(&ForeignStats) -> Option<f64>| -> Option<Vec<f64>> {
+        if done.is_empty() { None } else { done.iter().map(|d| figure(d)).collect() }
+    };
+    if total.latency_min_ns.is_none() {
+        total.latency_min_ns = each(|d| d.latency_min_ns).map(|v| v.into_iter().fold(f64::INFINITY, f64::min));
+    }
+    if total.latency_max_ns.is_none() {
+        total.latency_max_ns = each(|d| d.latency_max_ns).map(|v| v.into_iter().fold(0.0, f64::max));
+    }
+    if total.latency_stddev_ns.is_none()
+        && let (Some(means), Some(sds)) = (each(|d| d.latency_mean_ns), each(|d| d.latency_stddev_ns))
+    {
+        // Pooled: each direction's variance about its mean, and its mean's about the total's.
+        let n: Vec<f64> = done.iter().map(|d| d.ios.unwrap_or(0) as f64).collect();
+        let all: f64 = n.iter().sum();
+        let mean = n.iter().zip(&means).map(|(n, m)| n * m).sum::<f64>() / all;
+        let var = (0..n.len()).map(|i| n[i] * (sds[i] * sds[i] + (means[i] - mean).powi(2))).sum::<f64>() / all;
+        total.latency_stddev_ns = Some(var.sqrt()).filter(|v| v.is_finite());
+    }
+    total
+}
+
 /// What the file's tool did not record, in the words every view reads (`Unrecorded`).
-fn absent(run: &ForeignRun) -> Vec<String> {
+fn absent(run: &ForeignRun, t: &ForeignStats) -> Vec<String> {
     let mut out = vec![Unrecorded::Environment, Unrecorded::Series, Unrecorded::Cpu];
-    let t = &run.total;
     if t.histogram_ns.is_empty() {
         out.push(Unrecorded::Histogram);
     }
-    if t.percentiles_ns.is_empty() && t.histogram_ns.is_empty() {
+    // Each of the six a report shows, or none: one the file lacks would read as 0 ns.
+    let given = |p: f64| percentile_in_file(t, p).is_some();
+    if t.histogram_ns.is_empty() && !spindle_model::record::PERCENTILES.into_iter().all(given) {
         out.push(Unrecorded::Percentiles);
     }
     if t.latency_mean_ns.is_none() {
         out.push(Unrecorded::Latency);
+    } else {
+        for (figure, unrecorded) in [
+            (t.latency_min_ns, Unrecorded::LatencyMin),
+            (t.latency_max_ns, Unrecorded::LatencyMax),
+            (t.latency_stddev_ns, Unrecorded::LatencyStddev),
+        ] {
+            if figure.is_none() {
+                out.push(unrecorded);
+            }
+        }
     }
     if run.duration_s.is_none() {
         out.push(Unrecorded::Duration);
+    }
+    let detail =
+        |s: &ForeignStats| s.latency_min_ns.is_some() && s.latency_max_ns.is_some() && !s.percentiles_ns.is_empty();
+    if !run.threads_detail.iter().all(|t| detail(&t.stats)) {
+        out.push(Unrecorded::ThreadDetail);
     }
     out.into_iter().map(|u| u.words().to_string()).collect()
 }
@@ -177,16 +221,17 @@ fn histogram_of(s: &ForeignStats) -> Option<Histogram> {
     Some(h)
 }
 
-/// The file's percentiles, where it gives them; else those of its bins; else none (0).
+/// The `p`th percentile's latency, ns, as the file gives it.
+fn percentile_in_file(s: &ForeignStats, p: f64) -> Option<f64> {
+    s.percentiles_ns.iter().find(|(q, _)| (q - p).abs() < 1e-6).map(|(_, ns)| *ns)
+}
+
+/// The file's percentiles, where it gives them; else those of its bins; else none (0, which
+/// `absent` names as not recorded, as it does each other figure the file lacks).
 fn latency_of(s: &ForeignStats) -> LatencySummary {
     let bins = histogram_of(s);
     let pct = |p: f64| -> u64 {
-        s.percentiles_ns
-            .iter()
-            .find(|(q, _)| (q - p).abs() < 1e-6)
-            .map(|(_, ns)| *ns as u64)
-            .or_else(|| bins.as_ref().map(|h| h.percentile(p)))
-            .unwrap_or(0)
+        percentile_in_file(s, p).map(|ns| ns as u64).or_else(|| bins.as_ref().map(|h| h.percentile(p))).unwrap_or(0)
     };
     LatencySummary {
         min: s.latency_min_ns.map_or(0, |v| v as u64),
@@ -199,5 +244,6 @@ fn latency_of(s: &ForeignStats) -> LatencySummary {
         p99: pct(99.0),
         p99_9: pct(99.9),
         p99_99: pct(99.99),
+        shown: None,
     }
 }

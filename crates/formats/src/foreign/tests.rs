@@ -69,6 +69,19 @@ fn absurd_figures_and_jobs_without_any_are_refused() {
         assert!(e.0.contains(says), "{says}: {e}");
     }
     assert!(parse(&SQLIO_READ.replace("IOs/sec: 22893.54", "IOs/sec: -5000")).unwrap_err().0.starts_with("run 1 ("));
+    // Found by the foreign fuzz target: an IOMeter latency bin's bounds past any latency
+    // overflowed the histogram its bins are summed in (a panic in a debug build).
+    let bins = IOMETER_INST.replacen("50 to 100 uS", "50 to 1e112 uS", 1);
+    assert!(parse(&bins).unwrap_err().0.contains("a latency bin's value is"), "{:?}", parse(&bins));
+    // A duration of 1e-300 s (found while the fuzz seeds were made) made the rates
+    // spindle works out from the counts 1e304 a second (and past the largest f64, infinite).
+    let instant = DISKSPD_RW.replace("I/O per s", "I/O per x").replace("30.01s", "1e-300s");
+    assert!(instant.contains("1e-300s"));
+    assert!(
+        parse(&instant).unwrap_err().0.contains("the I/O count over the duration is 3.5686e304"),
+        "{:?}",
+        parse(&instant)
+    );
     for real in ALL.into_iter().chain([DISKSPD_XML]) {
         assert!(parse(real).is_ok());
     }
@@ -151,6 +164,26 @@ fn a_diskspd_text_file_cut_short_is_refused_not_imported_without_its_split() {
         let err = parse(cut).expect_err(cut_at).to_string();
         assert!(err.contains(missing) && err.contains("cut short"), "{cut_at}: {err}");
     }
+}
+
+/// A file cut inside its latency table once imported as complete with the percentiles after
+/// the cut (and the max) as 0 ns: cut after each row before `max`, or inside a row, it is
+/// refused, naming the table's header line.
+#[test]
+fn a_diskspd_text_file_cut_inside_its_latency_table_is_refused() {
+    let header = DISKSPD_RW.find("  %-ile |").unwrap();
+    let header_line = DISKSPD_RW[..header].lines().count() + 1;
+    let max = DISKSPD_RW.find("\n    max |").unwrap();
+    let ends: Vec<usize> = DISKSPD_RW[header..max].match_indices('\n').map(|(i, _)| header + i).collect();
+    assert!(ends.len() > 10, "a row per percentile");
+    for end in ends.into_iter().chain([max]) {
+        let err = parse(&DISKSPD_RW[..end]).expect_err("cut inside the table").0;
+        assert!(err.starts_with(&format!("line {header_line}:")) && err.contains("cut short"), "{err}");
+    }
+    let mid_row = DISKSPD_RW.find("   95th |").unwrap() + 20;
+    assert!(parse(&DISKSPD_RW[..mid_row]).is_err(), "cut inside a row");
+    let whole = one(DISKSPD_RW);
+    assert!(close(whole.total.latency_max_ns, 35.257e6), "the whole table reads");
 }
 
 #[test]
@@ -373,4 +406,48 @@ fn fio_client_server_output() {
     assert_eq!(runs.len(), 2, "a run per client job; the sum is left out");
     assert!(runs[0].name.ends_with(" on db01"), "{}", runs[0].name);
     assert_eq!(runs[0].read.ios, one(FIO_31_READ).read.ios);
+}
+
+/// The record of `text`'s only run, as `spindle import` stores it.
+fn record(text: &str) -> spindle_model::RunRecord {
+    let source = record::Source { file: "f", sha256: "0", imported_at: std::time::UNIX_EPOCH, file_time: None };
+    record::record_of(&one(text), 1, &source)
+}
+
+/// IOMeter prints no minimum latency or standard deviation, SQLIO no standard deviation: each
+/// was stored as 0 and shown as 0ns. Each is named absent, so every view shows it as not
+/// recorded; what the file prints stays recorded.
+#[test]
+fn latency_figures_a_file_does_not_print_are_not_recorded() {
+    use spindle_model::Recorded;
+    let all = Recorded::ALL;
+    let cases = [
+        (IOMETER_INST, Recorded { min: false, stddev: false, cpu: false, environment: false, ..all }),
+        (SQLIO_READ, Recorded { stddev: false, percentiles: false, cpu: false, environment: false, ..all }),
+        (FIO_31_READ, Recorded { cpu: false, environment: false, ..all }),
+        // Its thread gives a mean and a standard deviation only.
+        (DISKSPD_RW, Recorded { thread_detail: false, cpu: false, environment: false, ..all }),
+    ];
+    for (text, recorded) in cases {
+        let r = record(text);
+        assert_eq!(r.recorded(), recorded, "{:?}", r.details.origin().map(|o| &o.absent));
+    }
+    // fio gives a mixed job's minimum, maximum and standard deviation for each direction only:
+    // the run's are made from them, not left out.
+    let mixed = record(FIO_333);
+    let (s, recorded) = (&mixed.summary, mixed.recorded());
+    assert!(recorded.min && recorded.max && recorded.stddev, "{recorded:?}");
+    assert_eq!((s.latency_ns.min, s.latency_ns.max), (s.write.latency_ns.min, s.read.latency_ns.max));
+    let sd = s.latency_ns.stddev;
+    assert!(sd > s.read.latency_ns.stddev.min(s.write.latency_ns.stddev), "pooled about the total's mean: {sd}");
+}
+
+/// A file that gives some of p50 .. p99.99 (DiskSpd's XML gives what its buckets hold) would
+/// show the others as 0ns: its percentiles are not recorded.
+#[test]
+fn percentiles_are_recorded_only_when_the_file_gives_each() {
+    let without_95th: String =
+        DISKSPD_RW.lines().filter(|l| !l.starts_with("   95th |")).collect::<Vec<_>>().join("\n");
+    assert!(!record(&without_95th).recorded().percentiles);
+    assert!(record(DISKSPD_RW).recorded().percentiles);
 }

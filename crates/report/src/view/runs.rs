@@ -7,9 +7,9 @@ use super::{Chart, ChartKind, Section, Series, Table};
 use crate::document::ReportRun;
 use crate::figures::Cell;
 use crate::lead;
-use spindle_model::RunKind;
 use spindle_model::record::{IoStats, LatencyOf, LatencySummary, RunRecord};
 use spindle_model::units::format_bytes_approx;
+use spindle_model::{Recorded, RunKind};
 
 /// Long series are thinned to this many points: a chart cannot show more, and 200 runs of an
 /// hour each must still make a page a browser opens at once.
@@ -125,9 +125,9 @@ fn headline(rec: &RunRecord) -> Table {
     if st.ios > 0 {
         let recorded = rec.recorded();
         let name = |what: &str| if commits { format!("I/O latency {what}") } else { format!("latency {what}") };
-        rows.push((name("min"), Cell::latency_if(recorded.latency, st.latency_ns.min as f64)));
+        rows.push((name("min"), Cell::latency_if(recorded.min, st.latency_ns.min as f64)));
         rows.push((name("mean"), Cell::latency_if(recorded.latency, st.latency_ns.mean)));
-        rows.push((name("max"), Cell::latency_if(recorded.latency, st.latency_ns.max as f64)));
+        rows.push((name("max"), Cell::latency_if(recorded.max, st.latency_ns.max as f64)));
         rows.push((name("p99"), Cell::latency_if(recorded.percentiles, st.latency_ns.p99 as f64)));
     }
     if st.flush.count > 0 {
@@ -294,12 +294,12 @@ fn counter_table(log: &spindle_model::counters::CounterLog) -> Table {
 }
 
 /// A scope's figures, its lead latency's as `lead::columns(commits)` has them.
-fn stats_cells(s: &IoStats, rec: &RunRecord, commits: bool) -> Vec<Cell> {
+fn stats_cells(s: &IoStats, recorded: Recorded, rec: &RunRecord, commits: bool) -> Vec<Cell> {
     let mut cells = vec![Cell::count(s.ios), Cell::rate(s.iops)];
     if rec.kind().moves_bytes() {
         cells.push(Cell::rate(s.mb_per_sec));
     }
-    cells.extend(lead::cells(s, rec.recorded(), commits));
+    cells.extend(lead::cells(s, recorded, commits));
     cells
 }
 
@@ -322,7 +322,7 @@ fn threads(rec: &RunRecord) -> Table {
     let mut t = Table::new(title, &stats_columns(rec, &["target", who], commits));
     for th in &rec.threads {
         let mut row = vec![Cell::count(th.target as u64 + 1), Cell::count(th.thread as u64)];
-        row.extend(stats_cells(&th.stats, rec, commits));
+        row.extend(stats_cells(&th.stats, rec.recorded().of_thread(), rec, commits));
         t.rows.push(row);
     }
     t
@@ -333,7 +333,7 @@ fn targets(rec: &RunRecord) -> Table {
     let mut t = Table::new("Targets", &stats_columns(rec, &["target", "path", "workload"], commits));
     for (i, tg) in rec.targets.iter().enumerate() {
         let mut row = vec![Cell::count(i as u64 + 1), Cell::text(tg.path.clone()), Cell::text(tg.workload.clone())];
-        row.extend(stats_cells(&tg.stats, rec, commits));
+        row.extend(stats_cells(&tg.stats, rec.recorded(), rec, commits));
         t.rows.push(row);
     }
     t
