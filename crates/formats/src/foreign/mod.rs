@@ -281,6 +281,15 @@ fn sane(run: &ForeignRun) -> Result<(), String> {
             return Err(format!("the latency bins hold {count:e} I/Os: past what a histogram can sum"));
         }
     }
+    // A total the file does not print is its reads' and writes' sum (record::stats_of).
+    let (r, w) = (&run.read, &run.write);
+    for (what, a, b) in [("I/O counts", r.ios, w.ios), ("byte counts", r.bytes, w.bytes)] {
+        if let (Some(a), Some(b)) = (a, b)
+            && a.checked_add(b).is_none()
+        {
+            return Err(format!("the read and write {what} ({a} and {b}) add up past any count"));
+        }
+    }
     for (what, v, max) in [
         ("the read share", run.read_pct, 100.0),
         ("the random share", run.random_pct, 100.0),

@@ -177,8 +177,9 @@ fn workload_words(run: &ForeignRun) -> String {
 }
 
 fn stats_of(total: &ForeignStats, read: &ForeignStats, write: &ForeignStats, secs: f64) -> IoStats {
-    let ios = total.ios.or_else(|| Some(read.ios? + write.ios?)).unwrap_or(0);
-    let bytes = total.bytes.or_else(|| Some(read.bytes? + write.bytes?)).unwrap_or(0);
+    // `sane` refused counts whose sum overflows.
+    let ios = total.ios.or_else(|| read.ios?.checked_add(write.ios?)).unwrap_or(0);
+    let bytes = total.bytes.or_else(|| read.bytes?.checked_add(write.bytes?)).unwrap_or(0);
     let rate = |given: Option<f64>, n: u64| given.unwrap_or(if secs > 0.0 { n as f64 / secs } else { 0.0 });
     let bps = rate(total.bytes_per_sec, bytes);
     IoStats {

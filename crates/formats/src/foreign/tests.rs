@@ -82,6 +82,11 @@ fn absurd_figures_and_jobs_without_any_are_refused() {
         "{:?}",
         parse(&instant)
     );
+    // Found by the foreign fuzz target's 10-minute run: IOMeter read and write counts whose
+    // sum, the run's total where the file prints none, overflows (a panic in a debug build).
+    let overflow = include_bytes!("../../../../fuzz/seeds/foreign/iometer-counts-overflow.csv");
+    let e = parse(&String::from_utf8_lossy(overflow)).unwrap_err();
+    assert!(e.0.contains("add up past any count"), "{e}");
     for real in ALL.into_iter().chain([DISKSPD_XML]) {
         assert!(parse(real).is_ok());
     }
