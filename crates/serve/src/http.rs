@@ -2,6 +2,7 @@
 //! limits (a request line and headers of at most 16 KiB, no body), and one response written
 //! whole with `Connection: close`. Anything else is refused with a 4xx, never a panic.
 
+use spindle_store::Store;
 use std::io::{Read, Write};
 
 /// The most a request's line and headers may take.
@@ -148,17 +149,48 @@ pub fn encode(s: &str) -> String {
     out
 }
 
+/// What a response carries: bytes made before it is sent, or a writer run while it is sent,
+/// so a download of thousands of runs never sits whole in memory.
+pub enum Body {
+    Whole(Vec<u8>),
+    /// Writes the body from the store, piece by piece. The size is not known ahead, so the
+    /// response has no Content-Length; an error after the first byte ends the connection
+    /// early, which the client sees as a cut download, never as a whole one.
+    Streamed(Box<BodyWriter>),
+}
+
+/// A streamed body's writer: it reads the store it is given and writes to the connection.
+pub type BodyWriter = dyn FnOnce(&Store, &mut dyn Write) -> std::io::Result<()> + Send;
+
+impl Body {
+    /// The bytes of a whole body; `None` for a streamed one.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Body::Whole(b) => Some(b),
+            Body::Streamed(_) => None,
+        }
+    }
+}
+
 pub struct Response {
     pub status: u16,
     pub content_type: &'static str,
-    pub body: Vec<u8>,
+    pub body: Body,
     /// Further headers (a download's file name, the token's cookie).
     pub headers: Vec<(&'static str, String)>,
 }
 
 impl Response {
     pub fn new(status: u16, content_type: &'static str, body: impl Into<Vec<u8>>) -> Response {
-        Response { status, content_type, body: body.into(), headers: Vec::new() }
+        Response { status, content_type, body: Body::Whole(body.into()), headers: Vec::new() }
+    }
+
+    /// A 200 whose body `write` writes while it is sent.
+    pub fn streamed(
+        content_type: &'static str,
+        write: impl FnOnce(&Store, &mut dyn Write) -> std::io::Result<()> + Send + 'static,
+    ) -> Response {
+        Response { status: 200, content_type, body: Body::Streamed(Box::new(write)), headers: Vec::new() }
     }
 
     pub fn html(body: String) -> Response {
@@ -188,25 +220,34 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Writes the response whole. Every page is the server's own: scripts and styles from itself
+/// Writes the response (a streamed body as it is made). Every page is the server's own: scripts and styles from itself
 /// only, never framed, no address (which may hold the token) sent on as a referrer.
-pub fn write_response(stream: &mut impl Write, r: &Response, head_only: bool) -> std::io::Result<()> {
+pub fn write_response(stream: &mut impl Write, store: &Store, r: Response, head_only: bool) -> std::io::Result<()> {
+    let length = match &r.body {
+        Body::Whole(b) => format!("Content-Length: {}\r\n", b.len()),
+        Body::Streamed(_) => String::new(),
+    };
     let mut head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\n{length}Connection: close\r\nCache-Control: no-store\r\n\
          X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nX-Frame-Options: DENY\r\n\
          Content-Security-Policy: default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'\r\n",
         r.status,
         reason(r.status),
         r.content_type,
-        r.body.len()
     );
     for (name, value) in &r.headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes())?;
-    if !head_only {
-        stream.write_all(&r.body)?;
+    match r.body {
+        _ if head_only => {}
+        Body::Whole(b) => stream.write_all(&b)?,
+        Body::Streamed(write) => {
+            let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, &mut *stream);
+            write(store, &mut buffered)?;
+            buffered.flush()?;
+        }
     }
     stream.flush()
 }

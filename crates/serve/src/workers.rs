@@ -66,7 +66,7 @@ fn answer(site: &impl Site, store: &mut Store, mut stream: TcpStream) {
         Ok(Some(req)) => (respond_afresh(site, store, &req), req.method == "HEAD"),
         Err(refused) => (site.refused(refused.status, refused.why), false),
     };
-    let _ = http::write_response(&mut stream, &response, head_only);
+    let _ = http::write_response(&mut stream, store, response, head_only);
 }
 
 /// The answer from the store as it is now. A replaced file is seen before answering; a
