@@ -38,7 +38,12 @@ const MYSQL_SPECS: &[Spec] = &[
 impl MySqlCounters {
     pub fn connect(url: &DbUrl) -> Result<MySqlCounters, DbError> {
         let rt = crate::conn::runtime("counter runtime")?;
-        let mut conn = rt.block_on(crate::mysql::connect(url))?;
+        // It reads the server's global status only, so it joins no database: the sessions a
+        // run of agents' tally counts are those of the run's database (PROCESSLIST's DB), and a
+        // connection of no database is none of them. MariaDB has no connection name the server
+        // shows without performance_schema (off by default), so this is its mark.
+        let serverwide = DbUrl { database: None, ..url.clone() };
+        let mut conn = rt.block_on(crate::mysql::connect(&serverwide))?;
         let on: Option<i64> = rt.block_on(conn.query_first("SELECT @@performance_schema")).ok().flatten();
         let stats = MySqlStats { conn, performance_schema: on == Some(1) };
         // Requests served from the pool are the read requests less the disk reads.

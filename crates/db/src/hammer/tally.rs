@@ -9,7 +9,9 @@ use crate::conn::Conn;
 use crate::{DbError, Engine};
 
 /// The application name of the connection an engine's counters are read on (PostgreSQL): the
-/// sessions counted at a run's start leave it out.
+/// sessions counted at a run's start leave it out. MariaDB's counters connection is left out
+/// by joining no database (`counters::MySqlCounters::connect`): its sessions are counted by
+/// their database.
 pub const COUNTERS_APPLICATION: &str = "spindle counters";
 
 /// What the server counts, and which of Hammer's calls that covers.
