@@ -6,7 +6,7 @@
 //! the ssh launcher drives a private sshd on 127.0.0.1, and a host it cannot reach is named at
 //! once. Nothing is timed: what is checked is states, notes and who stopped early.
 
-use crate::agents_common::{agent, emitting_coordinator, rows, run_of, wait_for};
+use crate::agents_common::{agent, emitting_coordinator, record, rows, run_of, wait_for};
 use crate::common::spindle_process;
 use crate::hammer_postgres::POSTGRES;
 use crate::server_db::TestDb;
@@ -110,6 +110,54 @@ fn a_stopped_agent_goes_quiet_is_lost_and_the_others_stop_early() {
     let done = finished(coordinator, "the coordinator, with an agent stopped");
     lost_agent_one(&db, &done, "no heartbeat for");
     assert!(!agent_alive(stopped.0), "the coordinator ended the agent it launched and lost");
+}
+
+#[test]
+fn a_killed_agent_of_three_stays_in_the_merged_run_as_lost_and_the_run_says_two_of_three_measured() {
+    let Some(db) = TestDb::create(&POSTGRES, "agents_kill3") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let coordinator = measuring_coordinator(&db.url(), dir.path(), "3");
+    wait_for(&db, "SELECT count(*) FROM agents WHERE state = 'running'", "3");
+    // Agent 1 heard from a second after the start: it is certainly lost after that.
+    wait_for(
+        &db,
+        "SELECT (a.heartbeat_ns > r.start_at_ns + 1000000000)::text FROM agents a JOIN agent_runs r ON r.id = a.run_id \
+         WHERE a.idx = 1",
+        "true",
+    );
+    let pid: i32 = rows(&db, "SELECT pid FROM agents WHERE idx = 1")[0][0].parse().unwrap();
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    let done = finished(coordinator, "the coordinator, with an agent killed");
+    lost_agent_one(&db, &done, "its process or its connection to the store ended");
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(err.contains("merged from 2 of 3 agents' shares"), "{err}");
+    let id: i64 = rows(&db, "SELECT id FROM runs WHERE point = 'all agents'")[0][0].parse().unwrap();
+    let merged = record(&db.url(), id);
+    crate::io_output::assert_valid(&merged);
+    let d = &merged["agents"];
+    assert_eq!((d["agents_asked"].as_u64(), d["agents_measured"].as_u64()), (Some(3), Some(2)), "{d}");
+    let agents = d["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 3, "every agent in the record, the lost one too: {d}");
+    let lost = &agents[1];
+    assert_eq!(lost["status"], "lost", "{d}");
+    assert!(lost["run_id"].is_null(), "killed, it saved no share: {d}");
+    assert_eq!(lost["measured_seconds"], 0.0, "none of its figures merged: {d}");
+    assert!(lost["lost_after_seconds"].as_f64().unwrap() > 1.0, "last heard from after its first second: {d}");
+    for kept in [&agents[0], &agents[2]] {
+        assert_eq!(kept["status"], "interrupted", "{d}");
+        assert!(kept["run_id"].is_i64() && kept["measured_seconds"].as_f64().unwrap() > 0.0, "{d}");
+        assert!(kept.get("lost_after_seconds").is_none(), "{d}");
+    }
+    let said = merged["warnings"][0].as_str().unwrap();
+    assert!(said.starts_with("2 of 3 agents measured; agent 1 lost after "), "{said}");
+    assert_eq!(merged["labels"]["agents"], "3", "the agents asked for");
+    assert_eq!(merged["labels"]["agents.measured"], "2");
+    // The merged figures are the two survivors' shares, added: nothing of the lost agent's.
+    let share_ios: u64 = [&agents[0], &agents[2]]
+        .iter()
+        .map(|a| record(&db.url(), a["run_id"].as_i64().unwrap())["summary"]["ios"].as_u64().unwrap())
+        .sum();
+    assert_eq!(merged["summary"]["ios"].as_u64(), Some(share_ios));
 }
 
 #[test]

@@ -7,6 +7,8 @@ mod agents;
 #[cfg(feature = "postgres")]
 mod agents_common;
 #[cfg(feature = "postgres")]
+mod agents_counts;
+#[cfg(feature = "postgres")]
 mod agents_faults;
 mod check;
 mod common;

@@ -6,7 +6,7 @@
 
 use crate::caller::Caller;
 use crate::clock::{Offset, measure_offset};
-use crate::work::Work;
+use crate::work::{Stored, Work};
 use crate::{group_name, spec_hash};
 use spindle_clock::StartAt;
 use spindle_model::group::Point;
@@ -16,6 +16,7 @@ use spindle_runner::saver::Group;
 use spindle_runner::{Outcome, Saver};
 use spindle_store::agents::{AgentRow, AgentState, COORDINATOR, RunState};
 use spindle_store::{GroupKind, Location, Store};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -73,7 +74,7 @@ pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
         )?;
         return Err(UsageError::flag("--run", asked, "the work stored for it does not match its hash").into());
     }
-    let work: Work = serde_json::from_str(&run.spec)
+    let Stored { work, labels } = serde_json::from_str(&run.spec)
         .map_err(|e| UsageError::flag("--run", asked, format!("its work cannot be read by this spindle: {e}")))?;
 
     // The lease's connection beats on a thread of its own for the agent's whole life. The
@@ -94,7 +95,8 @@ pub fn run(joining: &Joining, caller: &dyn Caller) -> anyhow::Result<Outcome> {
             .name("spindle-agent-beat".into())
             .spawn(move || beat(lease, (run.id, index), offset_ns, states, &start, stop))?
     };
-    let outcome = share(caller, location, &work, (run.id, run.group_id, run.agents), index, offset_ns, &start);
+    let outcome =
+        share(caller, location, (&work, &labels), (run.id, run.group_id, run.agents), index, offset_ns, &start);
     let _ = to_beat.send(None);
     let lease = beating.join().map_err(|_| anyhow::anyhow!("the agent's heartbeat thread failed"))?;
     let (state, started, saved, note) = match &outcome {
@@ -136,7 +138,7 @@ struct Share {
 fn share(
     caller: &dyn Caller,
     location: &Location,
-    work: &Work,
+    (work, labels): (&Work, &BTreeMap<String, String>),
     (run, group, agents): (i64, i64, u32),
     index: u32,
     offset_ns: i64,
@@ -146,6 +148,8 @@ fn share(
     let saver = Saver::new(location.clone())?;
     let mut runner = Runner::new(saver, &*observer, caller.stop_flag(), caller.stop_requested());
     runner.command_line = caller.command_line();
+    // The user's labels, then which share this is (a user's `agent` label gives way to it).
+    runner.labels.extend(labels.clone());
     runner.labels.insert("agent".into(), index.to_string());
     runner.labels.insert("agents.run".into(), run.to_string());
     let name = group_name(run);

@@ -8,11 +8,11 @@ use crate::launch::{self, Launched};
 use crate::merge::merged_run;
 use crate::request::Request;
 use crate::tally::Tally;
-use crate::work::Work;
+use crate::work::{Stored, Work};
 use crate::{group_name, spec_hash};
 use spindle_db::DbUrl;
 use spindle_model::RunRecord;
-use spindle_store::agents::{AgentRow, AgentState, RunState};
+use spindle_store::agents::{AgentState, RunState};
 use spindle_store::{GroupKind, Location, Placement, Point, Store};
 use std::collections::BTreeMap;
 
@@ -43,8 +43,6 @@ pub struct Coordinated {
     pub record: RunRecord,
     /// Why the run is partial, when it is.
     pub partial: Option<String>,
-    /// The shares merged: a lost agent's is not one, even if it saved one after it was lost.
-    pub merged_shares: usize,
 }
 
 /// `--agents N`: the work measured by N agents at once, merged into one run.
@@ -54,7 +52,7 @@ pub fn run(c: Coordination, caller: &dyn Caller) -> anyhow::Result<Coordinated> 
         return Err(anyhow::anyhow!("{}: agents need a store on a PostgreSQL server", c.location));
     };
     let mut store = Store::open(&c.location)?;
-    let (run, group) = open_run(&mut store, request, work)?;
+    let (run, group) = open_run(&mut store, request, &Stored { work: work.clone(), labels: c.labels.clone() })?;
     let mut launched = launch(caller, request, work, run, url, &c.store_url, &c.env)?;
     caller.say(&format!("run {run}: waiting for {} agents (started {})", request.agents, request.launch_said()));
     let barrier = coordinate::barrier(&store, run, request.agents, request.ready_timeout, &mut launched, caller)?;
@@ -93,14 +91,12 @@ pub fn run(c: Coordination, caller: &dyn Caller) -> anyhow::Result<Coordinated> 
     if partial.is_none() {
         store.agent_run_move(run, RunState::Started, RunState::Complete, None)?;
     }
-    let merged_shares =
-        rows.iter().filter(|r: &&AgentRow| r.state == Some(AgentState::Done) && r.run_id.is_some()).count();
-    Ok(Coordinated { run, id, group, record: merged, partial, merged_shares })
+    Ok(Coordinated { run, id, group, record: merged, partial })
 }
 
 /// The run of agents and its group in the store, with the coordinator's lease on it.
-fn open_run(store: &mut Store, request: &Request, work: &Work) -> anyhow::Result<(i64, i64)> {
-    let spec = serde_json::to_string(work)?;
+fn open_run(store: &mut Store, request: &Request, stored: &Stored) -> anyhow::Result<(i64, i64)> {
+    let spec = serde_json::to_string(stored)?;
     let now = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
     let group = store.new_group(GroupKind::Agents, "agents", &now)?;
     let run = store.agent_run_new(request.agents, &spec, &spec_hash(&spec), group, &now)?;
@@ -130,10 +126,14 @@ fn launch(
     Launched::start(request.launch, run, request.agents, store_url, env, &request.hosts)
 }
 
-/// The merged run's labels (the user's, and the run of agents') and command line.
+/// The merged run's labels (the user's, and the run of agents': the agents asked for, and
+/// those whose shares it is made of) and command line.
 fn labelled(merged: &mut RunRecord, c: &Coordination, run: i64, caller: &dyn Caller) {
     let mut all = c.labels.clone();
     all.insert("agents".into(), c.request.agents.to_string());
+    if let Some(d) = &merged.agents {
+        all.insert("agents.measured".into(), d.agents_measured.to_string());
+    }
     all.insert("agents.run".into(), run.to_string());
     merged.labels = all;
     merged.command_line = caller.command_line();

@@ -1,8 +1,19 @@
 //! The agents' saved shares merged into the one run they measured, with how they were
-//! distributed (each agent's host, offset, round trip, lateness and window).
+//! distributed (each agent's host, offset, round trip, lateness, window and status, the lost
+//! and failed ones too).
+//!
+//! Only the shares of agents that reported themselves done are added. A lost agent's figures
+//! are not: killed, it saved nothing (an agent saves its share once, when it ends); alive but
+//! cut off, it is ended by the coordinator that launched it, or saves after the merge, its
+//! report on a row marked lost refused. And it would not be sound to add one: its window
+//! ended at an instant of its own, before the others'; the merged rates are over the shortest
+//! merged window, so the others' calls over their longer windows would be divided by its
+//! shorter one, overstating the run's rate. The merged run is what the whole shares measured,
+//! said as "M of N agents measured", with the lost agent listed, status lost, and when it was
+//! last heard from.
 
 use spindle_model::RunRecord;
-use spindle_model::merge::{AgentFacts, Distribution, merge_runs};
+use spindle_model::merge::{AgentFacts, Distribution, ShareStatus, merge_runs};
 use spindle_model::record::RunStatus;
 use spindle_store::Store;
 use spindle_store::agents::{AgentRow, AgentState};
@@ -29,6 +40,8 @@ pub fn merged_run(
         start_at_ns: start_at,
         start_skew_us: skew_ns as f64 / 1e3,
         steady_seconds: shares.iter().map(|(_, r)| r.measured_seconds).fold(f64::INFINITY, f64::min),
+        agents_asked: rows.len() as u32,
+        agents_measured: shares.len() as u32,
         agents: rows.iter().map(|r| facts(r, &shares, start_at)).collect(),
         server: None,
     };
@@ -40,20 +53,84 @@ pub fn merged_run(
         merged.status = RunStatus::Interrupted;
         merged.warnings.insert(0, format!("partial: {why}"));
     }
+    if let Some(said) = merged.agents.as_ref().and_then(measured_text) {
+        merged.warnings.insert(0, said);
+    }
     Ok(Some(merged))
+}
+
+/// "2 of 3 agents measured; agent 2 lost after 6.0 s", when fewer than asked were merged.
+pub fn measured_text(d: &Distribution) -> Option<String> {
+    if d.agents_measured >= d.agents_asked {
+        return None;
+    }
+    let mut said = format!("{} of {} agents measured", d.agents_measured, d.agents_asked);
+    for a in d.agents.iter().filter(|a| matches!(a.status, ShareStatus::Lost | ShareStatus::Failed)) {
+        match a.lost_after_seconds {
+            Some(s) => said.push_str(&format!("; agent {} lost after {s:.1} s", a.index)),
+            None => said.push_str(&format!("; agent {} failed", a.index)),
+        }
+    }
+    Some(said)
 }
 
 /// What the merged run says of agent `r`.
 fn facts(r: &AgentRow, shares: &[(&AgentRow, RunRecord)], start_at: i64) -> AgentFacts {
     let record = shares.iter().find(|(s, _)| s.index == r.index).map(|(_, rec)| rec);
+    let lost = r.state == Some(AgentState::Lost);
+    let status = match (lost, record) {
+        (true, _) => ShareStatus::Lost,
+        (false, Some(rec)) => rec.status.into(),
+        (false, None) => ShareStatus::Failed,
+    };
     AgentFacts {
         index: r.index,
         hostname: r.hostname.clone(),
-        run_id: r.run_id,
+        run_id: record.and(r.run_id),
         offset_ns: r.offset_ns,
         rtt_ns: r.rtt_ns,
         late_us: r.started_ns.map_or(0.0, |s| (s - start_at) as f64 / 1e3),
         measured_seconds: record.map_or(0.0, |rec| rec.measured_seconds),
-        status: record.map_or(RunStatus::Failed, |rec| rec.status),
+        status,
+        lost_after_seconds: lost.then(|| (r.heartbeat_ns - start_at).max(0) as f64 / 1e9),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(index: u32, status: ShareStatus, lost_after_seconds: Option<f64>) -> AgentFacts {
+        AgentFacts {
+            index,
+            hostname: "h".into(),
+            run_id: None,
+            offset_ns: 0,
+            rtt_ns: 0,
+            late_us: 0.0,
+            measured_seconds: 0.0,
+            status,
+            lost_after_seconds,
+        }
+    }
+
+    #[test]
+    fn a_run_missing_an_agent_says_how_many_measured_and_what_became_of_the_others() {
+        let mut d = Distribution {
+            agents_asked: 3,
+            agents_measured: 2,
+            agents: vec![
+                agent(0, ShareStatus::Interrupted, None),
+                agent(1, ShareStatus::Interrupted, None),
+                agent(2, ShareStatus::Lost, Some(6.04)),
+            ],
+            ..Distribution::default()
+        };
+        assert_eq!(measured_text(&d).unwrap(), "2 of 3 agents measured; agent 2 lost after 6.0 s");
+        d.agents[1].status = ShareStatus::Failed;
+        d.agents_measured = 1;
+        assert_eq!(measured_text(&d).unwrap(), "1 of 3 agents measured; agent 1 failed; agent 2 lost after 6.0 s");
+        d.agents_measured = 3;
+        assert_eq!(measured_text(&d), None, "nothing said when every agent measured");
     }
 }

@@ -12,6 +12,7 @@ use spindle_runner::workload::Workload;
 use spindle_runner::workload::database::Database;
 use spindle_runner::workload::hammer::Hammer;
 use spindle_runner::workload::io::IoJob;
+use std::collections::BTreeMap;
 use std::os::unix::fs::FileTypeExt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,6 +35,17 @@ pub enum Work {
         /// Calls a second over all sessions of all agents.
         rate: Option<f64>,
     },
+}
+
+/// What the store holds for a run's agents (its `spec`, hashed): the work, and the user's
+/// labels (`--label` given to the coordinator), which each agent's share carries as the merged
+/// run does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stored {
+    #[serde(flatten)]
+    pub work: Work,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
 }
 
 /// Agent `index`'s part of `total` sessions among `agents`: as even as it goes, the first
@@ -181,6 +193,24 @@ mod tests {
             assert_eq!(shares.iter().sum::<u32>(), total, "{total} over {agents}: {shares:?}");
             assert!(shares.iter().max().unwrap() - shares.iter().min().unwrap() <= 1, "{shares:?}");
         }
+    }
+
+    #[test]
+    fn the_stored_spec_reads_back_with_its_labels() {
+        let stored = Stored {
+            work: Work::Hammer {
+                db: "postgres://u@h/db".into(),
+                sessions: 8,
+                read_pct: 50,
+                warmup_ns: 0,
+                duration_ns: 1,
+                think_ns: 0,
+                rate: None,
+            },
+            labels: BTreeMap::from([("team".to_string(), "storage".to_string())]),
+        };
+        let text = serde_json::to_string(&stored).unwrap();
+        assert_eq!(serde_json::from_str::<Stored>(&text).unwrap(), stored);
     }
 
     #[test]

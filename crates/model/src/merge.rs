@@ -9,7 +9,7 @@
 
 mod runs;
 
-pub use runs::{AgentFacts, Distribution, ServerTally, merge_runs};
+pub use runs::{AgentFacts, Distribution, ServerTally, ShareStatus, merge_runs};
 
 use crate::histogram::{BUCKETS, Histogram, SUB_BUCKETS, SparseHistogram};
 use serde::{Deserialize, Serialize};

@@ -116,10 +116,11 @@ pub fn run(args: Asked<'_>, request: Request, work: Work) -> anyhow::Result<Outc
     if !emit {
         print(&done, args.output)?;
     }
-    let Coordinated { run, id, group, merged_shares, .. } = done;
-    let skew = done.record.agents.as_ref().map_or(0.0, |d| d.start_skew_us);
+    let Coordinated { run, id, group, .. } = done;
+    let (skew, measured, asked) =
+        done.record.agents.as_ref().map_or((0.0, 0, 0), |d| (d.start_skew_us, d.agents_measured, d.agents_asked));
     here.say(&format!(
-        "saved as run {id} (merged from {merged_shares} agents' shares, in group {group}); start spread {skew:.0} µs"
+        "saved as run {id} (merged from {measured} of {asked} agents' shares, in group {group}); start spread {skew:.0} µs"
     ));
     match done.partial {
         None => Ok(Outcome::Success),

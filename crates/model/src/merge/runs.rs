@@ -19,8 +19,16 @@ pub struct Distribution {
     pub start_at_ns: i64,
     /// The spread of the agents' actual starts (latest minus earliest), microseconds.
     pub start_skew_us: f64,
-    /// Seconds every agent was measuring (the shortest agent's window).
+    /// Seconds every agent was measuring (the shortest merged share's window).
     pub steady_seconds: f64,
+    /// The agents asked for (`--agents N`; also the `agents` label).
+    #[serde(default)]
+    pub agents_asked: u32,
+    /// The agents whose shares the merged figures are made of: fewer than asked when one was
+    /// lost or failed (0 in records made before spindle said so).
+    #[serde(default)]
+    pub agents_measured: u32,
+    /// Every agent of the run, merged or not, in index order.
     pub agents: Vec<AgentFacts>,
     /// A database run's server-side count over the measured window, beside the agents' own
     /// (absent for I/O, and where the server counts nothing: SQLite).
@@ -42,12 +50,38 @@ pub struct ServerTally {
     pub sessions_at_start: u64,
 }
 
-/// One agent of a distributed run.
+/// What came of one agent's share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShareStatus {
+    /// It measured its whole window.
+    Complete,
+    /// It was stopped early (another agent lost, Ctrl-C) and saved what it measured.
+    Interrupted,
+    /// It stopped with an error.
+    Failed,
+    /// Its process, host or store connection went while it measured: the coordinator marked
+    /// it lost. Its figures are not in the merged run.
+    Lost,
+}
+
+impl From<RunStatus> for ShareStatus {
+    fn from(status: RunStatus) -> ShareStatus {
+        match status {
+            RunStatus::Complete => ShareStatus::Complete,
+            RunStatus::Interrupted => ShareStatus::Interrupted,
+            RunStatus::Failed => ShareStatus::Failed,
+        }
+    }
+}
+
+/// One agent of a distributed run, merged or not (a page's table of the agents).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentFacts {
     pub index: u32,
     pub hostname: String,
-    /// Its run in the store (the share it measured).
+    /// Its run in the store (the share it measured); none when it saved none (a lost agent
+    /// killed before its end saves nothing: agents save their share once, when they end).
     pub run_id: Option<i64>,
     /// Its clock minus the server's, nanoseconds (from the best of its round trips).
     pub offset_ns: i64,
@@ -55,8 +89,13 @@ pub struct AgentFacts {
     pub rtt_ns: i64,
     /// How late it started after the common instant, microseconds (server clock).
     pub late_us: f64,
+    /// Seconds its saved share measured (0 when it saved none).
     pub measured_seconds: f64,
-    pub status: RunStatus,
+    pub status: ShareStatus,
+    /// A lost agent's last heartbeat, seconds after the common start (its warm-up included):
+    /// how long it was known to be running. Absent for an agent that was not lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_after_seconds: Option<f64>,
 }
 
 /// Per direction: the operation's name in the merge and where it sits in `IoStats`.
