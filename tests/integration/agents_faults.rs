@@ -126,6 +126,8 @@ fn a_killed_agent_of_three_stays_in_the_merged_run_as_lost_and_the_run_says_two_
         "true",
     );
     let pid: i32 = rows(&db, "SELECT pid FROM agents WHERE idx = 1")[0][0].parse().unwrap();
+    // And it published a measured second (a second past the warm-up, at the least).
+    wait_for(&db, &format!("SELECT count(*) FROM live_runs WHERE pid = {pid} AND points <> '[]'"), "1");
     assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
     let done = finished(coordinator, "the coordinator, with an agent killed");
     lost_agent_one(&db, &done, "its process or its connection to the store ended");
@@ -141,7 +143,8 @@ fn a_killed_agent_of_three_stays_in_the_merged_run_as_lost_and_the_run_says_two_
     let lost = &agents[1];
     assert_eq!(lost["status"], "lost", "{d}");
     assert!(lost["run_id"].is_null(), "killed, it saved no share: {d}");
-    assert_eq!(lost["measured_seconds"], 0.0, "none of its figures merged: {d}");
+    let measured = lost["measured_seconds"].as_f64().unwrap();
+    assert!(measured >= 1.0, "the seconds it published as it measured: {d}");
     assert!(lost["lost_after_seconds"].as_f64().unwrap() > 1.0, "last heard from after its first second: {d}");
     for kept in [&agents[0], &agents[2]] {
         assert_eq!(kept["status"], "interrupted", "{d}");
@@ -150,6 +153,7 @@ fn a_killed_agent_of_three_stays_in_the_merged_run_as_lost_and_the_run_says_two_
     }
     let said = merged["warnings"][0].as_str().unwrap();
     assert!(said.starts_with("2 of 3 agents measured; agent 1 lost after "), "{said}");
+    assert!(said.ends_with(&format!(", having measured {measured:.1} s, not in these figures")), "{said}");
     assert_eq!(merged["labels"]["agents"], "3", "the agents asked for");
     assert_eq!(merged["labels"]["agents.measured"], "2");
     // The merged figures are the two survivors' shares, added: nothing of the lost agent's.

@@ -69,7 +69,7 @@ pub fn run(c: Coordination, caller: &dyn Caller) -> anyhow::Result<Coordinated> 
     let lost: Vec<u32> = rows.iter().filter(|r| r.state == Some(AgentState::Lost)).map(|r| r.index).collect();
     launched.end_lost(&lost);
     launched.wait();
-    let Some(mut merged) = merged_run(&store, &rows, start_at, partial.as_deref())? else {
+    let Some(mut merged) = merged_run(&store, &rows, (start_at, work.warmup()), partial.as_deref())? else {
         return Err(anyhow::anyhow!("run {run}: no agent saved a share: {}", partial.unwrap_or_default()));
     };
     work.as_asked(&mut merged);

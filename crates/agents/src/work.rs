@@ -70,6 +70,14 @@ impl Work {
         }
     }
 
+    /// The warm-up each agent runs before its window, from the common start.
+    pub fn warmup(&self) -> Duration {
+        match self {
+            Work::Io { job } => Duration::from_nanos(job.warmup_ns),
+            Work::Hammer { warmup_ns, .. } => Duration::from_nanos(*warmup_ns),
+        }
+    }
+
     /// The directories the test files go in, each once, as asked (none for Hammer): what a
     /// Job mounts a volume at.
     pub fn target_dirs(&self) -> Vec<PathBuf> {

@@ -81,7 +81,7 @@ pub struct AgentFacts {
     pub index: u32,
     pub hostname: String,
     /// Its run in the store (the share it measured); none when it saved none (a lost agent
-    /// killed before its end saves nothing: agents save their share once, when they end).
+    /// killed before its end saved nothing: agents save their share once, when they end).
     pub run_id: Option<i64>,
     /// Its clock minus the server's, nanoseconds (from the best of its round trips).
     pub offset_ns: i64,
@@ -89,7 +89,9 @@ pub struct AgentFacts {
     pub rtt_ns: i64,
     /// How late it started after the common instant, microseconds (server clock).
     pub late_us: f64,
-    /// Seconds its saved share measured (0 when it saved none).
+    /// Seconds its saved share measured; for a lost agent, the seconds of its window it is
+    /// known to have measured (its last per-second count published to the store as it went,
+    /// less the warm-up; its figures are not merged); 0 when there is neither.
     pub measured_seconds: f64,
     pub status: ShareStatus,
     /// A lost agent's last heartbeat, seconds after the common start (its warm-up included):
