@@ -18,8 +18,8 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio_io_timeout::TimeoutStream;
 
-/// Stores opened, so requests read at once: enough that a slow download does not hold up the
-/// runs page.
+/// Stores opened, and so requests answered at once: enough that a slow download does not
+/// hold up the runs page.
 pub const WORKERS: usize = 4;
 /// The longest a client may take to send a request's line and headers, from its first byte
 /// (or from when it connected): past it the connection is closed, however steadily the bytes
@@ -89,7 +89,8 @@ fn http1_settings() -> http1::Builder {
 /// server's resident memory four listings. One arena reuses it across threads.
 fn one_malloc_arena() {
     #[cfg(target_env = "gnu")]
-    // SAFETY: mallopt only sets an allocator parameter; called before any other thread starts.
+    // SAFETY: mallopt only sets an allocator parameter (under glibc's lock); called before the
+    // runtime's threads start.
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 1);
     }
