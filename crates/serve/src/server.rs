@@ -26,8 +26,8 @@ pub const WORKERS: usize = 4;
 /// come.
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(10);
 /// A client that takes nothing of the response for this long is dropped, and a streamed body
-/// being written for it stops.
-const WRITE_DEADLINE: Duration = Duration::from_secs(60);
+/// being written for it stops. (Its unit test waits for it, so there it is short.)
+const WRITE_DEADLINE: Duration = Duration::from_secs(if cfg!(test) { 2 } else { 60 });
 /// The most a request's line and headers may take; more is answered 431.
 const MAX_HEAD: usize = 16 * 1024;
 /// How long to wait before accepting again when accepting failed (out of file descriptors).
@@ -172,23 +172,52 @@ mod tests {
     use std::io::{Read, Write};
 
     /// Pages whose bodies are written while they are sent: `/whole` 3 MiB and an end,
-    /// `/cut` a chunk and then an error.
-    struct Streaming;
+    /// `/cut` a chunk and then an error, `/endless` until writing fails, which it says on
+    /// `ended`.
+    struct Streaming {
+        ended: std::sync::Mutex<std::sync::mpsc::Sender<std::io::ErrorKind>>,
+    }
 
     const WHOLE: usize = 3 * 1024 * 1024;
 
     impl Site for Streaming {
         fn respond(&self, _: &Store, req: &Request) -> Response {
-            let cut = req.path == "/cut";
-            Response::streamed("text/plain", move |_, out| {
-                out.write_all(&vec![b'x'; if cut { 100_000 } else { WHOLE }])?;
-                if cut { Err(std::io::Error::other("the store failed halfway")) } else { Ok(()) }
+            let ended = self.ended.lock().unwrap().clone();
+            let path = req.path.clone();
+            Response::streamed("text/plain", move |_, out| match path.as_str() {
+                "/endless" => {
+                    let e = loop {
+                        if let Err(e) = out.write_all(&[b'x'; 4096]) {
+                            break e;
+                        }
+                    };
+                    let _ = ended.send(e.kind());
+                    Err(e)
+                }
+                "/cut" => {
+                    out.write_all(&[b'x'; 100_000])?;
+                    Err(std::io::Error::other("the store failed halfway"))
+                }
+                _ => out.write_all(&vec![b'x'; WHOLE]),
             })
         }
 
         fn refused(&self, status: u16, why: &'static str) -> Response {
             Response::new(status, "text/plain", why)
         }
+    }
+
+    /// A server of `Streaming` on a free port, until the test's process ends; and where the
+    /// endless body's writer says it stopped.
+    fn started() -> (std::net::SocketAddr, std::sync::mpsc::Receiver<std::io::ErrorKind>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("results.db")).unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (ended, stopped) = std::sync::mpsc::channel();
+        let site = Arc::new(Streaming { ended: std::sync::Mutex::new(ended) });
+        std::thread::spawn(move || serve(listener, vec![store], site));
+        (addr, stopped, dir)
     }
 
     fn ask(addr: std::net::SocketAddr, method: &str, path: &str) -> String {
@@ -202,12 +231,7 @@ mod tests {
 
     #[test]
     fn a_streamed_body_is_sent_whole_or_visibly_cut() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("results.db")).unwrap();
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        // Serves until the test's process ends.
-        std::thread::spawn(move || serve(listener, vec![store], Arc::new(Streaming)));
+        let (addr, _, _dir) = started();
 
         let whole = ask(addr, "GET", "/whole");
         let (head, body) = whole.split_once("\r\n\r\n").unwrap();
@@ -226,5 +250,17 @@ mod tests {
             "no body for HEAD: {head_only}"
         );
         assert!(!head_only.contains("Content-Length"), "no length it does not know: {head_only}");
+    }
+
+    #[test]
+    fn a_client_that_reads_nothing_is_dropped_and_its_writer_stops() {
+        let (addr, stopped, _dir) = started();
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.write_all(format!("GET /endless HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes()).unwrap();
+        // It never reads: once the socket's buffers are full the server can write nothing more,
+        // and only the write deadline ends the writer, which would otherwise wait forever.
+        let ended = stopped.recv_timeout(WRITE_DEADLINE + Duration::from_secs(60));
+        assert_eq!(ended, Ok(std::io::ErrorKind::BrokenPipe), "the writer learned its client was dropped");
+        drop(s);
     }
 }
