@@ -529,3 +529,76 @@ fn serve_connects_again_when_the_postgres_server_ends_its_sessions() {
         assert!(page.contains("<a href=\"/run/1\">1</a>"), "{page}");
     }
 }
+
+/// Connects to `addr` and sends the start of a request head, then a byte every 2 s (on a
+/// thread of its own) until `stop`: a head that never ends.
+fn dribbling(
+    addr: &str,
+    stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> (TcpStream, std::thread::JoinHandle<()>) {
+    let stream = TcpStream::connect(addr).unwrap();
+    let mut sender = stream.try_clone().unwrap();
+    sender.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").as_bytes()).unwrap();
+    let stop = std::sync::Arc::clone(stop);
+    let drip = std::thread::spawn(move || {
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            // The server may have closed it; the test says whether it should have.
+            let _ = sender.write_all(b"a");
+        }
+    });
+    (stream, drip)
+}
+
+#[test]
+fn serve_answers_while_32_clients_dribble_their_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let opened = std::time::Instant::now();
+    let drips: Vec<_> = (0..32).map(|_| dribbling(&server.addr, &stop)).collect();
+    // A server that gave each connection a thread of its few would never get to this one: the
+    // dribblers keep theirs as long as they send (a byte every 2 s), and the test stops them
+    // only after it. 20 s is a slow machine, not a figure.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+    s.write_all(format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr).as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).expect("GET / answered while 32 clients dribbled their requests");
+    assert!(answer.starts_with(b"HTTP/1.1 200 "), "{}", String::from_utf8_lossy(&answer));
+    // Before their head deadline (counted from after `opened`), the server has closed none.
+    if opened.elapsed() < spindle_serve::HEAD_DEADLINE {
+        for (stream, _) in &drips {
+            stream.set_nonblocking(true).unwrap();
+            let open = stream.peek(&mut [0u8; 1]).is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock);
+            assert!(open, "a dribbling client is still connected, unanswered");
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for (_, drip) in drips {
+        drip.join().unwrap();
+    }
+}
+
+#[test]
+fn serve_drops_a_client_whose_request_head_outlasts_its_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (mut stream, drip) = dribbling(&server.addr, &stop);
+    // It sends a byte every 2 s throughout, so a timeout per read would never drop it; the
+    // deadline for the whole head must, long before this timeout.
+    stream.set_read_timeout(Some(spindle_serve::HEAD_DEADLINE + std::time::Duration::from_secs(30))).unwrap();
+    let mut answer = Vec::new();
+    let ended = stream.read_to_end(&mut answer);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    drip.join().unwrap();
+    match ended {
+        Ok(_) => {
+            assert!(answer.is_empty() || answer.starts_with(b"HTTP/1.1 408 "), "{}", String::from_utf8_lossy(&answer))
+        }
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "closed, not still waiting: {e}"),
+    }
+}

@@ -1,12 +1,12 @@
-//! Just enough HTTP/1.1 for a local page: one GET (or HEAD) request per connection, read with
-//! limits (a request line and headers of at most 16 KiB, no body), and one response written
-//! whole with `Connection: close`. Anything else is refused with a 4xx, never a panic.
+//! What the pages see of HTTP: a [`Request`] (its method, its path and query decoded, its
+//! headers) and the [`Response`] they answer with. hyper reads and writes the protocol
+//! (server.rs); this file makes hyper's request into a `Request`, refusing what no page can
+//! take, and gives every response the headers that keep a page the server's own.
 
+use crate::body::Outgoing;
+use hyper::header::{HeaderName, HeaderValue};
 use spindle_store::Store;
-use std::io::{Read, Write};
-
-/// The most a request's line and headers may take.
-const MAX_HEAD: usize = 16 * 1024;
+use std::io::Write;
 
 #[derive(Debug)]
 pub struct Request {
@@ -35,7 +35,7 @@ impl Request {
     }
 }
 
-/// A request that cannot be read: the status to answer with and why.
+/// A request no page can take: the status to answer with and why.
 #[derive(Debug)]
 pub struct Refused {
     pub status: u16,
@@ -46,51 +46,34 @@ fn refused(status: u16, why: &'static str) -> Refused {
     Refused { status, why }
 }
 
-/// Reads one request's line and headers. `Ok(None)`: the client closed before sending one.
-pub fn read_request(stream: &mut impl Read) -> Result<Option<Request>, Refused> {
-    let mut head = Vec::with_capacity(1024);
-    let mut buf = [0u8; 2048];
-    let end = loop {
-        if let Some(i) = head.windows(4).position(|w| w == b"\r\n\r\n").filter(|i| *i <= MAX_HEAD) {
-            break i;
-        }
-        if head.len() > MAX_HEAD {
-            return Err(refused(431, "the request's headers are too large"));
-        }
-        match stream.read(&mut buf) {
-            Ok(0) if head.is_empty() => return Ok(None),
-            Ok(0) => return Err(refused(400, "the request ended before its headers did")),
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-            Err(_) if head.is_empty() => return Ok(None),
-            Err(_) => return Err(refused(408, "the request was not sent in time")),
-        }
-    };
-    let text = std::str::from_utf8(&head[..end]).map_err(|_| refused(400, "the request is not UTF-8"))?;
-    parse_head(text).map(Some)
-}
-
-fn parse_head(text: &str) -> Result<Request, Refused> {
-    let mut lines = text.split("\r\n");
-    let line = lines.next().unwrap_or_default();
-    let mut parts = line.split(' ');
-    let (Some(method), Some(target), Some(version), None) = (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return Err(refused(400, "not an HTTP request line"));
-    };
-    if !version.starts_with("HTTP/1.") {
-        return Err(refused(505, "only HTTP/1.x is served"));
+/// The request hyper read, as the pages see it. hyper has checked the request line and the
+/// headers' syntax and size; what is refused here is what it lets through and a page cannot
+/// take: a target that is not a path, headers that are not UTF-8, two Host lines, a body.
+pub(crate) fn request<B: hyper::body::Body>(req: &hyper::Request<B>) -> Result<Request, Refused> {
+    // The absolute form (`GET http://elsewhere/ HTTP/1.1`) names a host of its own, which the
+    // access check, reading Host, would not see; `*` is no page.
+    let uri = req.uri();
+    let target = uri.path_and_query().map(|p| p.as_str()).filter(|_| uri.authority().is_none()).unwrap_or("");
+    let mut headers = Vec::with_capacity(req.headers().len());
+    for (name, value) in req.headers() {
+        let value = std::str::from_utf8(value.as_bytes()).map_err(|_| refused(400, "a header is not UTF-8"))?;
+        headers.push((name.as_str().to_string(), value.trim().to_string()));
     }
-    let headers = lines
-        .map(|l| {
-            let (name, value) = l.split_once(':').ok_or(refused(400, "a header without a colon"))?;
-            Ok((name.trim().to_ascii_lowercase(), value.trim().to_string()))
-        })
-        .collect::<Result<Vec<_>, Refused>>()?;
     // RFC 9112 §3.2: two Host lines leave the request's target ambiguous (a proxy and this
     // server could each take a different one), so such a request is refused, not guessed at.
     if headers.iter().filter(|(n, _)| n == "host").count() > 1 {
         return Err(refused(400, "more than one Host header"));
     }
+    // Every page is read: a body would be ignored, so it is refused rather than dropped unread.
+    if !req.body().is_end_stream() {
+        return Err(refused(413, "this site is read-only: a request carries no body"));
+    }
+    let (path, query) = split_target(target)?;
+    Ok(Request { method: req.method().as_str().to_string(), path, query, headers })
+}
+
+/// A request target's path and query pairs, decoded.
+fn split_target(target: &str) -> Result<(String, Vec<(String, String)>), Refused> {
     let (raw_path, raw_query) = target.split_once('?').unwrap_or((target, ""));
     if !raw_path.starts_with('/') {
         return Err(refused(400, "the path must start with /"));
@@ -107,7 +90,7 @@ fn parse_head(text: &str) -> Result<Request, Refused> {
             }
         })
         .collect::<Result<Vec<_>, Refused>>()?;
-    Ok(Request { method: method.to_string(), path, query, headers })
+    Ok((path, query))
 }
 
 /// `%XX` escapes decoded (and `+` as a space in a query); `None` for a broken escape or bytes
@@ -201,69 +184,82 @@ impl Response {
         self.headers.push((name, value));
         self
     }
-}
 
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        413 => "Content Too Large",
-        431 => "Request Header Fields Too Large",
-        503 => "Service Unavailable",
-        505 => "HTTP Version Not Supported",
-        _ => "Error",
+    /// The head to send and the body apart, for the body is sent its own way.
+    pub(crate) fn split(self) -> (Head, Body) {
+        let Response { status, content_type, body, headers } = self;
+        (Head { status, content_type, headers }, body)
     }
 }
 
-/// Writes the response (a streamed body as it is made). Every page is the server's own: scripts and styles from itself
-/// only, never framed, no address (which may hold the token) sent on as a referrer.
-pub fn write_response(stream: &mut impl Write, store: &Store, r: Response, head_only: bool) -> std::io::Result<()> {
-    let length = match &r.body {
-        Body::Whole(b) => format!("Content-Length: {}\r\n", b.len()),
-        Body::Streamed(_) => String::new(),
-    };
-    let mut head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\n{length}Connection: close\r\nCache-Control: no-store\r\n\
-         X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nX-Frame-Options: DENY\r\n\
-         Content-Security-Policy: default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'\r\n",
-        r.status,
-        reason(r.status),
-        r.content_type,
-    );
-    for (name, value) in &r.headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes())?;
-    match r.body {
-        _ if head_only => {}
-        Body::Whole(b) => stream.write_all(&b)?,
-        Body::Streamed(write) => {
-            let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, &mut *stream);
-            write(store, &mut buffered)?;
-            buffered.flush()?;
+/// A response without its body.
+pub(crate) struct Head {
+    status: u16,
+    content_type: &'static str,
+    headers: Vec<(&'static str, String)>,
+}
+
+/// Every page is the server's own: scripts and styles from itself only, never framed, never
+/// kept by a cache, no address (which may hold the token) sent on as a referrer.
+const EVERY_PAGE: [(&str, &str); 5] = [
+    ("cache-control", "no-store"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("x-frame-options", "DENY"),
+    (
+        "content-security-policy",
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
+    ),
+];
+
+impl Head {
+    /// hyper's response: this head, the headers of every page, and `body`. A status or a
+    /// header hyper cannot send (a page's bug, never a request's) answers 500 instead.
+    pub(crate) fn with_body(self, body: Outgoing) -> hyper::Response<Outgoing> {
+        let mut response = hyper::Response::new(body);
+        match self.fill(&mut response) {
+            Some(()) => response,
+            None => internal_error(),
         }
     }
-    stream.flush()
+
+    fn fill(self, response: &mut hyper::Response<Outgoing>) -> Option<()> {
+        *response.status_mut() = hyper::StatusCode::from_u16(self.status).ok()?;
+        let headers = response.headers_mut();
+        headers.insert(hyper::header::CONTENT_TYPE, HeaderValue::from_static(self.content_type));
+        for (name, value) in EVERY_PAGE {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
+        for (name, value) in self.headers {
+            headers.append(HeaderName::from_bytes(name.as_bytes()).ok()?, HeaderValue::try_from(value).ok()?);
+        }
+        Some(())
+    }
+}
+
+/// The answer when a page failed (a panic, a bug): nothing of what it made.
+pub(crate) fn internal_error() -> hyper::Response<Outgoing> {
+    let mut response = hyper::Response::new(Outgoing::whole(b"internal error\n".to_vec()));
+    *response.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
+    response.headers_mut().insert(hyper::header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
+    response
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<Option<Request>, Refused> {
-        read_request(&mut text.as_bytes())
+    fn read(target: &str, headers: &[(&str, &str)]) -> Result<Request, Refused> {
+        let mut req = hyper::Request::builder().uri(target);
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        request(&req.body(Outgoing::none()).unwrap())
     }
 
     #[test]
     fn a_get_with_its_query_and_headers() {
-        let r =
-            read("GET /runs?label=raid%3D10&kind=io&x=a+b HTTP/1.1\r\nHost: 127.0.0.1:8088\r\n\r\n").unwrap().unwrap();
+        let r = read("/runs?label=raid%3D10&kind=io&x=a+b", &[("Host", "127.0.0.1:8088")]).unwrap();
         assert_eq!(r.method, "GET");
         assert_eq!(r.path, "/runs");
         assert_eq!(r.param("label"), Some("raid=10"));
@@ -272,29 +268,44 @@ mod tests {
     }
 
     #[test]
-    fn broken_requests_are_refused_with_4xx() {
-        assert!(read("").unwrap().is_none());
-        for bad in [
-            "GET\r\n\r\n",
-            "GET /a b HTTP/1.1\r\n\r\n",
-            "GET nopath HTTP/1.1\r\n\r\n",
-            "GET /%zz HTTP/1.1\r\n\r\n",
-            "GET /?a=%ff HTTP/1.1\r\n\r\n",
-            "GET / HTTP/1.1\r\nno colon\r\n\r\n",
-            "GET / HTTP/1.1\r\nHost: x",
-            "GET / HTTP/1.1\r\nHost: 127.0.0.1:8088\r\nHost: evil.example\r\n\r\n",
-            "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n",
+    fn requests_no_page_can_take_are_refused_with_4xx() {
+        for (target, headers) in [
+            ("http://elsewhere.example/", &[][..]),
+            ("/%zz", &[]),
+            ("/?a=%ff", &[]),
+            ("/", &[("Host", "127.0.0.1:8088"), ("Host", "evil.example")]),
+            ("/", &[("Host", "a"), ("host", "a")]),
         ] {
-            let status = read(bad).unwrap_err().status;
-            assert!((400..500).contains(&status), "{bad:?}: {status}");
+            let status = read(target, headers).unwrap_err().status;
+            assert!((400..500).contains(&status), "{target} {headers:?}: {status}");
         }
-        let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(MAX_HEAD));
-        assert_eq!(read(&huge).unwrap_err().status, 431);
+        let not_utf8 = hyper::Request::builder()
+            .uri("/")
+            .header("x", HeaderValue::from_bytes(b"\xff\xfe").unwrap())
+            .body(Outgoing::none())
+            .unwrap();
+        assert_eq!(request(&not_utf8).unwrap_err().status, 400);
+        let with_body = hyper::Request::builder().uri("/").body(Outgoing::whole(b"x=1".to_vec())).unwrap();
+        assert_eq!(request(&with_body).unwrap_err().status, 413);
     }
 
     #[test]
     fn encoded_values_decode_to_themselves() {
         let s = "raid=10 & <b> ü/..";
         assert_eq!(decode(&encode(s), true).as_deref(), Some(s));
+    }
+
+    #[test]
+    fn every_response_carries_the_pages_headers() {
+        let (head, _) = Response::new(404, "text/html; charset=utf-8", "no").with("Set-Cookie", "a=b".into()).split();
+        let r = head.with_body(Outgoing::none());
+        assert_eq!(r.status(), 404);
+        for (name, value) in
+            EVERY_PAGE.iter().chain(&[("set-cookie", "a=b"), ("content-type", "text/html; charset=utf-8")])
+        {
+            assert_eq!(r.headers().get(*name).and_then(|v| v.to_str().ok()), Some(*value), "{name}");
+        }
+        let (head, _) = Response::new(200, "text/plain", "").with("x-name", "a\r\nInjected: 1".into()).split();
+        assert_eq!(head.with_body(Outgoing::none()).status(), 500, "a header that would split is never sent");
     }
 }

@@ -1,8 +1,7 @@
 //! `spindle serve`: a local web page over the results store, read-only. Pages are drawn on the
 //! server by the report's own HTML renderer (charts as inline SVG from the view models), with
 //! a little script of its own (assets/) embedded in the binary; spindle-serve reads the
-//! requests, checks who may read, and answers them on a few threads, each with its own
-//! connection to the store.
+//! requests, checks who may read, and answers each with one of a few opened stores.
 
 mod assets;
 mod pages;
@@ -30,8 +29,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
     let addr = access::listen_address(args.listen.as_deref())?;
     let token = args.token.clone().or_else(|| std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()));
     let location = store::location(&args.store)?;
-    // Each worker gets its own connection; opening them all first finds a missing, foreign,
-    // corrupt or newer store before anything listens (exit 2, the file untouched).
+    // A few connections, one for each request read at once; opening them all first finds a
+    // missing, foreign, corrupt or newer store before anything listens (exit 2, the file untouched).
     let stores = (0..WORKERS).map(|_| open(&location)).collect::<anyhow::Result<Vec<Store>>>()?;
     let listener = TcpListener::bind(addr).map_err(|e| bind_error(addr, &e))?;
     let bound = listener.local_addr()?;
@@ -48,7 +47,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
         eprintln!("spindle serve: {bound} is not loopback, so every request needs this token: {url}");
     }
     eprintln!("serving {url} (read-only, the store {location}; Ctrl-C to stop)");
-    spindle_serve::serve(listener, stores, Arc::new(App { access }));
+    spindle_serve::serve(listener, stores, Arc::new(App { access }))
+        .map_err(|e| anyhow::anyhow!("cannot start the server on {bound}: {e}"))?;
     Ok(Outcome::Success)
 }
 
