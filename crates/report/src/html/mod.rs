@@ -21,7 +21,8 @@ impl Exporter for HtmlExporter {
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:2px solid #246;margin-top:2em}h3{margin-top:1.6em;color:#246}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:12.5px}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:12.5px;max-width:100%}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
+td{overflow-wrap:anywhere}th.wide{width:35%}
 th{background:#eef2f7;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:2px 0}
 figure{margin:.8em 0}figcaption{font-weight:600}svg{max-width:100%;height:auto;font-size:11px}
@@ -87,10 +88,15 @@ fn section(out: &mut String, s: &Section) {
     for note in &s.notes {
         let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
     }
+    // A run's figures are its answer, before any chart.
+    let lead = if s.figures_first { s.tables.len().min(1) } else { 0 };
+    for t in &s.tables[..lead] {
+        table(out, t);
+    }
     for c in &s.charts {
         svg::chart(out, c);
     }
-    for t in &s.tables {
+    for t in &s.tables[lead..] {
         table(out, t);
     }
     for (caption, text) in &s.blocks {
@@ -99,20 +105,25 @@ fn section(out: &mut String, s: &Section) {
     out.push_str("</section>\n");
 }
 
+/// A table; one with no rows (no counters were sampled) is not drawn.
 fn table(out: &mut String, t: &Table) {
+    if t.rows.is_empty() {
+        return;
+    }
+    let wide = |i: usize| if t.wide.contains(&i) { " class=\"wide\"" } else { "" };
     let pairs = t.columns.iter().all(|c| c.is_empty());
     let _ = write!(out, "<table{}><caption>{}</caption>", if pairs { " class=\"pairs\"" } else { "" }, esc(&t.title));
     if !pairs {
         out.push_str("<tr>");
-        for c in &t.columns {
-            let _ = write!(out, "<th>{}</th>", esc(c));
+        for (i, c) in t.columns.iter().enumerate() {
+            let _ = write!(out, "<th{}>{}</th>", wide(i), esc(c));
         }
         out.push_str("</tr>");
     }
     for row in &t.rows {
         out.push_str("<tr>");
         for (i, cell) in row.iter().enumerate() {
-            let class = if cell.value.is_some() && !(pairs && i == 0) { " class=\"n\"" } else { "" };
+            let class = if cell.value.is_some() && !(pairs && i == 0) { " class=\"n\"" } else { wide(i) };
             let tag = if pairs && i == 0 { "th" } else { "td" };
             let _ = write!(out, "<{tag}{class}>{}</{tag}>", esc(&cell.text));
         }

@@ -32,6 +32,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
             rec.targets.first().map(|t| t.workload.as_str()).unwrap_or(""),
             r.point.as_ref().map(|p| format!(" ({p})")).unwrap_or_default()
         ),
+        figures_first: true,
         ..Section::default()
     };
     if rec.status != spindle_model::record::RunStatus::Complete {
@@ -70,7 +71,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
     if rec.timeseries.len() > 1 {
         s.charts.push(series(rec));
     }
-    if let Some(log) = &rec.counters {
+    if let Some(log) = rec.counters.as_ref().filter(|l| !l.counters.is_empty()) {
         s.charts.extend(counter_charts(log));
         s.tables.push(counter_table(log));
     }
@@ -137,7 +138,7 @@ fn headline(rec: &RunRecord) -> Table {
     if st.cpu.us_per_io > 0.0 {
         rows.push((
             format!("spindle CPU per {}", counts.plural().trim_end_matches('s')),
-            Cell { text: format!("{:.2} us", st.cpu.us_per_io), value: Some(st.cpu.us_per_io), unit: "us" },
+            Cell { text: format!("{:.2} µs", st.cpu.us_per_io), value: Some(st.cpu.us_per_io), unit: "µs" },
         ));
     }
     if rec.behind_schedule_ios > 0 {
@@ -226,11 +227,10 @@ fn percentiles(rec: &RunRecord) -> Chart {
         (LatencyOf::Commit, l) => vec![("commit", points(l)), ("I/O", points(&s.latency_ns))],
         (LatencyOf::Io, l) => vec![("latency", points(l))],
     };
-    let (unit, div) = super::latency_scale(lead.iter().flat_map(|p| p.1));
-    let mut c = Chart::new("Latency percentiles", ChartKind::Bar, "percentile", unit);
+    let mut c = Chart::new("Latency percentiles", ChartKind::Bar, "percentile", "ns");
     c.categories = ["p50", "p90", "p95", "p99", "p99.9", "p99.99"].map(String::from).to_vec();
-    c.series =
-        lead.into_iter().map(|(name, v)| Series { name: name.into(), values: v.map(|v| v / div).to_vec() }).collect();
+    c.series = lead.into_iter().map(|(name, v)| Series { name: name.into(), values: v.to_vec() }).collect();
+    c.latency = true;
     c
 }
 
