@@ -113,6 +113,9 @@ impl LatencyUnit {
         if !ns.is_finite() {
             return spindle_model::units::NOT_RECORDED.into();
         }
+        if ns == 0.0 {
+            return format!("0 {}", self.name);
+        }
         format!("{} {}", counter_text(ns / self.ns), self.name)
     }
 }
@@ -154,6 +157,7 @@ mod tests {
         assert_eq!(unit.name, "ms");
         assert_eq!(unit.text(331.0), "0.000331 ms");
         assert_eq!(unit.text(7.71e7), "77.1 ms");
+        assert_eq!(unit.text(0.0), "0 ms");
         assert_eq!(LatencyUnit::for_ns(92_000.0).text(92_000.0), "92.0 µs");
         assert_eq!(LatencyUnit::for_ns(1.2e12).name, "s");
         assert_eq!(LatencyUnit::for_most([92.0, 180.0, 50_123.0].into_iter()).text(50_123.0), "50,123 ns");

@@ -8,7 +8,7 @@ mod svg;
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
 use crate::view::{ReportView, Section, Table, report_view};
-use escape::esc;
+use escape::{esc, esc_breakable};
 use std::fmt::Write;
 
 pub struct HtmlExporter;
@@ -22,7 +22,7 @@ impl Exporter for HtmlExporter {
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:2px solid #246;margin-top:2em}h3{margin-top:1.6em;color:#246}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:12.5px;max-width:100%}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
-td{overflow-wrap:anywhere}th.wide{width:35%}
+td{overflow-wrap:break-word}table:has(th.wide){width:100%}th.wide{width:30%}
 th{background:#eef2f7;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:2px 0}
 figure{margin:.8em 0}figcaption{font-weight:600}svg{max-width:100%;height:auto;font-size:11px}
@@ -116,7 +116,9 @@ fn table(out: &mut String, t: &Table) {
     if !pairs {
         out.push_str("<tr>");
         for (i, c) in t.columns.iter().enumerate() {
-            let _ = write!(out, "<th{}>{}</th>", wide(i), esc(c));
+            // A column's name (`log_bytes_written`) may break at its punctuation sooner than a
+            // cell's: it is never the point.
+            let _ = write!(out, "<th{}>{}</th>", wide(i), esc_breakable(c, 10));
         }
         out.push_str("</tr>");
     }
@@ -125,7 +127,7 @@ fn table(out: &mut String, t: &Table) {
         for (i, cell) in row.iter().enumerate() {
             let class = if cell.value.is_some() && !(pairs && i == 0) { " class=\"n\"" } else { wide(i) };
             let tag = if pairs && i == 0 { "th" } else { "td" };
-            let _ = write!(out, "<{tag}{class}>{}</{tag}>", esc(&cell.text));
+            let _ = write!(out, "<{tag}{class}>{}</{tag}>", esc_breakable(&cell.text, escape::LONG_WORD));
         }
         out.push_str("</tr>");
     }

@@ -16,7 +16,13 @@ const ROW: f64 = 16.0;
 const LABEL_CHARS: usize = 44;
 
 pub fn chart(out: &mut String, c: &Chart) {
-    if (c.is_empty() && c.intervals.is_empty()) || (c.kind == ChartKind::Bar && bars_drawn(c) < 2) {
+    // A chart of one bar, or a line of one point, says nothing a table does not.
+    let one = match c.kind {
+        ChartKind::Bar => bars_drawn(c) < 2,
+        ChartKind::Line => c.categories.len() < 2,
+        ChartKind::Interval => false,
+    };
+    if (c.is_empty() && c.intervals.is_empty()) || one {
         return;
     }
     let _ = write!(out, "<figure class=\"chart\"><figcaption>{}</figcaption>", esc(&c.title));

@@ -3,6 +3,7 @@
 //! same view, and a local web UI can serve it as JSON; none of them computes a figure.
 //! A new kind of run adds a section builder here, not a change to every format.
 
+mod agents;
 mod groups;
 mod kinds;
 pub mod logtest;

@@ -58,6 +58,11 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         s.notes.push(format!("Over time: {said}."));
     }
     s.tables.push(headline(rec));
+    if let Some(d) = &rec.agents {
+        let (said, table) = super::agents::agents(d);
+        s.notes.push(said);
+        s.tables.push(table);
+    }
     s.tables.extend(role_table(r, position));
     // The log test's and large operations' latencies are of rows, not worth a chart.
     let charted = rec.summary.ios > 0 && !matches!(rec.kind(), RunKind::LogTest | RunKind::LargeOps);
@@ -138,7 +143,8 @@ fn headline(rec: &RunRecord) -> Table {
     if st.cpu.us_per_io > 0.0 {
         rows.push((
             format!("spindle CPU per {}", counts.plural().trim_end_matches('s')),
-            Cell { text: format!("{:.2} µs", st.cpu.us_per_io), value: Some(st.cpu.us_per_io), unit: "µs" },
+            // A time as the latencies are, so the page reads it in their unit.
+            Cell::latency_ns(st.cpu.us_per_io * 1e3),
         ));
     }
     if rec.behind_schedule_ios > 0 {
