@@ -22,7 +22,7 @@ impl Exporter for HtmlExporter {
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:2px solid #246;margin-top:2em}h3{margin-top:1.6em;color:#246}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:12.5px;max-width:100%}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
-td{overflow-wrap:break-word}table:has(th.wide){width:100%}th.wide{width:30%}
+td{overflow-wrap:break-word}table:has(th.wide){width:100%}th.wide{width:25%}
 th{background:#eef2f7;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:2px 0}
 figure{margin:.8em 0}figcaption{font-weight:600}svg{max-width:100%;height:auto;font-size:11px}
@@ -88,7 +88,7 @@ fn section(out: &mut String, s: &Section) {
     for note in &s.notes {
         let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
     }
-    // A run's figures are its answer, before any chart.
+    // A run's figures, a check's findings: the answer, before any chart.
     let lead = if s.figures_first { s.tables.len().min(1) } else { 0 };
     for t in &s.tables[..lead] {
         table(out, t);

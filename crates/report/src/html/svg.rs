@@ -113,6 +113,8 @@ fn bars(out: &mut String, c: &Chart) {
     let shown = labels(&c.categories);
     for (i, ((label, short), v)) in c.categories.iter().zip(&shown).zip(values).enumerate() {
         let y = i as f64 * ROW + 4.0;
+        // An empty bar says 0, not 0.00.
+        let said = if *v == 0.0 { "0".to_string() } else { counter_text(*v) };
         let w = if v.is_finite() { (v / max * plot).max(0.0) } else { 0.0 };
         let _ = write!(
             out,
@@ -122,10 +124,10 @@ fn bars(out: &mut String, c: &Chart) {
             esc(short),
             ROW - 3.0,
             esc(label),
-            counter_text(*v),
+            said,
             LABEL_WIDTH + w + 4.0,
             y + ROW - 5.0,
-            counter_text(*v)
+            said
         );
     }
     let _ = write!(

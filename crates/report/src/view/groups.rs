@@ -138,10 +138,12 @@ fn check(section: &mut Section, findings: &[CheckFinding]) {
             Cell::text(f.advice.clone().unwrap_or_default()),
         ]);
     }
-    // The finding and what to do are what a reader reads; the rest wraps narrow beside them.
-    t.wide = vec![2, 6];
-    // The findings lead the group's section: they are its answer.
+    // The finding, what it rests on and what to do are what a reader reads; the rest wraps
+    // narrow beside them.
+    t.wide = vec![2, 4, 6];
+    // The findings lead the group's section, before its curves: they are its answer.
     section.tables.insert(0, t);
+    section.figures_first = true;
 }
 
 /// The group's runs, each with the latency it leads with; where one commits, what each

@@ -123,7 +123,8 @@ pub struct Section {
     pub notes: Vec<String>,
     pub charts: Vec<Chart>,
     pub tables: Vec<Table>,
-    /// The first table is the section's answer (a run's figures): drawn before the charts.
+    /// The first table is the section's answer (a run's figures, a check's findings): drawn
+    /// before the charts.
     pub figures_first: bool,
     /// Text shown as it is (a run's spec), with its caption.
     pub blocks: Vec<(String, String)>,

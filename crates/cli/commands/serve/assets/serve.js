@@ -98,6 +98,7 @@ function drawSeries(svg, points) {
   for (let v = 0; v <= maxY + step / 2; v += step) {
     svg.append(svgEl("text", { x: left - 6, y: y(v) + 4, class: "l axis" }, Math.round(v).toLocaleString("en")));
   }
+  svg.append(svgEl("text", { x: left, y: H - 8, class: "m axis" }, "0 s"));
   svg.append(svgEl("text", { x: W - right, y: H - 8, class: "l axis" }, `${Math.round(maxX)} s`));
   const d = points.map((p, i) => `${i ? "L" : "M"}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join("");
   svg.append(svgEl("path", { class: "s0", d, "data-points": points.length }));

@@ -155,3 +155,37 @@ pub fn running(store: &Store) -> Result<String, PageError> {
         .collect();
     Ok(served::live::running(&runs))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: i64, host: &str, what: &str, started_at: &str, updated_ms: i64) -> LiveRun {
+        LiveRun {
+            id,
+            pid: 1,
+            hostname: host.into(),
+            what: what.into(),
+            started_at: started_at.into(),
+            updated_ms,
+            points: Vec::new(),
+            run_id: None,
+        }
+    }
+
+    #[test]
+    fn a_runs_agents_are_one_run_and_a_silent_one_is_lost() {
+        let at = "2026-11-28T10:00:00.100Z";
+        let runs = [
+            row(1, "db1", "spindle agent: 8KiB random read", at, 10_000),
+            row(2, "other", "spindle io", at, 10_000),
+            row(3, "db2", "spindle agent: 8KiB random read", "2026-11-28T10:00:01.900Z", 10_000),
+            row(4, "db3", "spindle agent: 8KiB random read", "2026-11-28T10:00:09.000Z", 10_000),
+        ];
+        let ids: Vec<Vec<i64>> = together(&runs).iter().map(|g| g.iter().map(|r| r.id).collect()).collect();
+        assert_eq!(ids, [vec![1, 3], vec![2], vec![4]], "started within 2 s of each other, on other hosts");
+        assert!(state(&runs[0], 20_000, 2).starts_with("lost"));
+        assert!(state(&runs[1], 20_000, 1).starts_with("stopped without finishing"));
+        assert!(state(&runs[1], 12_000, 1).starts_with("running"));
+    }
+}
