@@ -419,6 +419,27 @@ fn store_with_groups(dir: &Path) -> PathBuf {
     store
 }
 
+/// Run 1 of `store` saved again as a run three agents measured together, as `spindle agents`
+/// saves one (its distribution read as JSON: the facts kept of an agent may grow): its id.
+fn merged_run(store: &Path) -> i64 {
+    let mut s = spindle_store::Store::open(store).unwrap();
+    let mut record = s.load(1).unwrap().record;
+    let agent = |index: u32, host: &str, late_us: f64, status: &str| {
+        serde_json::json!({
+            "index": index, "hostname": host, "run_id": null, "offset_ns": -1_250_000 + i64::from(index) * 400_000,
+            "rtt_ns": 180_000, "late_us": late_us, "measured_seconds": 1.0, "status": status
+        })
+    };
+    record.agents = Some(
+        serde_json::from_value(serde_json::json!({
+            "start_at_ns": 1_795_390_529_000_000_000i64, "start_skew_us": 640.0, "steady_seconds": 1.0,
+            "agents": [agent(0, "db-a", 0.0, "complete"), agent(1, "db-b", 410.0, "complete"), agent(2, "db-c", 640.0, "interrupted")]
+        }))
+        .unwrap(),
+    );
+    s.save(&record, &spindle_store::Placement::default()).unwrap()
+}
+
 #[test]
 fn serve_in_a_browser_draws_each_kind_of_group_at_1280_pixels() {
     let dir = tempfile::tempdir().unwrap();
@@ -436,6 +457,23 @@ fn serve_in_a_browser_draws_each_kind_of_group_at_1280_pixels() {
             .unwrap();
         assert!(wide.as_u64().unwrap() <= 1280, "group {group} is {wide} px wide: {beyond}");
     }
+    // A run three agents measured: its agents, and how far apart they started.
+    let merged = merged_run(&store);
+    browser.open(&server.url(&format!("/run/{merged}"))).unwrap();
+    browser.screenshot_top(&shots.join("serve-agents.png"), SHOT_HEIGHT).unwrap();
+    let agents = browser
+        .eval("[...[...document.querySelectorAll('table')].find(t => t.caption && t.caption.textContent == 'Agents').rows].slice(1).map(r => r.cells[1].textContent + ' ' + r.cells[7].textContent)")
+        .unwrap();
+    assert_eq!(agents, serde_json::json!(["db-a complete", "db-b complete", "db-c interrupted"]));
+    let first = browser
+        .eval(
+            "(() => { const h = document.body.innerHTML; return h.indexOf('<caption>Agents') < h.indexOf('<svg'); })()",
+        )
+        .unwrap();
+    assert_eq!(first, true, "the agents lead with the figures, before the charts");
+    let said = browser.eval("document.body.innerText.includes('their starts spread over 640 µs')").unwrap();
+    assert_eq!(said, true, "the start spread is said");
+    browser.open(&server.url("/group/3")).unwrap();
     // A check's findings lead its page, before its curves.
     let first = browser.eval("(() => { const h = document.body.innerHTML; return h.indexOf('<caption>Findings') < h.indexOf('<svg'); })()").unwrap();
     assert_eq!(first, true, "the findings before the charts");

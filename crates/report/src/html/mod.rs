@@ -89,7 +89,7 @@ fn section(out: &mut String, s: &Section) {
         let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
     }
     // A run's figures, a check's findings: the answer, before any chart.
-    let lead = if s.figures_first { s.tables.len().min(1) } else { 0 };
+    let lead = s.lead_tables.min(s.tables.len());
     for t in &s.tables[..lead] {
         table(out, t);
     }

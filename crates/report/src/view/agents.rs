@@ -7,6 +7,10 @@ use spindle_model::merge::Distribution;
 
 /// What a note says of the agents' start, and their table: a row per agent.
 pub fn agents(d: &Distribution) -> (String, Table) {
+    // Their clocks' times in one unit, the one most of them suit, as a page's latencies are.
+    let times = d.agents.iter().flat_map(|a| [a.offset_ns as f64, a.rtt_ns as f64, a.late_us * 1e3]);
+    let unit = LatencyUnit::for_most(times.map(f64::abs).chain([d.start_skew_us * 1e3]));
+    let time = |ns: f64| Cell::number(unit.text(ns), ns);
     let said = format!(
         "Measured by {} agents, started together: their starts spread over {}; every one measured for {:.1} s.",
         d.agents.len(),
@@ -32,39 +36,27 @@ pub fn agents(d: &Distribution) -> (String, Table) {
     (said, t)
 }
 
-/// A clock's time (not an operation's latency, so not put in the page's latency unit): in
-/// the unit that suits it.
-fn time(ns: f64) -> Cell {
-    Cell::number(LatencyUnit::for_ns(ns.abs()).text(ns), ns)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spindle_model::merge::AgentFacts;
-    use spindle_model::record::RunStatus;
 
     #[test]
     fn each_agent_has_a_row_and_the_start_spread_is_said() {
-        let agent = |index, host: &str, late_us| AgentFacts {
-            index,
-            hostname: host.into(),
-            run_id: Some(10 + i64::from(index)),
-            offset_ns: -1_500_000,
-            rtt_ns: 250_000,
-            late_us,
-            measured_seconds: 10.0,
-            status: RunStatus::Complete,
+        // As a merged record keeps it (read as JSON: the facts kept of an agent may grow).
+        let agent = |index: u32, host: &str, late_us: f64| {
+            serde_json::json!({
+                "index": index, "hostname": host, "run_id": 10 + index, "offset_ns": -1_500_000, "rtt_ns": 250_000,
+                "late_us": late_us, "measured_seconds": 10.0, "status": "complete"
+            })
         };
-        let d = Distribution {
-            start_skew_us: 830.0,
-            steady_seconds: 10.0,
-            agents: vec![agent(0, "db1", 0.0), agent(1, "db2", 830.0)],
-            ..Distribution::default()
-        };
+        let d: Distribution = serde_json::from_value(serde_json::json!({
+            "start_at_ns": 0, "start_skew_us": 830.0, "steady_seconds": 10.0,
+            "agents": [agent(0, "db1", 0.0), agent(1, "db2", 830.0)]
+        }))
+        .unwrap();
         let (note, t) = agents(&d);
         assert!(note.contains("2 agents") && note.contains("830 µs"), "{note}");
         let texts: Vec<Vec<&str>> = t.rows.iter().map(|r| r.iter().map(|c| c.text.as_str()).collect()).collect();
-        assert_eq!(texts[1], ["1", "db2", "run 11", "-1.50 ms", "250 µs", "830 µs", "10.0 s", "complete"]);
+        assert_eq!(texts[1], ["1", "db2", "run 11", "-1,500 µs", "250 µs", "830 µs", "10.0 s", "complete"]);
     }
 }

@@ -143,7 +143,7 @@ fn check(section: &mut Section, findings: &[CheckFinding]) {
     t.wide = vec![2, 4, 6];
     // The findings lead the group's section, before its curves: they are its answer.
     section.tables.insert(0, t);
-    section.figures_first = true;
+    section.lead_tables = 1;
 }
 
 /// The group's runs, each with the latency it leads with; where one commits, what each

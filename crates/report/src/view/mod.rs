@@ -123,9 +123,9 @@ pub struct Section {
     pub notes: Vec<String>,
     pub charts: Vec<Chart>,
     pub tables: Vec<Table>,
-    /// The first table is the section's answer (a run's figures, a check's findings): drawn
-    /// before the charts.
-    pub figures_first: bool,
+    /// How many of the first tables are the section's answer (a run's figures and agents, a
+    /// check's findings): drawn before the charts.
+    pub lead_tables: usize,
     /// Text shown as it is (a run's spec), with its caption.
     pub blocks: Vec<(String, String)>,
 }

@@ -32,7 +32,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
             rec.targets.first().map(|t| t.workload.as_str()).unwrap_or(""),
             r.point.as_ref().map(|p| format!(" ({p})")).unwrap_or_default()
         ),
-        figures_first: true,
+        lead_tables: 1,
         ..Section::default()
     };
     if rec.status != spindle_model::record::RunStatus::Complete {
@@ -62,6 +62,8 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         let (said, table) = super::agents::agents(d);
         s.notes.push(said);
         s.tables.push(table);
+        // Who measured it is part of its answer.
+        s.lead_tables += 1;
     }
     s.tables.extend(role_table(r, position));
     // The log test's and large operations' latencies are of rows, not worth a chart.

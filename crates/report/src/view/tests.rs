@@ -473,7 +473,7 @@ fn a_report_of_one_run_leads_with_its_figures_and_a_groups_with_its_answer() {
         "the run's own section alone: {:?}",
         v.sections.iter().map(|s| &s.title).collect::<Vec<_>>()
     );
-    assert!(v.sections[0].figures_first && v.sections[0].tables[0].title == "Figures");
+    assert!(v.sections[0].lead_tables == 1 && v.sections[0].tables[0].title == "Figures");
     let html = crate::html::render(&v);
     assert!(html.find("<caption>Figures</caption>") < html.find("<svg"), "the figures before any chart");
     // Groups lead, each with what it found before its runs; an A/B pair's runs are no matrix.
