@@ -450,6 +450,10 @@ fn serve_in_a_browser_draws_each_kind_of_group_at_1280_pixels() {
     for (group, shot) in [(1, "serve-group-sweep.png"), (2, "serve-group-ab.png"), (3, "serve-check.png")] {
         browser.open(&server.url(&format!("/group/{group}"))).unwrap();
         browser.screenshot_top(&shots.join(shot), SHOT_HEIGHT).unwrap();
+        if group == 2 {
+            let title = browser.eval("document.querySelector('h1').textContent").unwrap();
+            assert!(title.as_str().unwrap().starts_with("Group 2: A/B comparison ("), "{title}");
+        }
         // Nothing wider than the window: tables wrap their words, not their figures.
         let wide = browser.eval("document.documentElement.scrollWidth").unwrap();
         let beyond = browser

@@ -35,7 +35,7 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
     let mut section = Section {
         anchor: format!("group-{}", g.id),
         level: 2,
-        title: format!("Group {}: {} ({})", g.id, g.kind, g.name),
+        title: format!("Group {}: {} ({})", g.id, kind_title(g.kind), g.name),
         ..Section::default()
     };
     // What the group found leads; its runs follow.
@@ -97,6 +97,19 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
     }
     section.tables.push(runs);
     section
+}
+
+/// What a group of this kind is, as a heading calls it (`ab` is the command's name, not what
+/// its runs are).
+pub fn kind_title(kind: GroupKind) -> &'static str {
+    match kind {
+        GroupKind::Repeat => "repeats",
+        GroupKind::Sweep => "sweep",
+        GroupKind::Suite => "suite",
+        GroupKind::Ab => "A/B comparison",
+        GroupKind::Check => "check",
+        GroupKind::Agents => "run by agents",
+    }
 }
 
 /// A suite's SQLIO matrix (`spindle suite sqlserver`'s patterns x block sizes x threads x

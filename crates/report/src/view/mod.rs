@@ -12,7 +12,7 @@ mod runs;
 mod units;
 
 pub use crate::figures::{Cell, counter_text, rate_text};
-pub use groups::comparison_section;
+pub use groups::{comparison_section, kind_title};
 pub use units::one_latency_unit;
 
 use crate::document::Document;

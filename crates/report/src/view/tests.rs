@@ -482,6 +482,11 @@ fn a_report_of_one_run_leads_with_its_figures_and_a_groups_with_its_answer() {
     ab.groups.retain(|g| g.id == 2);
     let v = report_view(&ab);
     assert_eq!(v.sections[0].anchor, "group-2");
+    assert!(
+        v.sections[0].title.starts_with("Group 2: A/B comparison ("),
+        "named as what it is: {}",
+        v.sections[0].title
+    );
     let tables: Vec<&str> = v.sections[0].tables.iter().map(|t| t.title.as_str()).collect();
     assert_eq!(tables.last(), Some(&"Runs"), "{tables:?}");
     let html = crate::html::render(&v);
