@@ -111,7 +111,7 @@ impl Observer for Console<'_> {
     }
 
     fn saved(&self, run: &Finished, saved: usize, total: usize) {
-        self.live.end();
+        self.live.saved(run.id);
         // A single run is always shown whole when the output is text.
         let report = self.shown == Shown::Report || (self.shown == Shown::Line && total == 1);
         if report && !self.quiet {

@@ -1,7 +1,8 @@
 //! A run in progress published to the store, so `spindle serve` shows it as it measures: the
 //! observer's once-a-second ticks are handed (never waited on) to a thread of its own, which
-//! writes the step's points to the store's table of live runs and removes the row when the
-//! step ends. The measuring threads never touch the store.
+//! writes the step's points to the store's table of live runs, marks the row with the run it
+//! was saved as (or removes it when the step ends unsaved). The measuring threads never touch
+//! the store.
 
 use spindle_io::run::Progress;
 use spindle_store::{Location, Store};
@@ -16,8 +17,10 @@ enum Event {
     /// and the wall clock at the step's time zero (so time zero plus the first number is when
     /// the run measured the point).
     Point([f64; 4], SystemTime),
-    /// The step ended (saved or not).
+    /// The step ended unsaved.
     End,
+    /// The step ended and was saved as this run.
+    Saved(i64),
 }
 
 pub struct Publisher {
@@ -55,6 +58,10 @@ impl Publisher {
 
     pub fn end(&self) {
         self.post(Event::End);
+    }
+
+    pub fn saved(&self, run_id: i64) {
+        self.post(Event::Saved(run_id));
     }
 }
 
@@ -104,6 +111,11 @@ fn publish(at: &Location, events: &Receiver<Event>) {
         match event {
             Event::Announce(w) => what = format!("{command}: {w}"),
             Event::End => end(&store, &mut row),
+            Event::Saved(run_id) => {
+                if let (Some(s), Some((id, _))) = (&store, row.take()) {
+                    let _ = s.live_saved(id, run_id, now_ms());
+                }
+            }
             Event::Point(point, zero) => {
                 if store.is_none() {
                     store = Store::open(at.clone()).ok();

@@ -279,6 +279,61 @@ fn serve_stops_at_once_on_ctrl_c_with_130() {
     assert!(left.iter().all(|n| !n.to_string_lossy().contains("serve")), "{left:?}");
 }
 
+/// The latency units a page's text shows figures in (`4.13 ms` and `331ns` give `ms`, `ns`).
+fn latency_units(page: &str) -> std::collections::BTreeSet<String> {
+    let text = page.replace(['<', '>'], " ");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let number = |w: &str| !w.is_empty() && w.trim_start_matches('-').replace(',', "").parse::<f64>().is_ok();
+    let mut units = std::collections::BTreeSet::new();
+    for (i, w) in words.iter().enumerate() {
+        for unit in ["ns", "µs", "us", "ms"] {
+            let glued = w.strip_suffix(unit).is_some_and(number);
+            if glued || (*w == unit && i > 0 && number(words[i - 1])) {
+                units.insert(unit.to_string());
+            }
+        }
+    }
+    units
+}
+
+/// Each bar chart's count of bars with a length.
+fn bars_per_chart(page: &str) -> Vec<usize> {
+    page.split("<svg")
+        .skip(1)
+        .map(|svg| svg.split("</svg>").next().unwrap_or(""))
+        .filter(|svg| svg.contains("<rect x="))
+        .map(|svg| svg.matches("<rect x=").count() - svg.matches("width=\"0.0\"").count())
+        .collect()
+}
+
+#[test]
+fn serve_pages_lead_with_their_answer_in_one_latency_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_runs(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    for path in ["/run/1", "/group/2"] {
+        let (status, page) = server.page(path);
+        assert_eq!(status, 200, "{page}");
+        let units = latency_units(&page);
+        assert_eq!(units.len(), 1, "{path}: one latency unit, not {units:?}");
+        assert!(!units.contains("us"), "{path}: µs spelled so");
+        let bars = bars_per_chart(&page);
+        assert!(bars.iter().all(|n| *n > 1), "{path}: no chart of one bar: {bars:?}");
+        let tables = page.split("<table").skip(1).map(|t| t.split("</table>").next().unwrap_or(""));
+        assert!(tables.clone().all(|t| t.contains("<td")), "{path}: no table without rows");
+    }
+    let (_, run) = server.page("/run/1");
+    let figures = run.find("<caption>Figures</caption>").expect("the run's figures");
+    assert!(run.find("<svg").is_none_or(|chart| figures < chart), "the figures lead the run's page");
+    assert!(!run.contains("highest first"), "no ranking of one run");
+    let (_, group) = server.page("/group/2");
+    let said = group.find("id=\"group-2\"").expect("the group's section");
+    assert!(group.find("id=\"kind-io\"").is_none_or(|kind| said < kind), "the group's answer leads");
+}
+
+/// The most of a page a screenshot shows, from its top (where each page puts its answer).
+const SHOT_HEIGHT: u32 = 2_400;
+
 /// Where the browser test puts its screenshots: `SPINDLE_SCREENSHOTS` (scripts/screenshots
 /// sets it to docs/serve), else the test's scratch directory.
 fn screenshot_dir(scratch: &Path) -> PathBuf {
@@ -316,10 +371,10 @@ fn serve_in_a_browser_shows_runs_charts_and_the_commands_verdict() {
         0,
         "no markup from a run"
     );
-    browser.screenshot(&shots.join("serve-run.png")).unwrap();
+    browser.screenshot_top(&shots.join("serve-run.png"), SHOT_HEIGHT).unwrap();
 
     browser.open(&server.url("/group/2")).unwrap();
-    browser.screenshot(&shots.join("serve-group.png")).unwrap();
+    browser.screenshot_top(&shots.join("serve-group.png"), SHOT_HEIGHT).unwrap();
 
     let cli =
         spindle_with_store(&store).args(["compare", "--a", "raid=5", "--b", "raid=10", "--json"]).output().unwrap();
@@ -334,6 +389,105 @@ fn serve_in_a_browser_shows_runs_charts_and_the_commands_verdict() {
     assert!(verdict.starts_with(&words_of(&command["metrics"][0])), "{verdict} against {}", command["metrics"][0]);
     browser.screenshot(&shots.join("serve-compare.png")).unwrap();
 
+    assert_eq!(browser.errors(), Vec::<String>::new(), "no errors on any page");
+}
+
+/// A store with a sweep (group 1), an A/B pair (group 2) and a quick check (group 3).
+fn store_with_groups(dir: &Path) -> PathBuf {
+    let store = dir.join("results.db");
+    let run = |args: &[&str]| {
+        let out = spindle_with_store(&store).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let target = dir.join("x.dat");
+    let target = target.to_str().unwrap();
+    run(&["io", "--engine", "null", "--rate", "2000", "--duration", "1s", "--sweep", "depth=1,2,4,8", "--quiet"]
+        .into_iter()
+        .chain(["--target", target])
+        .collect::<Vec<_>>());
+    let workload = |name: &str, rate: u32| {
+        let path = dir.join(name);
+        let text = format!("engine = \"null\"\nduration = \"1s\"\n\n[[target]]\npath = \"{target}\"\nrate = {rate}\n");
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (a, b) = (workload("a.toml", 200), workload("b.toml", 400));
+    run(&["ab", &a, &b, "--rounds", "2"]);
+    let work = dir.join("check");
+    std::fs::create_dir_all(&work).unwrap();
+    run(&["check", "--quick", work.to_str().unwrap()]);
+    store
+}
+
+/// Run 1 of `store` saved again as a run three agents measured together, as `spindle agents`
+/// saves one (its distribution read as JSON: the facts kept of an agent may grow): its id.
+fn merged_run(store: &Path) -> i64 {
+    let mut s = spindle_store::Store::open(store).unwrap();
+    let mut record = s.load(1).unwrap().record;
+    let agent = |index: u32, host: &str, late_us: f64, status: &str| {
+        serde_json::json!({
+            "index": index, "hostname": host, "run_id": null, "offset_ns": -1_250_000 + i64::from(index) * 400_000,
+            "rtt_ns": 180_000, "late_us": late_us, "measured_seconds": 1.0, "status": status
+        })
+    };
+    record.agents = Some(
+        serde_json::from_value(serde_json::json!({
+            "start_at_ns": 1_795_390_529_000_000_000i64, "start_skew_us": 640.0, "steady_seconds": 1.0,
+            "agents": [agent(0, "db-a", 0.0, "complete"), agent(1, "db-b", 410.0, "complete"), agent(2, "db-c", 640.0, "interrupted")]
+        }))
+        .unwrap(),
+    );
+    s.save(&record, &spindle_store::Placement::default()).unwrap()
+}
+
+#[test]
+fn serve_in_a_browser_draws_each_kind_of_group_at_1280_pixels() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) else { return };
+    let store = store_with_groups(dir.path());
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
+    let shots = screenshot_dir(dir.path());
+    for (group, shot) in [(1, "serve-group-sweep.png"), (2, "serve-group-ab.png"), (3, "serve-check.png")] {
+        browser.open(&server.url(&format!("/group/{group}"))).unwrap();
+        browser.screenshot_top(&shots.join(shot), SHOT_HEIGHT).unwrap();
+        if group == 2 {
+            let title = browser.eval("document.querySelector('h1').textContent").unwrap();
+            assert!(title.as_str().unwrap().starts_with("Group 2: A/B comparison ("), "{title}");
+        }
+        // Nothing wider than the window: tables wrap their words, not their figures.
+        let wide = browser.eval("document.documentElement.scrollWidth").unwrap();
+        let beyond = browser
+            .eval("[...document.querySelectorAll('table, figure, pre')].filter(e => e.getBoundingClientRect().right > 1280).map(e => e.caption ? e.caption.textContent : e.tagName)")
+            .unwrap();
+        assert!(wide.as_u64().unwrap() <= 1280, "group {group} is {wide} px wide: {beyond}");
+    }
+    // A run three agents measured: its agents, and how far apart they started.
+    let merged = merged_run(&store);
+    browser.open(&server.url(&format!("/run/{merged}"))).unwrap();
+    browser.screenshot_top(&shots.join("serve-agents.png"), SHOT_HEIGHT).unwrap();
+    let agents = browser
+        .eval("[...[...document.querySelectorAll('table')].find(t => t.caption && t.caption.textContent == 'Agents').rows].slice(1).map(r => r.cells[1].textContent + ' ' + r.cells[7].textContent)")
+        .unwrap();
+    assert_eq!(agents, serde_json::json!(["db-a complete", "db-b complete", "db-c interrupted"]));
+    let first = browser
+        .eval(
+            "(() => { const h = document.body.innerHTML; return h.indexOf('<caption>Agents') < h.indexOf('<svg'); })()",
+        )
+        .unwrap();
+    assert_eq!(first, true, "the agents lead with the figures, before the charts");
+    let said = browser.eval("document.body.innerText.includes('their starts spread over 640 µs')").unwrap();
+    assert_eq!(said, true, "the start spread is said");
+    browser.open(&server.url("/group/3")).unwrap();
+    // A check's findings lead its page, before its curves.
+    let first = browser.eval("(() => { const h = document.body.innerHTML; return h.indexOf('<caption>Findings') < h.indexOf('<svg'); })()").unwrap();
+    assert_eq!(first, true, "the findings before the charts");
+    // A check's finding is given room; where its threshold comes from is not.
+    let widths = browser
+        .eval("(() => { const t = [...document.querySelectorAll('table')].find(t => t.caption && t.caption.textContent == 'Findings'); const th = [...t.rows[0].cells]; const w = n => th.find(c => c.textContent == n).getBoundingClientRect().width; return [w('finding'), w('source')]; })()")
+        .unwrap();
+    let (finding, source) = (widths[0].as_f64().unwrap(), widths[1].as_f64().unwrap());
+    // Once 15 characters beside a wide source; a source is as narrow as its longest address part.
+    assert!(finding >= 200.0 && finding > 1.5 * source, "finding {finding} px, source {source} px");
     assert_eq!(browser.errors(), Vec::<String>::new(), "no errors on any page");
 }
 
@@ -430,6 +584,12 @@ fn serve_shows_a_run_in_progress_with_its_series_growing() {
     wait_for("the live row gone once the run is saved", || live_runs(&server).is_empty().then_some(()));
     let (_, runs) = server.page("/");
     assert!(runs.contains("<a href=\"/run/6\">6</a>"), "the finished run is stored");
+    // The run's live address now leads to its saved run.
+    let (status, head, _) = server.get(&format!("/live/{id}"), "");
+    assert_eq!(status, 303, "{head}");
+    assert!(head.lines().any(|l| l.eq_ignore_ascii_case("location: /run/6")), "{head}");
+    let (_, _, body) = server.get(&format!("/api/live/{id}"), "");
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["saved_run"], 6);
 }
 
 #[test]

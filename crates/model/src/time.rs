@@ -17,6 +17,39 @@ pub fn rfc3339_utc_ms(at: SystemTime) -> String {
     format!("{}.{millis:03}Z", &secs[..secs.len() - 1])
 }
 
+/// Milliseconds since 1970 of a time as [`rfc3339_utc_ms`] or [`rfc3339_utc`] write it
+/// (`2026-11-22T23:35:29.250Z`, `2026-11-22T23:35:29Z`); `None` for any other text.
+pub fn parse_rfc3339_utc_ms(text: &str) -> Option<i64> {
+    let text = text.strip_suffix('Z')?;
+    let (date, time) = text.split_once('T')?;
+    let num = |s: &str| s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<i64>().ok()).flatten();
+    let mut ymd = date.splitn(3, '-').map(num);
+    let (y, m, d) = (ymd.next()??, ymd.next()??, ymd.next()??);
+    let (hms, millis) = match time.split_once('.') {
+        Some((hms, ms)) if ms.len() == 3 => (hms, num(ms)?),
+        Some(_) => return None,
+        None => (time, 0),
+    };
+    let mut parts = hms.splitn(3, ':').map(num);
+    let (h, min, sec) = (parts.next()??, parts.next()??, parts.next()??);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || min > 59 || sec > 60 {
+        return None;
+    }
+    Some(((days_from_civil(y, m, d) * 24 + h) * 60 + min) * 60_000 + sec * 1000 + millis)
+}
+
+/// (year, month, day) to days since 1970-01-01: the inverse of `civil_from_days` (Howard
+/// Hinnant's days_from_civil).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// `11/23/2026 06:00:01.250`: UTC in the form perfmon logs timestamps.
 pub fn perfmon_utc(at: SystemTime) -> String {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
@@ -51,6 +84,18 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn a_written_time_reads_back() {
+        for ms in [0, 951_782_400_000, 1_795_390_529_250, 4_102_444_799_999] {
+            let at = UNIX_EPOCH + Duration::from_millis(ms as u64);
+            assert_eq!(parse_rfc3339_utc_ms(&rfc3339_utc_ms(at)), Some(ms));
+        }
+        assert_eq!(parse_rfc3339_utc_ms("2026-11-22T23:35:29Z"), Some(1_795_390_529_000));
+        for bad in ["", "2026-11-22", "2026-13-01T00:00:00Z", "2026-11-22T23:35:29.25Z", "2026-11-22T+3:35:29Z"] {
+            assert_eq!(parse_rfc3339_utc_ms(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn known_dates() {

@@ -2,7 +2,7 @@
 //! text for charts and spreadsheets.
 
 use serde::Serialize;
-use spindle_model::units::{Reading, format_bytes_approx, format_latency_ns, format_rate, signed_pct};
+use spindle_model::units::{Reading, format_bytes_approx, format_rate, signed_pct};
 
 /// One table cell: what is shown, and the number behind it (absent for words).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -50,8 +50,10 @@ impl Cell {
         Cell::number(rate_text(v), v)
     }
 
+    /// A latency in the unit that suits it alone; a page puts all of its latencies in one
+    /// unit afterwards (`view::units`).
     pub fn latency_ns(ns: f64) -> Cell {
-        Cell { text: format_latency_ns(ns), value: Some(ns), unit: "ns" }
+        Cell { text: LatencyUnit::for_ns(ns).text(ns), value: Some(ns), unit: "ns" }
     }
 
     pub fn bytes(n: f64) -> Cell {
@@ -76,18 +78,45 @@ impl Cell {
     }
 }
 
-/// The unit a chart of these latencies reads best in (`us` for microseconds), and the
-/// divisor from nanoseconds to it.
-pub fn latency_scale(ns: impl Iterator<Item = f64>) -> (&'static str, f64) {
-    let max = ns.filter(|v| v.is_finite()).fold(0.0, f64::max);
-    if max >= 1e9 {
-        ("s", 1e9)
-    } else if max >= 1e6 {
-        ("ms", 1e6)
-    } else if max >= 1e3 {
-        ("us", 1e3)
-    } else {
-        ("ns", 1.0)
+/// A unit latencies are shown in: its name (`µs`, never `us`) and nanoseconds in one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LatencyUnit {
+    pub name: &'static str,
+    pub ns: f64,
+}
+
+impl LatencyUnit {
+    const ALL: [LatencyUnit; 4] = [
+        LatencyUnit { name: "ns", ns: 1.0 },
+        LatencyUnit { name: "µs", ns: 1e3 },
+        LatencyUnit { name: "ms", ns: 1e6 },
+        LatencyUnit { name: "s", ns: 1e9 },
+    ];
+
+    /// The unit a latency of `ns` reads best in: its value from 1 to 999.
+    pub fn for_ns(ns: f64) -> LatencyUnit {
+        let fits = |u: &&LatencyUnit| ns.is_finite() && ns / u.ns < 1000.0;
+        *Self::ALL.iter().find(fits).unwrap_or(&Self::ALL[3])
+    }
+
+    /// The unit that suits most of these latencies (their median's): a page reads its figures
+    /// in one unit, the few far from the median with more digits (`0.000331 ms`, `77.1 ms`).
+    pub fn for_most(ns: impl Iterator<Item = f64>) -> LatencyUnit {
+        let mut values: Vec<f64> = ns.filter(|v| v.is_finite() && *v > 0.0).collect();
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).map_or(Self::ALL[2], |median| Self::for_ns(*median))
+    }
+
+    /// `ns` in this unit, with the digits `counter_text` gives and the unit after a space:
+    /// `4.13 ms`, `0.331 ms`, `12,345 ns`.
+    pub fn text(self, ns: f64) -> String {
+        if !ns.is_finite() {
+            return spindle_model::units::NOT_RECORDED.into();
+        }
+        if ns == 0.0 {
+            return format!("0 {}", self.name);
+        }
+        format!("{} {}", counter_text(ns / self.ns), self.name)
     }
 }
 
@@ -120,6 +149,18 @@ mod tests {
         assert_eq!(rate_text(f64::NAN), "-");
         assert_eq!(Cell::count(1000).text, "1,000");
         assert_eq!(Cell::count(999).text, "999");
+    }
+
+    #[test]
+    fn a_latency_unit_suits_most_figures_and_spells_microseconds() {
+        let unit = LatencyUnit::for_most([331.0, 4.13e6, 5.6e7, 7.71e7].into_iter());
+        assert_eq!(unit.name, "ms");
+        assert_eq!(unit.text(331.0), "0.000331 ms");
+        assert_eq!(unit.text(7.71e7), "77.1 ms");
+        assert_eq!(unit.text(0.0), "0 ms");
+        assert_eq!(LatencyUnit::for_ns(92_000.0).text(92_000.0), "92.0 µs");
+        assert_eq!(LatencyUnit::for_ns(1.2e12).name, "s");
+        assert_eq!(LatencyUnit::for_most([92.0, 180.0, 50_123.0].into_iter()).text(50_123.0), "50,123 ns");
     }
 
     #[test]

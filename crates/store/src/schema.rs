@@ -122,6 +122,9 @@ const MIGRATIONS: &[Step] = &[
     ),
     // 6: the commit columns of the runs saved before 5, from their records.
     Step::Rewrite(crate::commit_columns::backfill),
+    // 7: the run a live row was saved as, so the address of a run that was in progress leads
+    // to its saved run once it has ended (progress.rs).
+    Step::Sql("ALTER TABLE live_runs ADD COLUMN run_id {int};"),
 ];
 
 /// The schema version this spindle writes.

@@ -219,7 +219,20 @@ impl Browser {
 
     /// A PNG of the whole page as drawn.
     pub fn screenshot(&mut self, path: &Path) -> std::io::Result<()> {
-        let r = self.command("Page.captureScreenshot", json!({"format": "png", "captureBeyondViewport": true}))?;
+        self.capture(path, json!({"format": "png", "captureBeyondViewport": true}))
+    }
+
+    /// A PNG of the page's top, at most `height` px of it: where a page puts its answer, and
+    /// what a picture in the docs shows (a check's whole report is 48,000 px tall).
+    pub fn screenshot_top(&mut self, path: &Path, height: u32) -> std::io::Result<()> {
+        let size = self.eval("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")?;
+        let dim = |i: usize| size[i].as_f64().unwrap_or(f64::from(height));
+        let clip = json!({"x": 0, "y": 0, "width": dim(0), "height": dim(1).min(f64::from(height)), "scale": 1});
+        self.capture(path, json!({"format": "png", "captureBeyondViewport": true, "clip": clip}))
+    }
+
+    fn capture(&mut self, path: &Path, params: Value) -> std::io::Result<()> {
+        let r = self.command("Page.captureScreenshot", params)?;
         let data = r["data"].as_str().ok_or_else(|| std::io::Error::other("no screenshot data"))?;
         use base64::Engine;
         let png = base64::engine::general_purpose::STANDARD.decode(data).map_err(std::io::Error::other)?;

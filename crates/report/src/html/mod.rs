@@ -8,7 +8,7 @@ mod svg;
 use crate::document::Document;
 use crate::format::{ExportError, Exporter};
 use crate::view::{ReportView, Section, Table, report_view};
-use escape::esc;
+use escape::{esc, esc_breakable};
 use std::fmt::Write;
 
 pub struct HtmlExporter;
@@ -21,7 +21,8 @@ impl Exporter for HtmlExporter {
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:2px solid #246;margin-top:2em}h3{margin-top:1.6em;color:#246}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:12.5px}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:12.5px;max-width:100%}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
+td{overflow-wrap:break-word}table:has(th.wide){width:100%}th.wide{width:25%}
 th{background:#eef2f7;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:2px 0}
 figure{margin:.8em 0}figcaption{font-weight:600}svg{max-width:100%;height:auto;font-size:11px}
@@ -87,10 +88,15 @@ fn section(out: &mut String, s: &Section) {
     for note in &s.notes {
         let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
     }
+    // A run's figures, a check's findings: the answer, before any chart.
+    let lead = s.lead_tables.min(s.tables.len());
+    for t in &s.tables[..lead] {
+        table(out, t);
+    }
     for c in &s.charts {
         svg::chart(out, c);
     }
-    for t in &s.tables {
+    for t in &s.tables[lead..] {
         table(out, t);
     }
     for (caption, text) in &s.blocks {
@@ -99,22 +105,29 @@ fn section(out: &mut String, s: &Section) {
     out.push_str("</section>\n");
 }
 
+/// A table; one with no rows (no counters were sampled) is not drawn.
 fn table(out: &mut String, t: &Table) {
+    if t.rows.is_empty() {
+        return;
+    }
+    let wide = |i: usize| if t.wide.contains(&i) { " class=\"wide\"" } else { "" };
     let pairs = t.columns.iter().all(|c| c.is_empty());
     let _ = write!(out, "<table{}><caption>{}</caption>", if pairs { " class=\"pairs\"" } else { "" }, esc(&t.title));
     if !pairs {
         out.push_str("<tr>");
-        for c in &t.columns {
-            let _ = write!(out, "<th>{}</th>", esc(c));
+        for (i, c) in t.columns.iter().enumerate() {
+            // A column's name (`log_bytes_written`) may break at its punctuation sooner than a
+            // cell's: it is never the point.
+            let _ = write!(out, "<th{}>{}</th>", wide(i), esc_breakable(c, 10));
         }
         out.push_str("</tr>");
     }
     for row in &t.rows {
         out.push_str("<tr>");
         for (i, cell) in row.iter().enumerate() {
-            let class = if cell.value.is_some() && !(pairs && i == 0) { " class=\"n\"" } else { "" };
+            let class = if cell.value.is_some() && !(pairs && i == 0) { " class=\"n\"" } else { wide(i) };
             let tag = if pairs && i == 0 { "th" } else { "td" };
-            let _ = write!(out, "<{tag}{class}>{}</{tag}>", esc(&cell.text));
+            let _ = write!(out, "<{tag}{class}>{}</{tag}>", esc_breakable(&cell.text, escape::LONG_WORD));
         }
         out.push_str("</tr>");
     }

@@ -3,7 +3,8 @@
 //! changes with their intervals around zero on a ratio scale.
 
 use super::escape::esc;
-use crate::view::{Chart, ChartKind, counter_text, rate_text};
+use crate::figures::grouped;
+use crate::view::{Chart, ChartKind, counter_text};
 use spindle_model::units::signed_pct;
 use std::fmt::Write;
 
@@ -11,11 +12,17 @@ const WIDTH: f64 = 760.0;
 const LABEL_WIDTH: f64 = 280.0;
 const ROW: f64 = 16.0;
 /// Labels longer than this are cut on the chart (the full name is in the bar's tooltip and
-/// the tables).
+/// the tables), so that each stays told apart (`labels`).
 const LABEL_CHARS: usize = 44;
 
 pub fn chart(out: &mut String, c: &Chart) {
-    if c.is_empty() && c.intervals.is_empty() {
+    // A chart of one bar, or a line of one point, says nothing a table does not.
+    let one = match c.kind {
+        ChartKind::Bar => bars_drawn(c) < 2,
+        ChartKind::Line => c.categories.len() < 2,
+        ChartKind::Interval => false,
+    };
+    if (c.is_empty() && c.intervals.is_empty()) || one {
         return;
     }
     let _ = write!(out, "<figure class=\"chart\"><figcaption>{}</figcaption>", esc(&c.title));
@@ -27,13 +34,66 @@ pub fn chart(out: &mut String, c: &Chart) {
     out.push_str("</figure>\n");
 }
 
-fn short(label: &str) -> String {
-    if label.chars().count() <= LABEL_CHARS {
-        label.to_string()
-    } else {
-        let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
+/// Bars a chart would draw with a length: a chart of one (a run's rank among itself, a
+/// histogram with every operation in one bucket) says nothing a table does not, so it is not
+/// drawn.
+fn bars_drawn(c: &Chart) -> usize {
+    c.series.first().map_or(0, |s| s.values.iter().filter(|v| v.is_finite() && **v != 0.0).count())
+}
+
+/// Labels that fit the chart, each still told apart from the others: cut at the end where
+/// that keeps them apart, else in the middle (runs of one sweep differ at the end of their
+/// names, where the swept value is).
+fn labels(categories: &[String]) -> Vec<String> {
+    let fits = |l: &String| l.chars().count() <= LABEL_CHARS;
+    let head = |l: &String| {
+        if fits(l) {
+            return l.clone();
+        }
+        let cut: String = l.chars().take(LABEL_CHARS - 1).collect();
         format!("{cut}…")
+    };
+    let cut: Vec<String> = categories.iter().map(head).collect();
+    if distinct(&cut) {
+        return cut;
     }
+    let keep = LABEL_CHARS / 3;
+    categories
+        .iter()
+        .map(|l| {
+            if fits(l) {
+                return l.clone();
+            }
+            let chars: Vec<char> = l.chars().collect();
+            let start: String = chars[..keep].iter().collect();
+            let end: String = chars[chars.len() - (LABEL_CHARS - keep - 1)..].iter().collect();
+            format!("{start}…{end}")
+        })
+        .collect()
+}
+
+fn distinct(labels: &[String]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    labels.iter().all(|l| seen.insert(l))
+}
+
+/// An axis from zero to a round top, ticked at round steps (1, 2 or 5 times a power of ten),
+/// about four of them: `(top, step)`.
+fn axis(max: f64) -> (f64, f64) {
+    if !(max.is_finite() && max > 0.0) {
+        return (1.0, 0.5);
+    }
+    let rough = max / 4.0;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * power).find(|s| *s >= rough).unwrap_or(10.0 * power);
+    ((max / step).ceil() * step, step)
+}
+
+/// A tick's value with the decimals its step needs (`0.05`, `250`, `15,000,000`), never
+/// rounded to `0.00`.
+fn tick_text(v: f64, step: f64) -> String {
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    if decimals == 0 { grouped(v.round() as u64) } else { format!("{v:.decimals$}") }
 }
 
 fn finite_max(values: impl Iterator<Item = f64>) -> f64 {
@@ -50,21 +110,24 @@ fn bars(out: &mut String, c: &Chart) {
         "<svg viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" role=\"img\" aria-label=\"{}\">",
         esc(&c.title)
     );
-    for (i, (label, v)) in c.categories.iter().zip(values).enumerate() {
+    let shown = labels(&c.categories);
+    for (i, ((label, short), v)) in c.categories.iter().zip(&shown).zip(values).enumerate() {
         let y = i as f64 * ROW + 4.0;
+        // An empty bar says 0, not 0.00.
+        let said = if *v == 0.0 { "0".to_string() } else { counter_text(*v) };
         let w = if v.is_finite() { (v / max * plot).max(0.0) } else { 0.0 };
         let _ = write!(
             out,
             "<text x=\"{:.0}\" y=\"{:.0}\" class=\"l\">{}</text><rect x=\"{LABEL_WIDTH}\" y=\"{y:.0}\" width=\"{w:.1}\" height=\"{:.0}\"><title>{}: {}</title></rect><text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
             LABEL_WIDTH - 6.0,
             y + ROW - 5.0,
-            esc(&short(label)),
+            esc(short),
             ROW - 3.0,
             esc(label),
-            counter_text(*v),
+            said,
             LABEL_WIDTH + w + 4.0,
             y + ROW - 5.0,
-            counter_text(*v)
+            said
         );
     }
     let _ = write!(
@@ -81,7 +144,7 @@ fn line(out: &mut String, c: &Chart) {
     let plot_w = WIDTH - left - right;
     let plot_h = HEIGHT - top - bottom;
     let n = c.categories.len();
-    let max = finite_max(c.series.iter().flat_map(|s| s.values.iter().copied())).max(f64::MIN_POSITIVE);
+    let (max, step) = axis(finite_max(c.series.iter().flat_map(|s| s.values.iter().copied())));
     let x = |i: usize| if n <= 1 { left + plot_w / 2.0 } else { left + plot_w * i as f64 / (n - 1) as f64 };
     let y = |v: f64| top + plot_h - if v.is_finite() { v.max(0.0) / max * plot_h } else { 0.0 };
     let _ = write!(
@@ -89,27 +152,25 @@ fn line(out: &mut String, c: &Chart) {
         "<svg viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"{}\">",
         esc(&c.title)
     );
-    // Axes and three value ticks.
+    // Axes and round value ticks.
     let _ = write!(out, "<path class=\"ax\" d=\"M{left} {top}V{:.0}H{:.0}\"/>", top + plot_h, left + plot_w);
-    for frac in [0.0, 0.5, 1.0] {
+    let ticks = (max / step).round() as usize;
+    for k in 0..=ticks {
+        let v = step * k as f64;
         let _ = write!(
             out,
             "<text x=\"{:.0}\" y=\"{:.0}\" class=\"l\">{}</text>",
             left - 6.0,
-            y(max * frac) + 4.0,
-            rate_text(max * frac)
+            y(v) + 4.0,
+            tick_text(v, step)
         );
     }
     // At most about ten category labels, evenly spread.
     let every = n.div_ceil(10).max(1);
-    for (i, label) in c.categories.iter().enumerate().filter(|(i, _)| i % every == 0 || *i + 1 == n) {
-        let _ = write!(
-            out,
-            "<text x=\"{:.0}\" y=\"{:.0}\" class=\"m\">{}</text>",
-            x(i),
-            top + plot_h + 16.0,
-            esc(&short(label))
-        );
+    let shown = labels(&c.categories);
+    for (i, label) in shown.iter().enumerate().filter(|(i, _)| i % every == 0 || *i + 1 == n) {
+        let _ =
+            write!(out, "<text x=\"{:.0}\" y=\"{:.0}\" class=\"m\">{}</text>", x(i), top + plot_h + 16.0, esc(label));
     }
     let _ = write!(
         out,
@@ -134,18 +195,20 @@ fn line(out: &mut String, c: &Chart) {
                     x(i),
                     y(*v),
                     esc(&c.categories[i.min(n.saturating_sub(1))]),
-                    rate_text(*v)
+                    counter_text(*v)
                 );
             }
         }
     }
     if let Some((i, words)) = &c.mark {
+        // Its words go left of a mark in the right quarter, where they would run off the chart.
+        let (dx, anchor) = if x(*i) > left + plot_w * 0.75 { (-4.0, " l") } else { (4.0, "") };
         let _ = write!(
             out,
-            "<path class=\"mark\" d=\"M{:.1} {top}V{:.0}\"/><text x=\"{:.1}\" y=\"{:.0}\" class=\"markt\">{}</text>",
+            "<path class=\"mark\" d=\"M{:.1} {top}V{:.0}\"/><text x=\"{:.1}\" y=\"{:.0}\" class=\"markt{anchor}\">{}</text>",
             x(*i),
             top + plot_h,
-            x(*i) + 4.0,
+            x(*i) + dx,
             top + 10.0,
             esc(words)
         );
@@ -240,6 +303,53 @@ fn intervals(out: &mut String, c: &Chart) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bar_chart(labels: &[&str], values: &[f64]) -> Chart {
+        let mut c = Chart::new("c", ChartKind::Bar, "run", "IOPS");
+        c.categories = labels.iter().map(|l| l.to_string()).collect();
+        c.series = vec![crate::view::Series { name: "IOPS".into(), values: values.to_vec() }];
+        c
+    }
+
+    #[test]
+    fn a_chart_of_one_bar_is_not_drawn() {
+        let mut out = String::new();
+        chart(&mut out, &bar_chart(&["run 1"], &[400.0]));
+        // A histogram with every operation in its first bucket is one bar too.
+        chart(&mut out, &bar_chart(&["0", "1", "2"], &[100.0, 0.0, 0.0]));
+        assert_eq!(out, "");
+        chart(&mut out, &bar_chart(&["run 1", "run 2"], &[400.0, 800.0]));
+        assert_eq!(out.matches("<rect").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn cut_labels_stay_told_apart() {
+        let long = |n: u32| format!("run 1: 8KiB random read, 1 thread x 1 outstanding, capped at {n} IOPS");
+        let labels = labels(&[long(400), long(800)]);
+        assert_ne!(labels[0], labels[1], "{labels:?}");
+        assert!(labels.iter().all(|l| l.chars().count() <= LABEL_CHARS), "{labels:?}");
+        assert!(labels[1].ends_with("800 IOPS"), "{labels:?}");
+    }
+
+    #[test]
+    fn axes_tick_at_round_values_and_small_ones_keep_their_digits() {
+        let close = |(top, step): (f64, f64), want: (f64, f64)| {
+            assert!((top - want.0).abs() < want.1 * 1e-9 && (step - want.1).abs() < want.1 * 1e-9, "{top} {step}")
+        };
+        close(axis(15_007_912.0), (20_000_000.0, 5_000_000.0));
+        close(axis(0.27), (0.3, 0.1));
+        close(axis(47.0), (60.0, 20.0));
+        let (top, step) = axis(0.0009);
+        assert_eq!(tick_text(top, step), "0.0010");
+        assert_eq!(tick_text(step, step), "0.0005");
+        assert_eq!(tick_text(15_000_000.0, 5_000_000.0), "15,000,000");
+        let mut c = Chart::new("c", ChartKind::Line, "s", "ms");
+        c.categories = vec!["1".into(), "2".into()];
+        c.series = vec![crate::view::Series { name: "ms".into(), values: vec![0.0004, 0.0009] }];
+        let mut svg = String::new();
+        line(&mut svg, &c);
+        assert!(!svg.contains(">0.00<"), "{svg}");
+    }
 
     /// The x of each `<circle>`'s centre and each interval path's ends, in order.
     fn numbers_after(svg: &str, key: &str) -> Vec<f64> {

@@ -5,7 +5,7 @@
 use crate::document::{Document, ReportGroup, ReportRun};
 use crate::format::Format;
 use crate::group::{GroupInput, group_view, render_group};
-use crate::view::{Table, matrix, report_view};
+use crate::view::{Cell, Table, matrix, report_view};
 use spindle_model::fixtures::io_run;
 use spindle_model::group::{GroupKind, Point};
 use spindle_model::record::OpStats;
@@ -209,8 +209,11 @@ fn html_and_markdown_show_the_commit_latency_first() {
     let (commit, io) = means();
     let md = String::from_utf8(Format::Markdown.exporter().export(&suite()).unwrap()).unwrap();
     let row = md.lines().find(|l| l.starts_with("| run 1 |") && l.contains("| commit |")).expect(&md);
-    let (lead, beside) =
-        (format!("| commit | {} |", format_latency_ns(commit)), format!("| {} |", format_latency_ns(io)));
+    // Each as the page shows it, in the page's one latency unit.
+    let cells: Vec<Cell> =
+        report_view(&suite()).sections.into_iter().flat_map(|s| s.tables).flat_map(|t| t.rows).flatten().collect();
+    let text = |ns: f64| cells.iter().find(|c| c.unit == "ns" && c.value == Some(ns)).unwrap().text.clone();
+    let (lead, beside) = (format!("| commit | {} |", text(commit)), format!("| {} |", text(io)));
     assert!(row.contains(&lead) && row.find(&lead) < row.rfind(&beside), "{row}");
     let html = String::from_utf8(Format::Html.exporter().export(&suite()).unwrap()).unwrap();
     assert!(html.contains("<th>latency of</th>") && html.contains("<th>I/O mean</th>"), "the table's headings");

@@ -14,21 +14,41 @@ pub struct LiveRow<'a> {
     pub state: String,
 }
 
-/// The runs page's list of runs in progress (its script keeps it current).
-pub fn running(runs: &[LiveRow<'_>]) -> String {
+/// The runs page's list of runs in progress (its script keeps it current): each run a row,
+/// its agents under it where several measure it together.
+pub fn running(runs: &[Vec<LiveRow<'_>>]) -> String {
     let mut out = String::from("<section id=\"running\">");
     if !runs.is_empty() {
         out.push_str("<h2>In progress</h2><ul>");
-        for r in runs {
-            let _ = write!(
-                out,
-                "<li data-live=\"{}\"><a href=\"/live/{}\">{}</a> on {}: {}</li>",
-                r.id,
-                r.id,
-                esc(r.what),
-                esc(r.hostname),
-                esc(&r.state)
-            );
+        for agents in runs {
+            match agents.as_slice() {
+                [] => {}
+                [r] => {
+                    let _ = write!(
+                        out,
+                        "<li data-live=\"{}\"><a href=\"/live/{}\">{}</a> on {}: {}</li>",
+                        r.id,
+                        r.id,
+                        esc(r.what),
+                        esc(r.hostname),
+                        esc(&r.state)
+                    );
+                }
+                [first, ..] => {
+                    let _ = write!(out, "<li>{}, by {} agents:<ul>", esc(first.what), agents.len());
+                    for r in agents {
+                        let _ = write!(
+                            out,
+                            "<li data-live=\"{}\"><a href=\"/live/{}\">{}</a>: {}</li>",
+                            r.id,
+                            r.id,
+                            esc(r.hostname),
+                            esc(&r.state)
+                        );
+                    }
+                    out.push_str("</ul></li>");
+                }
+            }
         }
         out.push_str("</ul>");
     }

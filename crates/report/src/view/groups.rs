@@ -35,10 +35,11 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
     let mut section = Section {
         anchor: format!("group-{}", g.id),
         level: 2,
-        title: format!("Group {}: {} ({})", g.id, g.kind, g.name),
-        tables: vec![runs_table(&view)],
+        title: format!("Group {}: {} ({})", g.id, kind_title(g.kind), g.name),
         ..Section::default()
     };
+    // What the group found leads; its runs follow.
+    let runs = runs_table(&view);
     let records: Vec<&RunRecord> = members.iter().map(|r| &r.record).collect();
     if !records.is_empty() && records.iter().all(|r| r.kind() == RunKind::LogTest) {
         let summary = g.summary.as_ref().and_then(|s| LogTestSummary::deserialize(s).ok());
@@ -48,6 +49,7 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
             summary.as_ref().and_then(LogTestSummary::optimum),
             summary.as_ref().and_then(LogTestSummary::why),
         );
+        section.tables.push(runs);
         return section;
     }
     match &view.findings {
@@ -93,7 +95,21 @@ fn section(doc: &Document, g: &ReportGroup) -> Section {
             }
         }
     }
+    section.tables.push(runs);
     section
+}
+
+/// What a group of this kind is, as a heading calls it (`ab` is the command's name, not what
+/// its runs are).
+pub fn kind_title(kind: GroupKind) -> &'static str {
+    match kind {
+        GroupKind::Repeat => "repeats",
+        GroupKind::Sweep => "sweep",
+        GroupKind::Suite => "suite",
+        GroupKind::Ab => "A/B comparison",
+        GroupKind::Check => "check",
+        GroupKind::Agents => "run by agents",
+    }
 }
 
 /// A suite's SQLIO matrix (`spindle suite sqlserver`'s patterns x block sizes x threads x
@@ -135,8 +151,12 @@ fn check(section: &mut Section, findings: &[CheckFinding]) {
             Cell::text(f.advice.clone().unwrap_or_default()),
         ]);
     }
-    // The findings lead the group's section: they are its answer.
+    // The finding, what it rests on and what to do are what a reader reads; the rest wraps
+    // narrow beside them.
+    t.wide = vec![2, 4, 6];
+    // The findings lead the group's section, before its curves: they are its answer.
     section.tables.insert(0, t);
+    section.lead_tables = 1;
 }
 
 /// The group's runs, each with the latency it leads with; where one commits, what each
@@ -181,11 +201,11 @@ fn sweep(section: &mut Section, v: &GroupView, param: &str, curve: &[CurvePoint]
     throughput.categories = categories.clone();
     throughput.series = vec![Series { name: rate.into(), values: curve.iter().map(|p| p.iops).collect() }];
     throughput.mark = mark.clone();
-    let (unit, div) = super::latency_scale(curve.iter().map(|p| p.latency_mean_ns));
-    let mut latency = Chart::new(format!("Mean latency against {param}"), ChartKind::Line, param, unit);
+    let mut latency = Chart::new(format!("Mean latency against {param}"), ChartKind::Line, param, "ns");
     latency.categories = categories;
     latency.series =
-        vec![Series { name: "mean latency".into(), values: curve.iter().map(|p| p.latency_mean_ns / div).collect() }];
+        vec![Series { name: "mean latency".into(), values: curve.iter().map(|p| p.latency_mean_ns).collect() }];
+    latency.latency = true;
     latency.mark = mark;
     section.charts = vec![throughput, latency];
     section.notes.push(format!("Knee: {}.", crate::sweep::knee_words(param, curve)));

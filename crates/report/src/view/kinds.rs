@@ -19,12 +19,23 @@ pub fn sections(doc: &Document) -> Vec<Section> {
         .map(|kind| {
             let runs: Vec<(usize, &ReportRun)> =
                 doc.runs.iter().enumerate().filter(|(_, r)| r.record.kind() == kind).collect();
-            section(kind, &runs)
+            let ranked = !one_groups_runs(doc, &runs);
+            section(kind, &runs, ranked)
         })
         .collect()
 }
 
-fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
+/// Whether `runs` are all of one group that is not a suite (a sweep, repeats, an A/B pair):
+/// that group's section says what they found, and ranking them (or calling them an SQLIO
+/// matrix) would only say it again less well.
+fn one_groups_runs(doc: &Document, runs: &[(usize, &ReportRun)]) -> bool {
+    let Some(group) = runs.first().and_then(|(_, r)| r.group) else { return false };
+    runs.iter().all(|(_, r)| r.group == Some(group))
+        && doc.groups.iter().any(|g| g.id == group && g.kind != spindle_model::group::GroupKind::Suite)
+}
+
+/// The kind's table; with `ranked`, its rankings too (I/O runs' SQLIO matrix, Hammer's rates).
+fn section(kind: RunKind, runs: &[(usize, &ReportRun)], ranked: bool) -> Section {
     // I/O runs that commit lead with the commit latency: the table then says what each run's
     // latency is of, and shows each I/O's beside it.
     let commits = kind == RunKind::Io && lead::any_commits(runs.iter().map(|(_, r)| &r.record.summary));
@@ -41,11 +52,11 @@ fn section(kind: RunKind, runs: &[(usize, &ReportRun)]) -> Section {
         tables: vec![table],
         ..Section::default()
     };
-    if kind == RunKind::Io && !runs.is_empty() {
+    if kind == RunKind::Io && ranked && !runs.is_empty() {
         let m = super::matrix::matrix(runs);
         section.charts = m.charts;
         section.tables.push(m.table);
-    } else if matches!(kind, RunKind::Hammer | RunKind::HammerLoad) {
+    } else if matches!(kind, RunKind::Hammer | RunKind::HammerLoad) && ranked {
         section.charts = vec![rate_chart(kind, runs)];
     } else if kind == RunKind::LargeOps {
         section.tables.push(large_op_volumes(runs));

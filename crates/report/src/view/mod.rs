@@ -3,19 +3,21 @@
 //! same view, and a local web UI can serve it as JSON; none of them computes a figure.
 //! A new kind of run adds a section builder here, not a change to every format.
 
+mod agents;
 mod groups;
 mod kinds;
 pub mod logtest;
 pub mod matrix;
 mod runs;
+mod units;
 
-pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};
-pub use groups::comparison_section;
+pub use crate::figures::{Cell, counter_text, rate_text};
+pub use groups::{comparison_section, kind_title};
+pub use units::one_latency_unit;
 
 use crate::document::Document;
 use serde::Serialize;
 use spindle_model::RunRecord;
-use spindle_model::group::GroupKind;
 
 /// A table: a title, column names, and rows of cells.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -23,11 +25,20 @@ pub struct Table {
     pub title: String,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<Cell>>,
+    /// Columns of long text that are the table's point (a finding, what to do): given room,
+    /// where the others wrap narrow.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wide: Vec<usize>,
 }
 
 impl Table {
     pub fn new(title: impl Into<String>, columns: &[&str]) -> Table {
-        Table { title: title.into(), columns: columns.iter().map(|c| c.to_string()).collect(), rows: Vec::new() }
+        Table {
+            title: title.into(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: Vec::new(),
+            wide: Vec::new(),
+        }
     }
 
     /// A two-column table of names and values.
@@ -36,6 +47,7 @@ impl Table {
             title: title.into(),
             columns: vec!["".into(), "".into()],
             rows: rows.into_iter().map(|(k, v)| vec![Cell::text(k), v]).collect(),
+            wide: Vec::new(),
         }
     }
 }
@@ -72,6 +84,10 @@ pub struct Chart {
     pub band: Option<f64>,
     /// A category to mark (a sweep's knee, the log test's optimum), and what the mark says.
     pub mark: Option<(usize, String)>,
+    /// The values are latencies in nanoseconds, to be drawn in the page's one latency unit
+    /// (`one_latency_unit` puts them in it and names it on the axis).
+    #[serde(skip)]
+    pub latency: bool,
 }
 
 impl Chart {
@@ -86,6 +102,7 @@ impl Chart {
             intervals: Vec::new(),
             band: None,
             mark: None,
+            latency: false,
         }
     }
 
@@ -106,6 +123,9 @@ pub struct Section {
     pub notes: Vec<String>,
     pub charts: Vec<Chart>,
     pub tables: Vec<Table>,
+    /// How many of the first tables are the section's answer (a run's figures and agents, a
+    /// check's findings): drawn before the charts.
+    pub lead_tables: usize,
     /// Text shown as it is (a run's spec), with its caption.
     pub blocks: Vec<(String, String)>,
 }
@@ -124,26 +144,24 @@ pub struct ReportView {
 /// How much of each run a report shows: every figure, or (for very many runs) no per-run
 /// sections beyond their rows in the tables.
 pub fn report_view(doc: &Document) -> ReportView {
-    // A check's findings are the report's answer, so its group leads; otherwise the runs by
-    // kind come first and their groups after.
-    let mut sections = if doc.groups.iter().any(|g| g.kind == GroupKind::Check) {
-        let mut s = groups::sections(doc);
-        s.extend(kinds::sections(doc));
-        s
-    } else {
-        let mut s = kinds::sections(doc);
-        s.extend(groups::sections(doc));
-        s
-    };
+    // What the groups found is the report's answer (a check's findings, a sweep's curve, an
+    // A/B verdict), so the groups lead and the runs by kind follow. A report of one run is that
+    // run's section alone: a kind's table and rankings of one run would only repeat it.
+    let mut sections = groups::sections(doc);
+    if doc.runs.len() > 1 || !doc.groups.is_empty() {
+        sections.extend(kinds::sections(doc));
+    }
     sections.extend(doc.runs.iter().enumerate().map(|(i, r)| runs::section(r, i)));
     let contents = sections.iter().filter(|s| s.level == 2).map(|s| (s.anchor.clone(), s.title.clone())).collect();
-    ReportView {
+    let mut view = ReportView {
         title: if doc.title.is_empty() { "spindle report".into() } else { doc.title.clone() },
         generated_at: doc.generated_at.clone(),
         overview: overview(doc),
         contents,
         sections,
-    }
+    };
+    one_latency_unit(&mut view);
+    view
 }
 
 fn overview(doc: &Document) -> Vec<String> {

@@ -32,6 +32,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
             rec.targets.first().map(|t| t.workload.as_str()).unwrap_or(""),
             r.point.as_ref().map(|p| format!(" ({p})")).unwrap_or_default()
         ),
+        lead_tables: 1,
         ..Section::default()
     };
     if rec.status != spindle_model::record::RunStatus::Complete {
@@ -57,6 +58,13 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
         s.notes.push(format!("Over time: {said}."));
     }
     s.tables.push(headline(rec));
+    if let Some(d) = &rec.agents {
+        let (said, table) = super::agents::agents(d);
+        s.notes.push(said);
+        s.tables.push(table);
+        // Who measured it is part of its answer.
+        s.lead_tables += 1;
+    }
     s.tables.extend(role_table(r, position));
     // The log test's and large operations' latencies are of rows, not worth a chart.
     let charted = rec.summary.ios > 0 && !matches!(rec.kind(), RunKind::LogTest | RunKind::LargeOps);
@@ -70,7 +78,7 @@ pub fn section(r: &ReportRun, position: usize) -> Section {
     if rec.timeseries.len() > 1 {
         s.charts.push(series(rec));
     }
-    if let Some(log) = &rec.counters {
+    if let Some(log) = rec.counters.as_ref().filter(|l| !l.counters.is_empty()) {
         s.charts.extend(counter_charts(log));
         s.tables.push(counter_table(log));
     }
@@ -137,7 +145,8 @@ fn headline(rec: &RunRecord) -> Table {
     if st.cpu.us_per_io > 0.0 {
         rows.push((
             format!("spindle CPU per {}", counts.plural().trim_end_matches('s')),
-            Cell { text: format!("{:.2} us", st.cpu.us_per_io), value: Some(st.cpu.us_per_io), unit: "us" },
+            // A time as the latencies are, so the page reads it in their unit.
+            Cell::latency_ns(st.cpu.us_per_io * 1e3),
         ));
     }
     if rec.behind_schedule_ios > 0 {
@@ -226,11 +235,10 @@ fn percentiles(rec: &RunRecord) -> Chart {
         (LatencyOf::Commit, l) => vec![("commit", points(l)), ("I/O", points(&s.latency_ns))],
         (LatencyOf::Io, l) => vec![("latency", points(l))],
     };
-    let (unit, div) = super::latency_scale(lead.iter().flat_map(|p| p.1));
-    let mut c = Chart::new("Latency percentiles", ChartKind::Bar, "percentile", unit);
+    let mut c = Chart::new("Latency percentiles", ChartKind::Bar, "percentile", "ns");
     c.categories = ["p50", "p90", "p95", "p99", "p99.9", "p99.99"].map(String::from).to_vec();
-    c.series =
-        lead.into_iter().map(|(name, v)| Series { name: name.into(), values: v.map(|v| v / div).to_vec() }).collect();
+    c.series = lead.into_iter().map(|(name, v)| Series { name: name.into(), values: v.to_vec() }).collect();
+    c.latency = true;
     c
 }
 

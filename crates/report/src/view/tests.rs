@@ -85,7 +85,8 @@ fn html_is_self_contained_and_escapes_what_runs_say() {
     let html = String::from_utf8(Format::Html.exporter().export(&sample()).unwrap()).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
     assert!(!html.contains("<script"), "a label's markup is shown as text");
-    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    // As text, where a long word may break (`<wbr>`).
+    assert!(html.replace("<wbr>", "").contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("src="), "nothing is fetched");
     assert!(html.matches("<svg").count() >= 8, "charts drawn inline");
     assert!(html.contains("knee"));
@@ -423,4 +424,71 @@ fn the_workbook_has_each_large_operations_data_and_log_rows_as_numbers() {
     assert_eq!(sheet.get(header + 2, 2), Some(&XCell::Text("log".into())));
     assert_eq!(sheet.get(header + 2, 5), Some(&XCell::Number(10.0)), "the log's writes");
     assert_eq!(sheet.get(header + 2, 7), Some(&XCell::Number(934.0)), "KB a log write");
+}
+
+/// Every latency a page shows, as its text says it: `(number, unit)`.
+fn latencies_shown(v: &ReportView) -> Vec<String> {
+    let cells = v.sections.iter().flat_map(|s| s.tables.iter()).flat_map(|t| t.rows.iter()).flatten();
+    cells.filter(|c| c.unit == "ns").map(|c| c.text.rsplit(' ').next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn a_page_shows_its_latencies_in_one_unit_and_spells_microseconds() {
+    // Latencies from 331 ns to 77 ms in one run: one unit, the one most of them suit.
+    let mut run = io_run(&[400.0; 5], 4_130_000, &[]);
+    run.summary.latency_ns.min = 331;
+    run.summary.latency_ns.max = 77_100_000;
+    run.summary.latency_ns.p99 = 56_900_000;
+    let doc = Document { runs: vec![stored(1, None, None, run)], ..Document::default() };
+    let v = report_view(&doc);
+    let units = latencies_shown(&v);
+    assert!(units.len() >= 4 && units.iter().all(|u| u == "ms"), "{units:?}");
+    let percentiles = v.sections[0].charts.iter().find(|c| c.title == "Latency percentiles");
+    assert!(percentiles.is_none_or(|c| c.y_label == "ms"), "{percentiles:?}");
+    // The sample's runs are in microseconds: said so, never "us".
+    let v = report_view(&sample());
+    let units = latencies_shown(&v);
+    assert!(units.iter().all(|u| u == "µs"), "{units:?}");
+    let html = String::from_utf8(Format::Html.exporter().export(&sample()).unwrap()).unwrap();
+    assert!(!says_us(&html), "\"us\" as a unit");
+}
+
+/// Whether `text` has "us" as a unit: after a number (`12 us`, `12us`) or alone as a label.
+pub(crate) fn says_us(text: &str) -> bool {
+    text.match_indices("us").any(|(i, _)| {
+        let before = text[..i].trim_end_matches(' ');
+        let after = text[i + 2..].chars().next();
+        let word_ends = !after.is_some_and(char::is_alphanumeric);
+        word_ends && (before.ends_with(|c: char| c.is_ascii_digit()) || before.ends_with('>'))
+    })
+}
+
+#[test]
+fn a_report_of_one_run_leads_with_its_figures_and_a_groups_with_its_answer() {
+    let doc = Document { runs: vec![stored(1, None, None, io_run(&[400.0; 5], 100_000, &[]))], ..Document::default() };
+    let v = report_view(&doc);
+    assert_eq!(
+        v.sections.len(),
+        1,
+        "the run's own section alone: {:?}",
+        v.sections.iter().map(|s| &s.title).collect::<Vec<_>>()
+    );
+    assert!(v.sections[0].lead_tables == 1 && v.sections[0].tables[0].title == "Figures");
+    let html = crate::html::render(&v);
+    assert!(html.find("<caption>Figures</caption>") < html.find("<svg"), "the figures before any chart");
+    // Groups lead, each with what it found before its runs; an A/B pair's runs are no matrix.
+    let mut ab = sample();
+    ab.runs.retain(|r| r.group == Some(2));
+    ab.groups.retain(|g| g.id == 2);
+    let v = report_view(&ab);
+    assert_eq!(v.sections[0].anchor, "group-2");
+    assert!(
+        v.sections[0].title.starts_with("Group 2: A/B comparison ("),
+        "named as what it is: {}",
+        v.sections[0].title
+    );
+    let tables: Vec<&str> = v.sections[0].tables.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(tables.last(), Some(&"Runs"), "{tables:?}");
+    let html = crate::html::render(&v);
+    assert!(!html.contains("SQLIO matrix") && !html.contains("highest first"), "no rankings of an A/B pair");
 }

@@ -22,10 +22,20 @@ async function fetchJson(url) {
   return r.ok ? r.json() : null;
 }
 
-// The runs page: the list of runs in progress, redrawn from /api/live; when one ends, the page
-// reloads to show its saved record (unless runs are ticked, which a reload would lose).
+// The runs page: the list of runs in progress, redrawn from /api/live (a run's agents under
+// it, as the server drew them); when one ends, the page reloads to show its saved record
+// (unless runs are ticked, which a reload would lose).
 function watchRunning(section) {
-  let shown = section.querySelectorAll("li").length;
+  let shown = section.querySelectorAll("li[data-live]").length;
+  const row = (r, words) => {
+    const li = document.createElement("li");
+    li.dataset.live = r.id;
+    const a = document.createElement("a");
+    a.href = `/live/${r.id}`;
+    a.textContent = words;
+    li.append(a);
+    return li;
+  };
   setInterval(async () => {
     const live = await fetchJson("/api/live");
     if (!live) return;
@@ -40,13 +50,24 @@ function watchRunning(section) {
     const h = document.createElement("h2");
     h.textContent = "In progress";
     const ul = document.createElement("ul");
-    for (const r of live.runs) {
+    const runs = new Map();
+    for (const r of live.runs) runs.set(r.run, [...(runs.get(r.run) || []), r]);
+    for (const agents of runs.values()) {
+      if (agents.length === 1) {
+        const li = row(agents[0], agents[0].what);
+        li.append(` on ${agents[0].hostname}: ${agents[0].state}`);
+        ul.append(li);
+        continue;
+      }
       const li = document.createElement("li");
-      li.dataset.live = r.id;
-      const a = document.createElement("a");
-      a.href = `/live/${r.id}`;
-      a.textContent = r.what;
-      li.append(a, ` on ${r.hostname}: ${r.state}`);
+      li.append(`${agents[0].what}, by ${agents.length} agents:`);
+      const under = document.createElement("ul");
+      for (const r of agents) {
+        const agent = row(r, r.hostname);
+        agent.append(`: ${r.state}`);
+        under.append(agent);
+      }
+      li.append(under);
       ul.append(li);
     }
     section.append(h, ul);
@@ -66,12 +87,18 @@ function drawSeries(svg, points) {
   svg.replaceChildren();
   if (points.length === 0) return;
   const maxX = Math.max(1, ...points.map((p) => p[0]));
-  const maxY = Math.max(1, ...points.map((p) => p[1]));
+  // A round top and round steps (1, 2 or 5 times a power of ten), as the report's axes.
+  const rough = Math.max(1, ...points.map((p) => p[1])) / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
+  const maxY = Math.ceil((rough * 4) / step) * step;
   const x = (v) => left + (v / maxX) * (W - left - right);
   const y = (v) => H - bottom - (v / maxY) * (H - bottom - top);
   svg.append(svgEl("path", { class: "ax", d: `M${left},${top}V${H - bottom}H${W - right}` }));
-  svg.append(svgEl("text", { x: left - 6, y: top + 10, class: "l axis" }, Math.round(maxY).toLocaleString()));
-  svg.append(svgEl("text", { x: left - 6, y: H - bottom, class: "l axis" }, "0"));
+  for (let v = 0; v <= maxY + step / 2; v += step) {
+    svg.append(svgEl("text", { x: left - 6, y: y(v) + 4, class: "l axis" }, Math.round(v).toLocaleString("en")));
+  }
+  svg.append(svgEl("text", { x: left, y: H - 8, class: "m axis" }, "0 s"));
   svg.append(svgEl("text", { x: W - right, y: H - 8, class: "l axis" }, `${Math.round(maxX)} s`));
   const d = points.map((p, i) => `${i ? "L" : "M"}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join("");
   svg.append(svgEl("path", { class: "s0", d, "data-points": points.length }));
@@ -83,10 +110,11 @@ function watchLive(svg) {
   const poll = async () => {
     const live = await fetchJson(`/api/live/${svg.dataset.live}`);
     if (!live || !live.run) {
-      state.textContent = "Finished: its record is saved with the stored runs.";
+      const saved = live && live.saved_run;
+      state.textContent = saved ? `Finished: saved as run ${saved}. ` : "Finished: its record is saved with the stored runs. ";
       const a = document.createElement("a");
-      a.href = "/";
-      a.textContent = " See the runs.";
+      a.href = saved ? `/run/${saved}` : "/";
+      a.textContent = saved ? `See run ${saved}.` : "See the runs.";
       state.append(a);
       return;
     }

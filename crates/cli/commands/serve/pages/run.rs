@@ -23,7 +23,7 @@ pub fn group_page(store: &Store, id: i64) -> Page {
     let group = store.group(id)?;
     let filter = Filter { group: Some(id), ..Filter::default() };
     within_limit(store, &filter)?;
-    let title = format!("Group {id}: {} {}", group.kind.name(), group.name);
+    let title = format!("Group {id}: {} ({})", spindle_report::view::kind_title(group.kind), group.name);
     let mut doc = match document(store, &filter)? {
         Some(doc) => doc,
         // A group whose runs were all removed still has its own row and summary.
