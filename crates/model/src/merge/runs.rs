@@ -65,6 +65,18 @@ pub enum ShareStatus {
     Lost,
 }
 
+impl ShareStatus {
+    /// As the record spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShareStatus::Complete => "complete",
+            ShareStatus::Interrupted => "interrupted",
+            ShareStatus::Failed => "failed",
+            ShareStatus::Lost => "lost",
+        }
+    }
+}
+
 impl From<RunStatus> for ShareStatus {
     fn from(status: RunStatus) -> ShareStatus {
         match status {
