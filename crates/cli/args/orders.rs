@@ -24,7 +24,7 @@ pub struct OrdersLoadArgs {
     #[command(flatten)]
     pub database: DatabaseArgs,
     /// Warehouses to load: each is 10 districts, 30,000 customers, 30,000 orders and 100,000
-    /// stock rows (about 100 MB); the 100,000 items are loaded once.
+    /// stock rows (about 110 MB on PostgreSQL); the 100,000 items are loaded once.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=spindle_db::orders::MAX_WAREHOUSES))]
     pub warehouses: u64,
     /// Drop spindle's order-entry tables already there and load them again.
