@@ -56,6 +56,7 @@ pub fn main() -> ExitCode {
         args::Command::Db(d) => commands::db::run(&d),
         args::Command::Placement(p) => commands::placement::run(&p),
         args::Command::Largeops(l) => commands::largeops::run(&l),
+        args::Command::Orders(o) => commands::orders::run(&o),
         args::Command::Report(r) => commands::report::run(&r),
         args::Command::Serve(s) => commands::serve::run(&s),
         args::Command::Agent(a) => commands::agents::agent(&a),

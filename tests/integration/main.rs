@@ -41,6 +41,7 @@ mod level_shift;
 mod logtest;
 #[cfg(all(feature = "postgres", feature = "mysql"))]
 mod logtest_volume;
+mod orders;
 mod output_targets;
 #[cfg(feature = "postgres")]
 mod placement;

@@ -10,6 +10,7 @@ mod counters;
 mod database;
 mod durability;
 mod io;
+mod orders;
 mod shared;
 mod shell;
 mod stored;
@@ -21,6 +22,7 @@ pub use counters::*;
 pub use database::*;
 pub use durability::*;
 pub use io::*;
+pub use orders::*;
 pub use shared::*;
 pub use shell::*;
 pub use stored::*;
@@ -80,6 +82,9 @@ pub enum Command {
     /// cold scan, full-table update, checkpoint (after Linchi Shea's "Performance impact of
     /// controller cache: SQL Server large operations").
     Largeops(LargeOpsArgs),
+    /// An order-entry workload derived from TPC-C's transactions (as HammerDB's TPROC-C runs
+    /// them; not comparable with published TPC-C results): `load` creates and fills its tables.
+    Orders(OrdersArgs),
     /// Write stored runs as a report to hand on: one self-contained HTML page with charts, an
     /// Excel workbook with native charts, CSV or Markdown (by the file's extension).
     Report(ReportArgs),

@@ -13,6 +13,7 @@ pub mod import;
 pub mod io;
 pub mod largeops;
 pub mod logtest;
+pub mod orders;
 pub mod placement;
 pub mod profiles;
 pub mod record;

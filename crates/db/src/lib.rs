@@ -24,6 +24,7 @@ pub mod logtest;
 pub mod managed;
 #[cfg(feature = "mysql")]
 pub mod mysql;
+pub mod orders;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(feature = "net")]

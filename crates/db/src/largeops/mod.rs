@@ -5,11 +5,11 @@
 //! functions are all that differ by engine (`table`).
 
 pub mod checkpoints;
-mod customer;
 mod record;
 mod table;
 
-pub use customer::{COLUMNS, Generator};
+pub use crate::orders::customer::COLUMNS;
+pub use crate::orders::rows::Generator;
 pub use record::{Context, record};
 pub use table::{SCAN, TABLE, create, drop, update};
 
@@ -113,7 +113,7 @@ pub fn load(
             while from < rows && !stop.load(Ordering::Relaxed) {
                 let to = (from + batch).min(rows);
                 let mut text = String::with_capacity(((to - from) * 720) as usize);
-                generator.rows(from..to, &mut text);
+                generator.customers(from..to, &mut text);
                 if tx.send((to - from, text)).is_err() {
                     break;
                 }

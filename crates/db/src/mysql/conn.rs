@@ -137,7 +137,12 @@ impl Conn for MySqlConn {
     }
 
     fn copy_in(&mut self, table: &str, columns: &[&str], rows: bytes::Bytes) -> Result<u64, DbError> {
-        let stream = futures_util::stream::once(async move { Ok(rows) });
+        // Sent in pieces: the driver writes each as a packet of its own, and the server
+        // refuses a packet over its max_allowed_packet (16 MB by default on MariaDB).
+        const PIECE: usize = 1 << 20;
+        let pieces: Vec<_> =
+            (0..rows.len()).step_by(PIECE).map(|at| Ok(rows.slice(at..(at + PIECE).min(rows.len())))).collect();
+        let stream = futures_util::stream::iter(pieces);
         self.conn.set_infile_handler(async move { Ok(stream.boxed()) });
         let statement = format!(
             "LOAD DATA LOCAL INFILE 'spindle-rows' INTO TABLE {table} FIELDS TERMINATED BY '\\t' \
