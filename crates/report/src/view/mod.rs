@@ -12,7 +12,7 @@ mod runs;
 pub use crate::figures::{Cell, counter_text, latency_scale, rate_text};
 pub use groups::comparison_section;
 
-use crate::document::Document;
+use crate::document::{Document, ReportRun};
 use serde::Serialize;
 use spindle_model::RunRecord;
 use spindle_model::group::GroupKind;
@@ -121,12 +121,20 @@ pub struct ReportView {
     pub sections: Vec<Section>,
 }
 
-/// How much of each run a report shows: every figure, or (for very many runs) no per-run
-/// sections beyond their rows in the tables.
+/// Every section of the report: those over every run (`summary_view`), then each run's own.
 pub fn report_view(doc: &Document) -> ReportView {
+    let mut view = summary_view(doc);
+    view.sections.extend(doc.runs.iter().enumerate().map(|(i, r)| run_section(r, i)));
+    view
+}
+
+/// The report's overview and its sections over every run (a kind's, a group's), without the
+/// runs' own: what a streamed export writes first, built from slim runs (`ReportRun::slim`
+/// keeps all they read), before it writes each run's section as the run is read.
+pub fn summary_view(doc: &Document) -> ReportView {
     // A check's findings are the report's answer, so its group leads; otherwise the runs by
     // kind come first and their groups after.
-    let mut sections = if doc.groups.iter().any(|g| g.kind == GroupKind::Check) {
+    let sections = if doc.groups.iter().any(|g| g.kind == GroupKind::Check) {
         let mut s = groups::sections(doc);
         s.extend(kinds::sections(doc));
         s
@@ -135,7 +143,6 @@ pub fn report_view(doc: &Document) -> ReportView {
         s.extend(groups::sections(doc));
         s
     };
-    sections.extend(doc.runs.iter().enumerate().map(|(i, r)| runs::section(r, i)));
     let contents = sections.iter().filter(|s| s.level == 2).map(|s| (s.anchor.clone(), s.title.clone())).collect();
     ReportView {
         title: if doc.title.is_empty() { "spindle report".into() } else { doc.title.clone() },
@@ -144,6 +151,12 @@ pub fn report_view(doc: &Document) -> ReportView {
         contents,
         sections,
     }
+}
+
+/// One run's own section (level 3), from its whole record; `position` is its place among the
+/// report's runs.
+pub fn run_section(run: &ReportRun, position: usize) -> Section {
+    runs::section(run, position)
 }
 
 fn overview(doc: &Document) -> Vec<String> {
