@@ -159,5 +159,5 @@ fn the_runs_page_sorted_by_p99_pages_through_the_stored_order() {
     let (_, ascending) = server.get("/?sort=p99&order=asc");
     let ascending = String::from_utf8(ascending).unwrap();
     let first = ascending.split("<tr data-id=\"").nth(1).unwrap().split('"').next().unwrap().parse::<i64>().unwrap();
-    assert_eq!(first, *expected.iter().rev().next().unwrap(), "ascending starts at the lowest p99, oldest first");
+    assert_eq!(first, *expected.last().unwrap(), "ascending starts at the lowest p99, oldest first");
 }
