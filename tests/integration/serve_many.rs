@@ -161,3 +161,27 @@ fn the_runs_page_sorted_by_p99_pages_through_the_stored_order() {
     let first = ascending.split("<tr data-id=\"").nth(1).unwrap().split('"').next().unwrap().parse::<i64>().unwrap();
     assert_eq!(first, *expected.last().unwrap(), "ascending starts at the lowest p99, oldest first");
 }
+
+/// In a 1,280-pixel window the runs table fits without scrolling sideways: each start on one
+/// line, the text columns wrapping, the figures grouped by thousands.
+#[test]
+fn the_runs_table_fits_a_1280_pixel_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) else { return };
+    let store = many_runs(dir.path());
+    let server = Server::start(&store);
+    browser.open(&format!("http://{}/", server.addr)).unwrap();
+    let width = browser.eval("document.documentElement.scrollWidth").unwrap();
+    assert!(width.as_u64().unwrap() <= 1280, "the page is {width} px wide");
+    let lines = browser
+        .eval("[...document.querySelectorAll('#runs td.d')].map(td => { const r = document.createRange(); r.selectNodeContents(td); return new Set([...r.getClientRects()].map(c => c.top)).size; })")
+        .unwrap();
+    let lines = lines.as_array().unwrap();
+    assert_eq!(lines.len(), 100, "a start per run on the page");
+    assert!(lines.iter().all(|n| n.as_u64() == Some(1)), "each start on one line: {lines:?}");
+    // The null engine moves gigabytes a second: its MB/s has a thousands separator.
+    let mbps = browser.eval("document.querySelector('#runs tr[data-id] td:nth-child(11)').textContent").unwrap();
+    let mbps = mbps.as_str().unwrap();
+    assert!(mbps.contains(',') && mbps.replace([',', '.'], "").bytes().all(|b| b.is_ascii_digit()), "{mbps}");
+    assert_eq!(browser.errors(), Vec::<String>::new());
+}
