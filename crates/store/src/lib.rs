@@ -14,6 +14,8 @@ pub mod private;
 pub mod progress;
 mod query;
 mod reading;
+#[cfg(test)]
+mod reading_tests;
 mod records_v2;
 mod save;
 mod schema;

@@ -8,7 +8,7 @@ use spindle_model::RunKind;
 use spindle_model::kind::Unrecorded;
 
 /// Summaries read per statement while reading runs one at a time: a few hundred bytes each.
-const BATCH: i64 = 256;
+const BATCH: i64 = 100;
 
 /// What the runs page sorts by: a summary column, its figures as `runs list` shows them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
