@@ -26,8 +26,9 @@ impl ReportRun {
     }
 
     /// The run without what only its own section shows (each thread's figures, the series,
-    /// the counters, the latency histograms): what the report's sections over every run read
-    /// of it, a few kilobytes where the record may be megabytes.
+    /// the counters, the latency histograms, the command line, the warnings, the environment
+    /// but the host's name): what the report's sections over every run read of it, a few
+    /// kilobytes where the record may be megabytes.
     pub fn slim(&self) -> ReportRun {
         fn without_histograms(s: &mut IoStats) {
             s.read.histogram = Default::default();
@@ -39,6 +40,10 @@ impl ReportRun {
         record.threads = Vec::new();
         record.timeseries = Vec::new();
         record.counters = None;
+        record.command_line = Vec::new();
+        record.warnings = Vec::new();
+        record.environment =
+            spindle_model::record::Environment { hostname: record.environment.hostname, ..Default::default() };
         without_histograms(&mut record.summary);
         for t in &mut record.targets {
             t.timeseries = Vec::new();

@@ -424,3 +424,15 @@ fn the_workbook_has_each_large_operations_data_and_log_rows_as_numbers() {
     assert_eq!(sheet.get(header + 2, 5), Some(&XCell::Number(10.0)), "the log's writes");
     assert_eq!(sheet.get(header + 2, 7), Some(&XCell::Number(934.0)), "KB a log write");
 }
+
+/// A streamed export builds the sections over every run from slim runs: they must be the
+/// sections the whole records give, for every kind of run and group the fixtures hold.
+#[test]
+fn slim_runs_give_the_sections_over_every_run_that_whole_ones_give() {
+    use crate::document::slim_document;
+    for doc in [sample(), sqlio_suite(true), sqlio_suite(false), large_ops()] {
+        let whole = serde_json::to_string(&super::summary_view(&doc)).unwrap();
+        let slim = serde_json::to_string(&super::summary_view(&slim_document(&doc).unwrap())).unwrap();
+        assert_eq!(slim, whole);
+    }
+}
