@@ -106,8 +106,13 @@ impl Store {
         let (clause, mut args) = q.where_clause();
         let dir = if q.ascending { "ASC" } else { "DESC" };
         let by = q.sort.expression(&self.conn.dialect().json_text("records.json", &["details", "origin", "absent"]));
-        // `(x IS NOT NULL)` first: NULLs sort the same way in SQLite and PostgreSQL.
-        let order = format!("ORDER BY ({by}) IS NOT NULL {dir}, {by} {dir}, id {dir}");
+        let order = match q.sort {
+            // The key itself: the database reads the newest (or oldest) page off its index.
+            SortKey::Id => format!("ORDER BY id {dir}"),
+            // `(x IS NOT NULL)` first: NULLs sort the same way in SQLite and PostgreSQL.
+            SortKey::Mean | SortKey::P99 => format!("ORDER BY ({by}) IS NOT NULL {dir}, {by} {dir}, id {dir}"),
+            _ => format!("ORDER BY {by} {dir}, id {dir}"),
+        };
         args.extend([Value::Int(limit.min(i64::MAX as u64) as i64), Value::Int(offset.min(i64::MAX as u64) as i64)]);
         self.summaries(&format!("{clause} {order} LIMIT ? OFFSET ?"), &args)
     }
