@@ -10,13 +10,17 @@
 # every run (CSV) must be whole. Not a test.
 #
 #   bench/serve-pages.sh [RUNS] [STORE_URL]
+#   SPINDLE=target/release/spindle bench/serve-pages.sh ...   (a binary already built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10000}
 url=${2:-}
 command -v curl >/dev/null || { echo "bench needs curl" >&2; exit 2; }
-cargo build --release --quiet
-spindle=${CARGO_TARGET_DIR:-$PWD/target}/release/spindle
+spindle=${SPINDLE:-}
+if [ -z "$spindle" ]; then
+    cargo build --release --quiet
+    spindle=${CARGO_TARGET_DIR:-$PWD/target}/release/spindle
+fi
 work=$(mktemp -d)
 server=
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }

@@ -59,7 +59,7 @@ impl Filter {
 /// and the spans joined by `OR` in a balanced tree. A chain of a thousand `OR`s passed SQLite's
 /// limit on an expression's depth (1,000), and as many parameters can pass its limit on those;
 /// the ids are numbers this program parsed, so they are written into the text.
-fn ids_condition(column: &str, ids: &[(i64, i64)]) -> String {
+pub(crate) fn ids_condition(column: &str, ids: &[(i64, i64)]) -> String {
     let mut ranges: Vec<(i64, i64)> = ids.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
     ranges.sort_unstable();
     let mut merged: Vec<(i64, i64)> = Vec::new();

@@ -3,6 +3,7 @@
 //! of summaries in any order the runs page sorts by, sorted and cut by the database.
 
 use crate::backend::Value;
+use crate::query::ids_condition;
 use crate::{Filter, RunSummary, Store, StoreError, StoredRun};
 use spindle_model::RunKind;
 use spindle_model::kind::Unrecorded;
@@ -114,7 +115,18 @@ impl Store {
             _ => format!("ORDER BY {by} {dir}, id {dir}"),
         };
         args.extend([Value::Int(limit.min(i64::MAX as u64) as i64), Value::Int(offset.min(i64::MAX as u64) as i64)]);
-        self.summaries(&format!("{clause} {order} LIMIT ? OFFSET ?"), &args)
+        // The page's ids first, then their summaries: sorting whole summary rows made
+        // PostgreSQL take half a second over ten thousand runs, the ids alone milliseconds.
+        let ids =
+            self.conn.query(&format!("SELECT id FROM runs {clause} {order} LIMIT ? OFFSET ?"), &args, |r| r.int(0))?;
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ranges: Vec<(i64, i64)> = ids.iter().map(|&id| (id, id)).collect();
+        let mut found = self.summaries(&format!("WHERE {}", ids_condition("id", &ranges)), &[])?;
+        let at: std::collections::HashMap<i64, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+        found.sort_by_key(|r| at.get(&r.id).copied().unwrap_or(usize::MAX));
+        Ok(found)
     }
 
     /// How many runs match, and the lowest and highest of their ids (`None` when none do).
