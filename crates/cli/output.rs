@@ -32,6 +32,7 @@ pub fn print_document(doc: &Document, output: &OutputArgs) -> anyhow::Result<()>
         // Streamed, never held whole: a thousand Hammer sessions' record is 8 MB of text.
         let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
         return spindle_report::write_json(doc, &mut stdout)
+            .map_err(|e| std::io::Error::other(e.0))
             .and_then(|()| stdout.flush())
             .context("cannot write results to stdout");
     }
@@ -96,29 +97,53 @@ pub fn refuse_store_targets<'a>(
 /// half a file, and a failed write (a full file system) leaves nothing behind. Without
 /// `force`, an existing file is never replaced, even one that appeared since it was checked.
 pub fn write_whole(path: &std::path::Path, bytes: &[u8], force: bool) -> Result<(), crate::usage::UsageError> {
+    write_whole_by(path, force, |out| out.write_all(bytes)).map(|_| ())
+}
+
+/// As `write_whole`, the file's bytes written by `write` as they are made (a report read from
+/// the store run by run); returns how many there were.
+pub fn write_whole_by<E: std::fmt::Display>(
+    path: &std::path::Path,
+    force: bool,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<u64, crate::usage::UsageError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
     };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.spindle-{}.tmp", std::process::id()));
+    let refused = |why: String| crate::usage::UsageError::flag("-o", path.display().to_string(), why);
+    let filled = std::fs::File::create(&temp).map_err(|e| e.to_string()).and_then(|file| {
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out).map_err(|e| e.to_string())?;
+        let file = out.into_inner().map_err(|e| e.error().to_string())?;
+        file.metadata().map(|m| m.len()).map_err(|e| e.to_string())
+    });
+    let size = match filled {
+        Ok(size) => size,
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            return Err(refused(format!("cannot write it ({e}); no part of it was written")));
+        }
+    };
     // Checked again just before the move: a device or FIFO may have appeared since the
     // command's first check, and the rename would replace it.
-    spindle_plan::output_file::existing_regular(path)?;
-    let written = std::fs::write(&temp, bytes).and_then(|()| {
-        if force {
-            std::fs::rename(&temp, path)
-        } else {
-            std::fs::hard_link(&temp, path).and_then(|()| std::fs::remove_file(&temp))
-        }
-    });
-    written.map_err(|e| {
+    if let Err(e) = spindle_plan::output_file::existing_regular(path) {
         let _ = std::fs::remove_file(&temp);
-        let why = match e.kind() {
+        return Err(e);
+    }
+    let moved = if force {
+        std::fs::rename(&temp, path)
+    } else {
+        std::fs::hard_link(&temp, path).and_then(|()| std::fs::remove_file(&temp))
+    };
+    moved.map(|()| size).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        refused(match e.kind() {
             std::io::ErrorKind::AlreadyExists => "the file exists; pass --force to replace it".to_string(),
             _ => format!("cannot write it ({e}); no part of it was written"),
-        };
-        crate::usage::UsageError::flag("-o", path.display().to_string(), why)
+        })
     })
 }
 

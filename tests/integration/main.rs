@@ -48,6 +48,7 @@ mod placement;
 mod readme_quickstart;
 mod record_characterize;
 mod serve;
+mod serve_many;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod server_db;
 mod store_immutable;

@@ -7,7 +7,7 @@ use crate::args::ReportArgs;
 use crate::selection;
 use crate::store;
 use crate::usage::UsageError;
-use spindle_report::{Document, Format};
+use spindle_report::{Document, ExportError, Format, Heading, ReportGroup, ReportRun, RunSource};
 use spindle_runner::saver::report_group;
 use spindle_store::{Filter, Store, StoreError};
 use std::path::{Path, PathBuf};
@@ -20,39 +20,100 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Outcome> {
     let Some(store) = store::open_existing(&args.store)? else {
         return Err(UsageError::file(shown.to_string(), "there is no results store here yet: nothing to report").into());
     };
-    let Some(mut doc) = document(&store, &filter)? else {
+    let title = args.title.clone().unwrap_or_else(|| "spindle report".into());
+    let Some(runs) = StoredRuns::new(&store, filter, title)? else {
         return Err(UsageError::NoRuns { selection: selection_words(args) }.into());
     };
-    doc.title = args.title.clone().unwrap_or_else(|| "spindle report".into());
-    doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
     let mut written: Vec<String> = Vec::new();
     for (path, format) in &outputs {
-        let bytes = format.exporter().export(&doc)?;
-        if let Err(e) = crate::output::write_whole(path, &bytes, args.force) {
+        let size = crate::output::write_whole_by(path, args.force, |out| format.exporter().write(&runs, out));
+        let size = match size {
+            Ok(size) => size,
             // The files before it stay written, and the message must not say otherwise.
-            return Err(match written.is_empty() {
-                true => e.into(),
-                false => anyhow::anyhow!("{e} ({} written before it)", written.join(", ")),
-            });
-        }
-        eprintln!("wrote {} ({} runs, {})", path.display(), doc.runs.len(), size_words(bytes.len()));
+            Err(e) if written.is_empty() => return Err(e.into()),
+            Err(e) => return Err(anyhow::anyhow!("{e} ({} written before it)", written.join(", "))),
+        };
+        eprintln!("wrote {} ({} runs, {})", path.display(), runs.count(), size_words(size));
         written.push(path.display().to_string());
     }
     Ok(Outcome::Success)
 }
 
-/// The runs `filter` selects with the groups they were made in, as every exporter takes them
-/// (`spindle report` and `spindle serve`'s downloads); `None` when no run matches.
+/// The runs a filter selects, with the groups they were made in, as every exporter reads them
+/// (`spindle report` and `spindle serve`'s downloads): read from the store one at a time, each
+/// time the exporter reads them, so a report of any number of runs holds a few.
+pub struct StoredRuns<'a> {
+    store: &'a Store,
+    filter: Filter,
+    count: usize,
+    title: String,
+    generated_at: String,
+    groups: Vec<ReportGroup>,
+}
+
+impl<'a> StoredRuns<'a> {
+    /// `None` when no run matches.
+    pub fn new(store: &'a Store, filter: Filter, title: String) -> Result<Option<StoredRuns<'a>>, StoreError> {
+        let count = store.count(&filter)? as usize;
+        if count == 0 {
+            return Ok(None);
+        }
+        let groups = store.group_ids(&filter)?.into_iter().map(|id| store.group(id).map(report_group));
+        let groups = groups.collect::<Result<Vec<_>, StoreError>>()?;
+        let generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
+        Ok(Some(StoredRuns { store, filter, count, title, generated_at, groups }))
+    }
+}
+
+/// Why reading the runs stopped: the store, or the exporter writing them.
+enum Stop {
+    Store(StoreError),
+    Export(ExportError),
+}
+
+impl From<StoreError> for Stop {
+    fn from(e: StoreError) -> Stop {
+        Stop::Store(e)
+    }
+}
+
+impl RunSource for StoredRuns<'_> {
+    fn heading(&self) -> Heading<'_> {
+        Heading { title: &self.title, generated_at: &self.generated_at, groups: &self.groups }
+    }
+
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn each(&self, each: &mut dyn FnMut(&ReportRun) -> Result<(), ExportError>) -> Result<(), ExportError> {
+        let read = self.store.each_run(&self.filter, |r| {
+            let run = ReportRun {
+                id: Some(r.summary.id),
+                group: r.summary.group,
+                point: r.summary.point,
+                repeat: r.summary.repeat,
+                record: r.record,
+            };
+            each(&run).map_err(Stop::Export)
+        });
+        match read {
+            Ok(()) => Ok(()),
+            Err(Stop::Export(e)) => Err(e),
+            Err(Stop::Store(e)) => Err(ExportError(e.to_string())),
+        }
+    }
+}
+
+/// The runs `filter` selects with the groups they were made in, all in memory (a run's page:
+/// one run); `None` when no run matches.
 pub fn document(store: &Store, filter: &Filter) -> anyhow::Result<Option<Document>> {
     let runs = store.load_all(filter)?;
     if runs.is_empty() {
         return Ok(None);
     }
-    let mut group_ids: Vec<i64> = runs.iter().filter_map(|r| r.summary.group).collect();
-    group_ids.sort_unstable();
-    group_ids.dedup();
-    let groups =
-        group_ids.into_iter().map(|id| store.group(id).map(report_group)).collect::<Result<Vec<_>, StoreError>>()?;
+    let groups = store.group_ids(filter)?.into_iter().map(|id| store.group(id).map(report_group));
+    let groups = groups.collect::<Result<Vec<_>, StoreError>>()?;
     let mut doc = store::document_of(runs);
     doc.groups = groups;
     Ok(Some(doc))
@@ -126,6 +187,6 @@ fn selection_words(args: &ReportArgs) -> String {
     if words.is_empty() { "the store".to_string() } else { words.join(" ") }
 }
 
-fn size_words(bytes: usize) -> String {
-    spindle_model::units::format_bytes_approx(bytes as u64)
+fn size_words(bytes: u64) -> String {
+    spindle_model::units::format_bytes_approx(bytes)
 }

@@ -4,7 +4,7 @@
 //! (`commit` or `io`); the `lat_*` columns keep each I/O's, as they always have, for the
 //! tools that read them by name.
 
-use crate::document::Document;
+use crate::document::{Document, ReportRun, RunSource};
 use crate::format::{ExportError, Exporter};
 use spindle_model::record::IoStats;
 use std::fmt::Write;
@@ -53,85 +53,94 @@ const HEADER: &[&str] = &[
 
 pub struct CsvExporter;
 
+/// The header, then each run's rows as it is read.
 impl Exporter for CsvExporter {
-    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
-        Ok(render_csv(doc))
+    fn write(&self, runs: &dyn RunSource, out: &mut dyn std::io::Write) -> Result<(), ExportError> {
+        writeln!(out, "{}", HEADER.join(","))?;
+        let mut position = 0;
+        runs.each(&mut |run| {
+            out.write_all(rows(run, position).as_bytes())?;
+            position += 1;
+            Ok(())
+        })
     }
 }
 
-/// The `run` column is the stored run's id (a run not saved yet is numbered by its position,
-/// prefixed `#`).
 pub fn render_csv(doc: &Document) -> Vec<u8> {
-    let mut out = HEADER.join(",");
-    out.push('\n');
-    for (i, run) in doc.runs.iter().enumerate() {
-        let r = &run.record;
-        let id = run.id.map_or_else(|| format!("#{}", i + 1), |id| id.to_string());
-        let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let labels = labels.join(";");
-        // A figure the run's tool did not record is an empty field, CSV's absent value.
-        let lat = |ok: bool, v: String| if ok { v } else { String::new() };
-        let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
-            // Nor is the latency of no operation at all.
-            let run = if thread.is_some() { r.recorded().of_thread() } else { r.recorded() };
-            let recorded = run.of_count(s.ios);
-            let lead_recorded = run.of_count(s.lead_count());
-            let pct = |v: u64| lat(recorded.percentiles, v.to_string());
-            let t = target.and_then(|t| r.targets.get(t));
-            let (lead, lead_latency) = s.lead_latency();
-            let fields = [
-                id.clone(),
-                r.started_at.clone(),
-                r.kind().name().to_string(),
-                r.status.name().to_string(),
-                scope.to_string(),
-                target.map(|t| (t + 1).to_string()).unwrap_or_default(),
-                thread.map(|t| t.to_string()).unwrap_or_default(),
-                t.map(|t| t.path.clone()).unwrap_or_default(),
-                t.map(|t| t.workload.clone()).unwrap_or_default(),
-                r.measured_seconds.to_string(),
-                s.ios.to_string(),
-                s.bytes.to_string(),
-                format!("{:.3}", s.iops),
-                format!("{:.3}", s.mb_per_sec),
-                format!("{:.3}", s.mib_per_sec),
-                lead.name().to_string(),
-                lat(lead_recorded.latency, format!("{:.1}", lead_latency.mean)),
-                lat(lead_recorded.percentiles, lead_latency.p99.to_string()),
-                lat(recorded.min, s.latency_ns.min.to_string()),
-                lat(recorded.latency, format!("{:.1}", s.latency_ns.mean)),
-                lat(recorded.max, s.latency_ns.max.to_string()),
-                lat(recorded.stddev, format!("{:.1}", s.latency_ns.stddev)),
-                pct(s.latency_ns.p50),
-                pct(s.latency_ns.p90),
-                pct(s.latency_ns.p95),
-                pct(s.latency_ns.p99),
-                pct(s.latency_ns.p99_9),
-                pct(s.latency_ns.p99_99),
-                s.read.ios.to_string(),
-                s.write.ios.to_string(),
-                lat(run.of_count(s.read.ios).latency, format!("{:.1}", s.read.latency_ns.mean)),
-                lat(run.of_count(s.write.ios).latency, format!("{:.1}", s.write.latency_ns.mean)),
-                s.flush.count.to_string(),
-                format!("{:.1}", s.flush.latency_ns.mean),
-                s.commit.count.to_string(),
-                format!("{:.1}", s.commit.latency_ns.mean),
-                s.commit.latency_ns.p99.to_string(),
-                lat(recorded.cpu, format!("{:.3}", s.cpu.us_per_io)),
-                labels.clone(),
-            ];
-            let quoted: Vec<String> = fields.iter().map(|f| quote(f)).collect();
-            let _ = writeln!(out, "{}", quoted.join(","));
-        };
-        row("total", None, None, &r.summary);
-        for (t, target) in r.targets.iter().enumerate() {
-            row("target", Some(t), None, &target.stats);
-        }
-        for th in &r.threads {
-            row("thread", Some(th.target), Some(th.thread), &th.stats);
-        }
+    // Writing to memory cannot fail.
+    CsvExporter.export(doc).unwrap_or_default()
+}
+
+/// A run's rows: its total, each target, each thread. The `run` column is the stored run's id
+/// (a run not saved yet is numbered by its `position`, prefixed `#`).
+fn rows(run: &ReportRun, position: usize) -> String {
+    let mut out = String::new();
+    let r = &run.record;
+    let id = run.id.map_or_else(|| format!("#{}", position + 1), |id| id.to_string());
+    let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let labels = labels.join(";");
+    // A figure the run's tool did not record is an empty field, CSV's absent value.
+    let lat = |ok: bool, v: String| if ok { v } else { String::new() };
+    let mut row = |scope: &str, target: Option<usize>, thread: Option<u32>, s: &IoStats| {
+        // Nor is the latency of no operation at all.
+        let run = if thread.is_some() { r.recorded().of_thread() } else { r.recorded() };
+        let recorded = run.of_count(s.ios);
+        let lead_recorded = run.of_count(s.lead_count());
+        let pct = |v: u64| lat(recorded.percentiles, v.to_string());
+        let t = target.and_then(|t| r.targets.get(t));
+        let (lead, lead_latency) = s.lead_latency();
+        let fields = [
+            id.clone(),
+            r.started_at.clone(),
+            r.kind().name().to_string(),
+            r.status.name().to_string(),
+            scope.to_string(),
+            target.map(|t| (t + 1).to_string()).unwrap_or_default(),
+            thread.map(|t| t.to_string()).unwrap_or_default(),
+            t.map(|t| t.path.clone()).unwrap_or_default(),
+            t.map(|t| t.workload.clone()).unwrap_or_default(),
+            r.measured_seconds.to_string(),
+            s.ios.to_string(),
+            s.bytes.to_string(),
+            format!("{:.3}", s.iops),
+            format!("{:.3}", s.mb_per_sec),
+            format!("{:.3}", s.mib_per_sec),
+            lead.name().to_string(),
+            lat(lead_recorded.latency, format!("{:.1}", lead_latency.mean)),
+            lat(lead_recorded.percentiles, lead_latency.p99.to_string()),
+            lat(recorded.min, s.latency_ns.min.to_string()),
+            lat(recorded.latency, format!("{:.1}", s.latency_ns.mean)),
+            lat(recorded.max, s.latency_ns.max.to_string()),
+            lat(recorded.stddev, format!("{:.1}", s.latency_ns.stddev)),
+            pct(s.latency_ns.p50),
+            pct(s.latency_ns.p90),
+            pct(s.latency_ns.p95),
+            pct(s.latency_ns.p99),
+            pct(s.latency_ns.p99_9),
+            pct(s.latency_ns.p99_99),
+            s.read.ios.to_string(),
+            s.write.ios.to_string(),
+            lat(run.of_count(s.read.ios).latency, format!("{:.1}", s.read.latency_ns.mean)),
+            lat(run.of_count(s.write.ios).latency, format!("{:.1}", s.write.latency_ns.mean)),
+            s.flush.count.to_string(),
+            format!("{:.1}", s.flush.latency_ns.mean),
+            s.commit.count.to_string(),
+            format!("{:.1}", s.commit.latency_ns.mean),
+            s.commit.latency_ns.p99.to_string(),
+            lat(recorded.cpu, format!("{:.3}", s.cpu.us_per_io)),
+            labels.clone(),
+        ];
+        let quoted: Vec<String> = fields.iter().map(|f| quote(f)).collect();
+        let _ = writeln!(out, "{}", quoted.join(","));
+    };
+    row("total", None, None, &r.summary);
+    for (t, target) in r.targets.iter().enumerate() {
+        row("target", Some(t), None, &target.stats);
     }
-    out.into_bytes()
+    for th in &r.threads {
+        row("thread", Some(th.target), Some(th.thread), &th.stats);
+    }
+    out
 }
 
 /// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. Before

@@ -85,6 +85,13 @@ pub struct LatencyUnit {
     pub ns: f64,
 }
 
+/// Milliseconds, what `for_most` chooses when there is nothing to choose from.
+impl Default for LatencyUnit {
+    fn default() -> LatencyUnit {
+        LatencyUnit::ALL[2]
+    }
+}
+
 impl LatencyUnit {
     const ALL: [LatencyUnit; 4] = [
         LatencyUnit { name: "ns", ns: 1.0 },

@@ -1,8 +1,8 @@
-//! One exporter abstraction: a format is a type that turns a `Document` into bytes, chosen
-//! once from the command line (`--json`, `--csv`, `-o report.html`) and never branched on
-//! again.
+//! One exporter abstraction: a format is a type that writes a report's runs as they are read
+//! (a `RunSource`, run by run), chosen once from the command line (`--json`, `--csv`,
+//! `-o report.html`) and never branched on again.
 
-use crate::document::Document;
+use crate::document::{Document, RunSource};
 use std::fmt;
 use std::path::Path;
 
@@ -18,8 +18,23 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
+impl From<std::io::Error> for ExportError {
+    fn from(e: std::io::Error) -> ExportError {
+        ExportError(format!("cannot write the report: {e}"))
+    }
+}
+
 pub trait Exporter {
-    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError>;
+    /// Writes the report to `out` as its runs are read: what is held at once is a run (and,
+    /// for the formats with sections over every run, a slim copy of each).
+    fn write(&self, runs: &dyn RunSource, out: &mut dyn std::io::Write) -> Result<(), ExportError>;
+
+    /// The report of runs already in memory, as bytes.
+    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
+        let mut bytes = Vec::new();
+        self.write(doc, &mut bytes)?;
+        Ok(bytes)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +107,7 @@ struct NotBuilt {
 
 #[cfg(not(feature = "xlsx"))]
 impl Exporter for NotBuilt {
-    fn export(&self, _: &Document) -> Result<Vec<u8>, ExportError> {
+    fn write(&self, _: &dyn RunSource, _: &mut dyn std::io::Write) -> Result<(), ExportError> {
         Err(ExportError(format!(
             "this spindle was built without {} (cargo feature `{}`); build it with `cargo build --release --features {}`, or with the default features",
             self.what, self.feature, self.feature

@@ -23,7 +23,7 @@ mod xlsx;
 
 pub use compare::render_compare;
 pub use csv::render_csv;
-pub use document::{Document, ReportGroup, ReportRun};
+pub use document::{Document, Heading, ReportGroup, ReportRun, RunSource};
 pub use format::{ExportError, Exporter, Format};
 pub use group::{CheckFinding, CheckSource, Findings, GroupInput, GroupRun, GroupView, group_view, render_group};
 pub use html::escape::esc;

@@ -1,36 +1,49 @@
 //! The report as Markdown: the same sections and tables as the HTML page (its charts are
 //! drawn from figures these tables hold), for a wiki page or a ticket.
 
-use crate::document::Document;
+use crate::document::{RunSource, slim_document};
 use crate::format::{ExportError, Exporter};
-use crate::view::{Table, report_view};
+use crate::view::{Section, Table, run_section, summary_view};
 use std::fmt::Write;
 
 pub struct MarkdownExporter;
 
+/// The overview and the sections over every run, from slim runs; then each run's section as
+/// the run is read again.
 impl Exporter for MarkdownExporter {
-    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
-        let v = report_view(doc);
-        let mut out = format!("# {}\n\n", cell(&v.title));
+    fn write(&self, runs: &dyn RunSource, out: &mut dyn std::io::Write) -> Result<(), ExportError> {
+        let v = summary_view(&slim_document(runs)?);
+        let mut text = format!("# {}\n\n", cell(&v.title));
         if !v.generated_at.is_empty() {
-            let _ = writeln!(out, "Made by spindle at {}.\n", v.generated_at);
+            let _ = writeln!(text, "Made by spindle at {}.\n", v.generated_at);
         }
         for line in &v.overview {
-            let _ = writeln!(out, "{}\n", cell(line));
+            let _ = writeln!(text, "{}\n", cell(line));
         }
         for s in &v.sections {
-            let _ = writeln!(out, "{} {}\n", "#".repeat(s.level as usize), cell(&s.title));
-            for note in &s.notes {
-                let _ = writeln!(out, "{}\n", cell(note));
-            }
-            for t in &s.tables {
-                table(&mut out, t);
-            }
-            for (caption, text) in &s.blocks {
-                let _ = writeln!(out, "{caption}:\n\n```\n{}\n```\n", text.replace("```", "'''"));
-            }
+            section(&mut text, s);
         }
-        Ok(out.into_bytes())
+        out.write_all(text.as_bytes())?;
+        let mut position = 0;
+        runs.each(&mut |r| {
+            let mut text = String::new();
+            section(&mut text, &run_section(r, position, v.latency_unit));
+            position += 1;
+            Ok(out.write_all(text.as_bytes())?)
+        })
+    }
+}
+
+fn section(out: &mut String, s: &Section) {
+    let _ = writeln!(out, "{} {}\n", "#".repeat(s.level as usize), cell(&s.title));
+    for note in &s.notes {
+        let _ = writeln!(out, "{}\n", cell(note));
+    }
+    for t in &s.tables {
+        table(out, t);
+    }
+    for (caption, text) in &s.blocks {
+        let _ = writeln!(out, "{caption}:\n\n```\n{}\n```\n", text.replace("```", "'''"));
     }
 }
 

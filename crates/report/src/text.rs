@@ -2,7 +2,7 @@
 //! metrics, the millisecond histogram) so a DBA who knows those files reads it at a glance,
 //! with the percentiles, per-thread figures and environment SQLIO never had.
 
-use crate::document::Document;
+use crate::document::RunSource;
 use crate::format::{ExportError, Exporter};
 use spindle_model::db::Counts;
 use spindle_model::record::{DeviceInfo, IoStats, LatencyOf, LatencySummary, RunStatus};
@@ -13,9 +13,15 @@ use std::fmt::Write;
 
 pub struct TextExporter;
 
+/// The terminal's report, of runs a command has just measured: drawn whole.
 impl Exporter for TextExporter {
-    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
-        Ok(render_text(&doc.records().cloned().collect::<Vec<_>>()))
+    fn write(&self, runs: &dyn RunSource, out: &mut dyn std::io::Write) -> Result<(), ExportError> {
+        let mut records = Vec::with_capacity(runs.count());
+        runs.each(&mut |r| {
+            records.push(r.record.clone());
+            Ok(())
+        })?;
+        Ok(out.write_all(&render_text(&records))?)
     }
 }
 

@@ -5,18 +5,32 @@
 //! sweep curves; the log test's curve; comparisons), and a sheet with each run's details. It
 //! opens in Excel and LibreOffice alike.
 
-use crate::document::Document;
+use crate::document::{RunSource, slim_document};
 use crate::format::{ExportError, Exporter};
-use crate::view::{Cell, Chart, ChartKind, Section, Table, report_view};
+use crate::view::{Cell, Chart, ChartKind, Section, Table, run_section, summary_view};
 use rust_xlsxwriter::{
     Chart as XChart, ChartAxisCrossing, ChartType, Format as XFormat, Workbook, Worksheet, XlsxError,
 };
 
 pub struct XlsxExporter;
 
+/// The overview and a sheet per section over every run, from slim runs; then the sheet of
+/// each run's details, its rows written to a temporary file as each run is read again
+/// (rust_xlsxwriter's constant-memory sheet); the workbook is zipped into a temporary file
+/// and copied to `out`.
 impl Exporter for XlsxExporter {
-    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
-        workbook(doc).map_err(|e| ExportError(format!("cannot write the workbook: {e}")))
+    fn write(&self, runs: &dyn RunSource, out: &mut dyn std::io::Write) -> Result<(), ExportError> {
+        let mut file = tempfile::tempfile()?;
+        workbook(runs, &mut file)?;
+        std::io::Seek::rewind(&mut file)?;
+        std::io::copy(&mut file, out)?;
+        Ok(())
+    }
+}
+
+impl From<XlsxError> for ExportError {
+    fn from(e: XlsxError) -> ExportError {
+        ExportError(format!("cannot write the workbook: {e}"))
     }
 }
 
@@ -51,8 +65,8 @@ impl Names {
     }
 }
 
-fn workbook(doc: &Document) -> Result<Vec<u8>, XlsxError> {
-    let view = report_view(doc);
+fn workbook(runs: &dyn RunSource, file: &mut std::fs::File) -> Result<(), ExportError> {
+    let view = summary_view(&slim_document(runs)?);
     let bold = XFormat::new().set_bold();
     let mut book = Workbook::new();
     let mut names = Names(Vec::new());
@@ -83,17 +97,20 @@ fn workbook(doc: &Document) -> Result<Vec<u8>, XlsxError> {
         section_sheet(sheet, &name, s, &bold)?;
     }
 
-    let details: Vec<&Section> = view.sections.iter().filter(|s| s.level > 2).collect();
-    if !details.is_empty() {
-        let sheet = book.add_worksheet();
+    if runs.count() > 0 {
+        let sheet = book.add_worksheet_with_constant_memory();
         sheet.set_name(names.unique("Run details"))?;
-        let mut row = 0;
-        for s in details {
-            row = section_body(sheet, row, s, &bold)?.0 + 1;
-        }
+        // Before any row: a constant-memory sheet's rows are written out as they end.
         sheet.set_column_width(0, 28)?;
+        let (mut row, mut position) = (0, 0);
+        runs.each(&mut |r| {
+            row = section_body(sheet, row, &run_section(r, position, view.latency_unit), &bold)?.0 + 1;
+            position += 1;
+            Ok(())
+        })?;
     }
-    book.save_to_buffer()
+    book.save_to_writer(file)?;
+    Ok(())
 }
 
 /// A kind's or a group's sheet: its tables on the left, each chart's data and the chart

@@ -13,6 +13,9 @@ mod location;
 pub mod private;
 pub mod progress;
 mod query;
+mod reading;
+#[cfg(test)]
+mod reading_tests;
 mod records_v2;
 mod save;
 mod schema;
@@ -27,6 +30,7 @@ mod v1_store_tests;
 pub use error::StoreError;
 pub use location::{Location, data_dir, store_location};
 pub use query::{Filter, RunSummary, StoredGroup, StoredRun, TimeBound};
+pub use reading::{PageQuery, SortKey};
 pub use save::Placement;
 pub use schema::{APPLICATION_ID, SCHEMA_VERSION};
 pub use spindle_model::group::{GroupKind, Point};

@@ -26,7 +26,7 @@ pub struct Filter {
 }
 
 impl Filter {
-    fn where_clause(&self) -> (String, Vec<Value>) {
+    pub(crate) fn where_clause(&self) -> (String, Vec<Value>) {
         let mut conds = Vec::new();
         let mut args: Vec<Value> = Vec::new();
         for (k, v) in &self.labels {
@@ -48,7 +48,7 @@ impl Filter {
             args.push(g.into());
         }
         if !self.ids.is_empty() {
-            conds.push(ids_condition(&self.ids));
+            conds.push(ids_condition("id", &self.ids));
         }
         let clause = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
         (clause, args)
@@ -59,7 +59,7 @@ impl Filter {
 /// and the spans joined by `OR` in a balanced tree. A chain of a thousand `OR`s passed SQLite's
 /// limit on an expression's depth (1,000), and as many parameters can pass its limit on those;
 /// the ids are numbers this program parsed, so they are written into the text.
-fn ids_condition(ids: &[(i64, i64)]) -> String {
+pub(crate) fn ids_condition(column: &str, ids: &[(i64, i64)]) -> String {
     let mut ranges: Vec<(i64, i64)> = ids.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
     ranges.sort_unstable();
     let mut merged: Vec<(i64, i64)> = Vec::new();
@@ -71,9 +71,9 @@ fn ids_condition(ids: &[(i64, i64)]) -> String {
     }
     let singles: Vec<String> = merged.iter().filter(|(a, b)| a == b).map(|(a, _)| a.to_string()).collect();
     let mut parts: Vec<String> =
-        merged.iter().filter(|(a, b)| a != b).map(|(a, b)| format!("id BETWEEN {a} AND {b}")).collect();
+        merged.iter().filter(|(a, b)| a != b).map(|(a, b)| format!("{column} BETWEEN {a} AND {b}")).collect();
     if !singles.is_empty() {
-        parts.push(format!("id IN ({})", singles.join(",")));
+        parts.push(format!("{column} IN ({})", singles.join(",")));
     }
     any_of(&parts)
 }
@@ -233,15 +233,23 @@ impl Store {
             }
             None => "",
         };
+        let mut runs = self.summaries(&format!("{clause} ORDER BY id DESC {limit}"), &args)?;
+        runs.reverse();
+        Ok(runs)
+    }
+
+    /// The summaries, with their labels, of the runs `tail` selects and orders (a `WHERE`
+    /// clause, `ORDER BY`, `LIMIT`, written against the `runs` table), in its order.
+    pub(crate) fn summaries(&self, tail: &str, args: &[Value]) -> Result<Vec<RunSummary>, StoreError> {
         // What an imported run's tool did not record is in its record's origin; only imported
         // runs (made on no host spindle knows) are looked up, so a listing reads no other record.
         let absent = self.conn.dialect().json_text("records.json", &["details", "origin", "absent"]);
         let sql = format!(
             "SELECT {SUMMARY_COLUMNS}, CASE WHEN hostname = '' THEN \
              (SELECT {absent} FROM records WHERE records.run_id = runs.id) END, ios \
-             FROM runs {clause} ORDER BY id DESC {limit}"
+             FROM runs {tail}"
         );
-        let mut runs: Vec<RunSummary> = self.conn.query(&sql, &args, |r| {
+        let mut runs: Vec<RunSummary> = self.conn.query(&sql, args, |r| {
             let absent: Vec<String> = r.opt_text(18)?.and_then(|a| serde_json::from_str(&a).ok()).unwrap_or_default();
             // As `RunRecord::recorded` says: a load or a large operation has no latencies of
             // its own, and a run stopped before any operation completed timed none.
@@ -270,7 +278,6 @@ impl Store {
                 commit_latency_ns: (r.int(15)? > 0).then(|| Ok((r.real(16)?, r.int(17)?.max(0) as u64))).transpose()?,
             })
         })?;
-        runs.reverse();
         self.attach_labels(&mut runs)?;
         Ok(runs)
     }
@@ -283,18 +290,17 @@ impl Store {
         Ok(n.max(0) as u64)
     }
 
+    /// The labels of `runs`, in whatever order they are, read in one statement.
     fn attach_labels(&self, runs: &mut [RunSummary]) -> Result<(), StoreError> {
-        let (Some(first), Some(last)) = (runs.first().map(|r| r.id), runs.last().map(|r| r.id)) else {
+        if runs.is_empty() {
             return Ok(());
-        };
-        let rows = self.conn.query(
-            "SELECT run_id, key, value FROM labels WHERE run_id BETWEEN ?1 AND ?2",
-            &[first.into(), last.into()],
-            |r| Ok((r.int(0)?, r.text(1)?, r.text(2)?)),
-        )?;
+        }
+        let ids: Vec<(i64, i64)> = runs.iter().map(|r| (r.id, r.id)).collect();
+        let sql = format!("SELECT run_id, key, value FROM labels WHERE {}", ids_condition("run_id", &ids));
+        let rows = self.conn.query(&sql, &[], |r| Ok((r.int(0)?, r.text(1)?, r.text(2)?)))?;
+        let at: std::collections::HashMap<i64, usize> = runs.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
         for (id, key, value) in rows {
-            // runs are sorted by id, so the owner is found by binary search.
-            if let Ok(i) = runs.binary_search_by_key(&id, |r| r.id) {
+            if let Some(&i) = at.get(&id) {
                 runs[i].labels.insert(key, value);
             }
         }
@@ -350,7 +356,7 @@ impl Store {
     }
 
     /// A listed run with its record read and parsed.
-    fn with_record(&self, summary: RunSummary) -> Result<StoredRun, StoreError> {
+    pub(crate) fn with_record(&self, summary: RunSummary) -> Result<StoredRun, StoreError> {
         let id = summary.id;
         let json = self.conn.query_first("SELECT json FROM records WHERE run_id = ?1", &[id.into()], |r| r.text(0))?;
         let json = json.ok_or(StoreError::Corrupt { id, why: "its record is missing".into() })?;

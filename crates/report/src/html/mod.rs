@@ -5,17 +5,30 @@
 pub mod escape;
 mod svg;
 
-use crate::document::Document;
+use crate::document::{RunSource, slim_document};
 use crate::format::{ExportError, Exporter};
-use crate::view::{ReportView, Section, Table, report_view};
+use crate::view::{ReportView, Section, Table, run_section, summary_view};
 use escape::{esc, esc_breakable};
 use std::fmt::Write;
 
 pub struct HtmlExporter;
 
+/// The page's top and its sections over every run, from slim runs; then each run's section
+/// as the run is read again, written at once.
 impl Exporter for HtmlExporter {
-    fn export(&self, doc: &Document) -> Result<Vec<u8>, ExportError> {
-        Ok(render(&report_view(doc)).into_bytes())
+    fn write(&self, runs: &dyn RunSource, out: &mut dyn std::io::Write) -> Result<(), ExportError> {
+        let view = summary_view(&slim_document(runs)?);
+        let frame = Frame::default();
+        out.write_all(top(&view, &frame).as_bytes())?;
+        let mut position = 0;
+        runs.each(&mut |r| {
+            let mut text = String::new();
+            section(&mut text, &run_section(r, position, view.latency_unit));
+            position += 1;
+            Ok(out.write_all(text.as_bytes())?)
+        })?;
+        out.write_all(bottom(&frame).as_bytes())?;
+        Ok(())
     }
 }
 
@@ -46,12 +59,15 @@ pub struct Frame {
     pub bottom: String,
 }
 
-pub fn render(v: &ReportView) -> String {
-    render_framed(v, &Frame::default())
-}
-
 /// The report page with `frame`'s markup around it.
 pub fn render_framed(v: &ReportView, frame: &Frame) -> String {
+    let mut out = top(v, frame);
+    out.push_str(&bottom(frame));
+    out
+}
+
+/// The page up to its end: the head, the title, the overview, the contents and the sections.
+fn top(v: &ReportView, frame: &Frame) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
@@ -77,9 +93,12 @@ pub fn render_framed(v: &ReportView, frame: &Frame) -> String {
     for s in &v.sections {
         section(&mut out, s);
     }
-    out.push_str(&frame.bottom);
-    out.push_str("</body></html>\n");
     out
+}
+
+/// What follows the last section: the frame's bottom and the page's end.
+fn bottom(frame: &Frame) -> String {
+    format!("{}</body></html>\n", frame.bottom)
 }
 
 fn section(out: &mut String, s: &Section) {

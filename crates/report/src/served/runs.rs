@@ -163,9 +163,9 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
             out,
             "<tr data-id=\"{id}\"><td class=\"pick\"><input type=\"checkbox\" form=\"pick\" name=\"a\" value=\"{id}\" aria-label=\"run {id} in A\"></td>\
              <td class=\"pick\"><input type=\"checkbox\" form=\"pick\" name=\"b\" value=\"{id}\" aria-label=\"run {id} in B\"></td>\
-             <td class=\"n\"><a href=\"/run/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td class=\"n\"><a href=\"/run/{id}\">{id}</a></td><td class=\"d\">{}</td><td>{}</td><td class=\"w\">{}</td><td>{}</td><td>{}</td><td class=\"w\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td>{of}<td class=\"n\">{}</td><td class=\"n\">{}</td>{beside}<td>{group}</td></tr>",
-            esc(&r.started_at.replace('T', " ").replace('Z', "")),
+            esc(&short_time(r.started_at)),
             esc(r.kind),
             esc(r.workload),
             esc(r.hostname),
@@ -179,6 +179,16 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
         );
     }
     out.push_str("</table>\n");
+}
+
+/// A run's start as the table shows it, to the minute (`2026-11-26 20:00`): one line in a
+/// narrow column; the run's page has it to the second.
+fn short_time(rfc3339: &str) -> String {
+    let t = rfc3339.replacen('T', " ", 1);
+    match t.get(..16) {
+        Some(minute) if t.len() == 20 && t.ends_with('Z') => minute.to_string(),
+        _ => t,
+    }
 }
 
 /// A column's heading: a link that sorts by it (the other way when it already does).
@@ -276,5 +286,12 @@ mod tests {
         let line = |id: i64| page.lines().find(|l| l.starts_with(&format!("<tr data-id=\"{id}\""))).unwrap();
         assert!(line(1).contains("<td class=\"n\">92,165</td>"), "{}", line(1));
         assert!(line(2).contains("<td class=\"n\">-</td><td>call</td>"), "{}", line(2));
+    }
+
+    #[test]
+    fn a_start_is_shown_to_the_minute_and_anything_else_as_it_is() {
+        assert_eq!(short_time("2026-11-26T20:05:59Z"), "2026-11-26 20:05");
+        assert_eq!(short_time("2026-11-26T20:05:59.5+01:00"), "2026-11-26 20:05:59.5+01:00");
+        assert_eq!(short_time(""), "");
     }
 }

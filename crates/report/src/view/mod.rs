@@ -11,11 +11,10 @@ pub mod matrix;
 mod runs;
 mod units;
 
-pub use crate::figures::{Cell, counter_text, rate_text};
+pub use crate::figures::{Cell, LatencyUnit, counter_text, rate_text};
 pub use groups::{comparison_section, kind_title};
-pub use units::one_latency_unit;
 
-use crate::document::Document;
+use crate::document::{Document, ReportRun};
 use serde::Serialize;
 use spindle_model::RunRecord;
 
@@ -139,11 +138,46 @@ pub struct ReportView {
     /// Anchors and titles of the level-2 sections, for a table of contents.
     pub contents: Vec<(String, String)>,
     pub sections: Vec<Section>,
+    /// The one unit every latency of the page is in (`LatencyUnit::for_most` of them).
+    #[serde(skip)]
+    pub latency_unit: LatencyUnit,
 }
 
-/// How much of each run a report shows: every figure, or (for very many runs) no per-run
-/// sections beyond their rows in the tables.
+/// Every section of the report: those over every run, then each run's own, every latency in
+/// the one unit that suits most of them.
 pub fn report_view(doc: &Document) -> ReportView {
+    let mut view = sections_over_every_run(doc);
+    view.sections.extend(doc.runs.iter().enumerate().map(|(i, r)| runs::section(r, i)));
+    view.latency_unit = LatencyUnit::for_most(view.sections.iter().flat_map(units::latencies));
+    units::put_in(&mut view.sections, view.latency_unit);
+    view
+}
+
+/// The report's overview and its sections over every run (a kind's, a group's), without the
+/// runs' own: what a streamed export writes first, built from slim runs (`ReportRun::slim`
+/// keeps all they read), before it writes each run's section (`run_section`) as the run is
+/// read. Its latency unit is chosen as `report_view` chooses it, counting each run's own
+/// section too (built here from the runs given and dropped), so every section of the page
+/// shares it.
+pub fn summary_view(doc: &Document) -> ReportView {
+    let mut view = sections_over_every_run(doc);
+    let own = doc.runs.iter().enumerate().map(|(i, r)| runs::section(r, i));
+    let own: Vec<f64> = own.flat_map(|s| units::latencies(&s).collect::<Vec<_>>()).collect();
+    view.latency_unit = LatencyUnit::for_most(view.sections.iter().flat_map(units::latencies).chain(own));
+    units::put_in(&mut view.sections, view.latency_unit);
+    view
+}
+
+/// One run's own section (level 3), from its whole record, its latencies in the page's
+/// `unit`; `position` is its place among the report's runs.
+pub fn run_section(run: &ReportRun, position: usize, unit: LatencyUnit) -> Section {
+    let mut section = runs::section(run, position);
+    units::put_in(std::slice::from_mut(&mut section), unit);
+    section
+}
+
+/// The overview and the sections over every run, their latencies still in nanoseconds.
+fn sections_over_every_run(doc: &Document) -> ReportView {
     // What the groups found is the report's answer (a check's findings, a sweep's curve, an
     // A/B verdict), so the groups lead and the runs by kind follow. A report of one run is that
     // run's section alone: a kind's table and rankings of one run would only repeat it.
@@ -151,17 +185,15 @@ pub fn report_view(doc: &Document) -> ReportView {
     if doc.runs.len() > 1 || !doc.groups.is_empty() {
         sections.extend(kinds::sections(doc));
     }
-    sections.extend(doc.runs.iter().enumerate().map(|(i, r)| runs::section(r, i)));
     let contents = sections.iter().filter(|s| s.level == 2).map(|s| (s.anchor.clone(), s.title.clone())).collect();
-    let mut view = ReportView {
+    ReportView {
         title: if doc.title.is_empty() { "spindle report".into() } else { doc.title.clone() },
         generated_at: doc.generated_at.clone(),
         overview: overview(doc),
         contents,
         sections,
-    };
-    one_latency_unit(&mut view);
-    view
+        latency_unit: LatencyUnit::default(),
+    }
 }
 
 fn overview(doc: &Document) -> Vec<String> {

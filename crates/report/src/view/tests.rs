@@ -474,7 +474,7 @@ fn a_report_of_one_run_leads_with_its_figures_and_a_groups_with_its_answer() {
         v.sections.iter().map(|s| &s.title).collect::<Vec<_>>()
     );
     assert!(v.sections[0].lead_tables == 1 && v.sections[0].tables[0].title == "Figures");
-    let html = crate::html::render(&v);
+    let html = crate::html::render_framed(&v, &Default::default());
     assert!(html.find("<caption>Figures</caption>") < html.find("<svg"), "the figures before any chart");
     // Groups lead, each with what it found before its runs; an A/B pair's runs are no matrix.
     let mut ab = sample();
@@ -489,6 +489,18 @@ fn a_report_of_one_run_leads_with_its_figures_and_a_groups_with_its_answer() {
     );
     let tables: Vec<&str> = v.sections[0].tables.iter().map(|t| t.title.as_str()).collect();
     assert_eq!(tables.last(), Some(&"Runs"), "{tables:?}");
-    let html = crate::html::render(&v);
+    let html = crate::html::render_framed(&v, &Default::default());
     assert!(!html.contains("SQLIO matrix") && !html.contains("highest first"), "no rankings of an A/B pair");
+}
+
+/// A streamed export builds the sections over every run from slim runs: they must be the
+/// sections the whole records give, for every kind of run and group the fixtures hold.
+#[test]
+fn slim_runs_give_the_sections_over_every_run_that_whole_ones_give() {
+    use crate::document::slim_document;
+    for doc in [sample(), sqlio_suite(true), sqlio_suite(false), large_ops()] {
+        let whole = serde_json::to_string(&super::summary_view(&doc)).unwrap();
+        let slim = serde_json::to_string(&super::summary_view(&slim_document(&doc).unwrap())).unwrap();
+        assert_eq!(slim, whole);
+    }
 }

@@ -2,17 +2,22 @@
 //! in the unit that suits most of them, so a reader compares figures without converting
 //! (a page once read 92ns in a table, 0.0000918 on a bar in ms and µs for percentiles).
 
-use super::{ReportView, Table};
+use super::{Section, Table};
 use crate::figures::LatencyUnit;
 
-/// Puts every latency in `v` in one unit, chosen for its figures: the tables' latency cells
-/// and the latency charts' values (which the builders leave in nanoseconds).
-pub fn one_latency_unit(v: &mut ReportView) {
-    let tables = || v.sections.iter().flat_map(|s| s.tables.iter());
-    let cells = tables().flat_map(latencies);
-    let charts = v.sections.iter().flat_map(|s| s.charts.iter()).filter(|c| c.latency);
-    let unit = LatencyUnit::for_most(cells.chain(charts.flat_map(|c| c.series.iter().flat_map(|s| s.values.clone()))));
-    for s in &mut v.sections {
+/// Every latency `s` shows, in nanoseconds: its tables' latency cells and its latency
+/// charts' values (which the builders leave in nanoseconds until `put_in`).
+pub fn latencies(s: &Section) -> impl Iterator<Item = f64> + '_ {
+    let cells = s.tables.iter().flat_map(table_latencies);
+    let charts =
+        s.charts.iter().filter(|c| c.latency).flat_map(|c| c.series.iter().flat_map(|s| s.values.iter().copied()));
+    cells.chain(charts)
+}
+
+/// Puts every latency of `sections` in `unit`: the text of latency cells, and the values and
+/// axis of latency charts.
+pub fn put_in(sections: &mut [Section], unit: LatencyUnit) {
+    for s in sections {
         for t in &mut s.tables {
             for cell in t.rows.iter_mut().flatten().filter(|c| c.unit == "ns") {
                 if let Some(ns) = cell.value {
@@ -30,6 +35,6 @@ pub fn one_latency_unit(v: &mut ReportView) {
     }
 }
 
-fn latencies(t: &Table) -> impl Iterator<Item = f64> + '_ {
+fn table_latencies(t: &Table) -> impl Iterator<Item = f64> + '_ {
     t.rows.iter().flatten().filter(|c| c.unit == "ns").filter_map(|c| c.value)
 }

@@ -1,9 +1,10 @@
-//! A selection downloaded as a file: the same `Document` and exporters as `spindle report`
-//! (HTML, XLSX, CSV, JSON; Markdown too), the runs picked by ids (the runs page's boxes, a
-//! run's page) or a group.
+//! A selection downloaded as a file: the same exporters as `spindle report` (HTML, XLSX,
+//! CSV, JSON; Markdown too), the runs picked by ids (the runs page's boxes, a run's page) or a
+//! group. The file is written as it is sent, its runs read from the store one at a time, so
+//! a download of any number of runs holds a few.
 
-use super::{Page, PageError, id_of, within_limit};
-use crate::commands::report::document;
+use super::{Page, PageError, id_of};
+use crate::commands::report::StoredRuns;
 use crate::selection;
 use spindle_report::Format;
 use spindle_serve::http::{Request, Response};
@@ -24,33 +25,27 @@ pub fn download(store: &Store, req: &Request) -> Page {
     if filter.ids.is_empty() && filter.labels.is_empty() && filter.group.is_none() {
         return Err(PageError::bad("select the runs to download: tick them, or open a run or a group"));
     }
-    within_limit(store, &filter)?;
-    let Some(mut doc) = document(store, &filter)? else {
+    let (n, Some(span)) = store.id_span(&filter)? else {
         return Err(PageError::not_found("no stored run matches this selection"));
     };
-    doc.title = "spindle report".into();
-    doc.generated_at = spindle_model::time::rfc3339_utc(std::time::SystemTime::now());
-    let bytes = format.exporter().export(&doc).map_err(anyhow::Error::from)?;
-    let name = file_name(filter.group, doc.runs.iter().filter_map(|r| r.id), format.name());
-    Ok(Response::new(200, content_type(format), bytes)
-        .with("Content-Disposition", format!("attachment; filename=\"{name}\"")))
+    let name = file_name(filter.group, n, span, format.name());
+    let response = Response::streamed(content_type(format), move |store, out| {
+        let runs = StoredRuns::new(store, filter, "spindle report".into()).map_err(std::io::Error::other)?;
+        // Removed since the answer began: an empty report, as the selection now is.
+        let Some(runs) = runs else { return Ok(()) };
+        format.exporter().write(&runs, out).map_err(|e| std::io::Error::other(e.0))
+    });
+    Ok(response.with("Content-Disposition", format!("attachment; filename=\"{name}\"")))
 }
 
 /// The file's name, saying what it holds, so downloads of different runs do not overwrite
 /// each other in the browser's folder: `spindle-group-3.html`, `spindle-run-12.csv`,
-/// `spindle-runs-4-to-9.xlsx` (the lowest and highest ids).
-fn file_name(group: Option<i64>, ids: impl Iterator<Item = i64>, ext: &str) -> String {
-    if let Some(g) = group {
-        return format!("spindle-group-{g}.{ext}");
-    }
-    let (mut low, mut high, mut n) = (i64::MAX, i64::MIN, 0);
-    for id in ids {
-        (low, high, n) = (low.min(id), high.max(id), n + 1);
-    }
-    match n {
-        0 => format!("spindle-report.{ext}"),
-        1 => format!("spindle-run-{low}.{ext}"),
-        _ => format!("spindle-runs-{low}-to-{high}.{ext}"),
+/// `spindle-runs-4-to-9.xlsx` (the lowest and highest of the `n` runs' ids).
+fn file_name(group: Option<i64>, n: u64, (low, high): (i64, i64), ext: &str) -> String {
+    match (group, n) {
+        (Some(g), _) => format!("spindle-group-{g}.{ext}"),
+        (None, 1) => format!("spindle-run-{low}.{ext}"),
+        (None, _) => format!("spindle-runs-{low}-to-{high}.{ext}"),
     }
 }
 
@@ -70,8 +65,8 @@ mod tests {
 
     #[test]
     fn a_download_is_named_by_what_it_holds() {
-        assert_eq!(file_name(Some(3), [7, 8].into_iter(), "html"), "spindle-group-3.html");
-        assert_eq!(file_name(None, [12].into_iter(), "csv"), "spindle-run-12.csv");
-        assert_eq!(file_name(None, [9, 4, 6].into_iter(), "xlsx"), "spindle-runs-4-to-9.xlsx");
+        assert_eq!(file_name(Some(3), 2, (7, 8), "html"), "spindle-group-3.html");
+        assert_eq!(file_name(None, 1, (12, 12), "csv"), "spindle-run-12.csv");
+        assert_eq!(file_name(None, 3, (4, 9), "xlsx"), "spindle-runs-4-to-9.xlsx");
     }
 }

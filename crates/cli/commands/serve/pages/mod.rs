@@ -12,7 +12,7 @@ use crate::usage::UsageError;
 use spindle_serve::http::Response;
 use spindle_store::{Filter, Store, StoreError};
 
-/// The most runs one page or download reads in full: beyond it the answer is 413, so no
+/// The most runs one page (a comparison, a run's) reads in full: beyond it the answer is 413, so no
 /// request can make the server load a whole large store.
 pub const MAX_LOADED: u64 = 2000;
 

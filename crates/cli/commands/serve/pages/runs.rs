@@ -9,8 +9,7 @@ use crate::selection;
 use spindle_report::served::{self, runs::FilterValues, runs::Order, runs::RunRow, runs::SORTS};
 use spindle_report::view::ReportView;
 use spindle_serve::http::{Request, encode};
-use spindle_store::{Filter, RunSummary, Store};
-use std::cmp::Ordering;
+use spindle_store::{Filter, PageQuery, RunSummary, SortKey, Store};
 
 /// Runs on one page: a screen or two, drawn at once whatever the store holds.
 const PER_PAGE: usize = 100;
@@ -72,32 +71,18 @@ pub fn page(store: &Store, req: &Request) -> Page {
     Ok(response)
 }
 
-/// The runs on page `page` (from 1) and how many match. The newest first by id, without a
-/// host to match, is the store's own order: only that page's runs are read (the first screen
-/// of a large store at once, in little memory). Any other order reads every match.
+/// The runs on page `page` (from 1) and how many match: the database sorts and cuts, so a
+/// page reads its own runs only, in any order, whatever the store holds.
 fn page_of(
     store: &Store,
-    mut filter: Filter,
-    host: Option<&str>,
+    filter: Filter,
+    hostname: Option<&str>,
     sort: &str,
     ascending: bool,
     page: Option<&str>,
 ) -> Result<(Vec<RunSummary>, usize, usize, usize), PageError> {
-    let store_order = sort == "id" && !ascending && host.is_none();
-    let mut all = Vec::new();
-    let total = if store_order {
-        store.count(&filter)? as usize
-    } else {
-        all = store.list(&filter)?;
-        if let Some(h) = host {
-            all.retain(|r| r.hostname == h);
-        }
-        all.sort_by(|a, b| {
-            let o = order(a, b, sort);
-            if ascending { o } else { o.reverse() }
-        });
-        all.len()
-    };
+    let query = PageQuery { filter: &filter, hostname, sort: sort_key(sort), ascending };
+    let total = store.count_page(&query)? as usize;
     let pages = total.div_ceil(PER_PAGE).max(1);
     let page_no = match page {
         None => 1,
@@ -107,36 +92,26 @@ fn page_of(
             .filter(|n| (1..=pages).contains(n))
             .ok_or_else(|| PageError::bad(format!("page {p:?}: there are pages 1 to {pages}")))?,
     };
-    let shown = if store_order {
-        filter.limit = Some((page_no * PER_PAGE) as u64);
-        let mut newest = store.list(&filter)?;
-        newest.reverse();
-        newest.into_iter().skip((page_no - 1) * PER_PAGE).collect()
-    } else {
-        all.into_iter().skip((page_no - 1) * PER_PAGE).take(PER_PAGE).collect()
-    };
+    let shown = store.page(&query, ((page_no - 1) * PER_PAGE) as u64, PER_PAGE as u64)?;
     Ok((shown, total, page_no, pages))
 }
 
-fn order(a: &RunSummary, b: &RunSummary, sort: &str) -> Ordering {
-    let num = |x: f64, y: f64| x.partial_cmp(&y).unwrap_or(Ordering::Equal);
-    let by = match sort {
-        "started" => a.started_at.cmp(&b.started_at),
-        "kind" => a.kind.cmp(&b.kind),
-        "workload" => a.workload.cmp(&b.workload),
-        "host" => a.hostname.cmp(&b.hostname),
-        "status" => a.status.cmp(&b.status),
-        "rate" => num(a.iops, b.iops),
-        "mbps" => num(a.mb_per_sec, b.mb_per_sec),
-        // A latency not recorded sorts before every recorded one (None < Some). The order is
-        // the store's each-I/O latency: a run that commits shows its commits' (read from its
-        // record, for the page's runs only), and reading every record to sort would cost the
-        // page its speed.
-        "mean" => a.latency_mean_ns.partial_cmp(&b.latency_mean_ns).unwrap_or(Ordering::Equal),
-        "p99" => a.latency_p99_ns.cmp(&b.latency_p99_ns),
-        _ => Ordering::Equal,
-    };
-    by.then(a.id.cmp(&b.id))
+/// A sort's key in the address (one of `SORTS`) as the store's. The latencies are each I/O's:
+/// a run that commits shows its commits' (read from its record, for the page's runs only),
+/// and reading every record to sort would cost the page its speed.
+fn sort_key(sort: &str) -> SortKey {
+    match sort {
+        "started" => SortKey::Started,
+        "kind" => SortKey::Kind,
+        "workload" => SortKey::Workload,
+        "host" => SortKey::Host,
+        "status" => SortKey::Status,
+        "rate" => SortKey::Rate,
+        "mbps" => SortKey::MbPerSec,
+        "mean" => SortKey::Mean,
+        "p99" => SortKey::P99,
+        _ => SortKey::Id,
+    }
 }
 
 /// The filter's part of the address, to keep on sorting and paging links.
