@@ -91,7 +91,7 @@ pub fn compared(store: Option<&Store>, a: Side<'_>, b: Side<'_>, threshold_pct: 
     let selected_by: Vec<String> = fa.labels.iter().chain(fb.labels.iter()).map(|(k, _)| k.clone()).collect();
     let mut read = Read::default();
     for (filter, is_b) in [(&fa, false), (&fb, true)] {
-        store.each_run(filter, |run| read.add(run, is_b, &selected_by))?;
+        store.each_run_summarized(filter, |run| read.add(run, is_b, &selected_by))?;
     }
     if let Some(shared) = read.a_ids.iter().find(|id| read.b_ids.contains(id)) {
         if read.a_ids.len() > 1 || read.b_ids.len() > 1 {
@@ -177,7 +177,7 @@ fn history(store: &Store, read: &Read) -> anyhow::Result<Vec<GroupFigures>> {
     for host in &read.hosts {
         for group in store.group_ids_like(GroupKind::Repeat, host, &workloads)? {
             let mut others = SideRuns::new(&[]);
-            store.each_run(&Filter { group: Some(group), ..Filter::default() }, |run| {
+            store.each_run_summarized(&Filter { group: Some(group), ..Filter::default() }, |run| {
                 let id = run.summary.id;
                 if !compared.contains(&id) {
                     others.add(id, &run.record);
