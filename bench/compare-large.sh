@@ -3,8 +3,9 @@
 # runs: a scratch store of RUNS runs (bench/many-runs.sh, default 10000: half raid=5, half
 # raid=10, each a full record with histograms and a series), then `spindle compare --a raid=5
 # --b raid=10` under /usr/bin/time -v, on SQLite and, when psql reaches the server, on a
-# scratch PostgreSQL database (made and dropped here). Prints wall time and peak RSS; exits 1
-# when either store's compare takes over 10 s or 100 MB. Not a test.
+# scratch PostgreSQL database (made and dropped here); and serve's compare page on the SQLite
+# store. Prints wall time and peak RSS; exits 1 when either store's compare takes over 10 s or
+# 100 MB, or the page is not answered (200) within 100 MB. Not a test.
 #
 #   bench/compare-large.sh [RUNS] [postgres://postgres@127.0.0.1]
 #
@@ -16,6 +17,7 @@ runs=${1:-10000}
 server=${2:-postgres://postgres@127.0.0.1}
 db=bench_compare
 [ -x /usr/bin/time ] || { echo "bench needs /usr/bin/time (GNU time)" >&2; exit 2; }
+command -v curl >/dev/null || { echo "bench needs curl" >&2; exit 2; }
 spindle=${SPINDLE:-}
 if [ -z "$spindle" ]; then
     cargo build --release --quiet
@@ -47,6 +49,18 @@ measure() { # store name
 
 bench/many-runs.sh "$spindle" "$work/results.db" "$runs" "$work" >/dev/null
 measure "$work/results.db" SQLite
+
+# serve's compare page on the same store: its status, time and the server's peak RSS.
+"$spindle" serve --store "$work/results.db" --listen 127.0.0.1:0 2>"$work/serve.log" &
+served=$!
+for _ in $(seq 100); do grep -q '^serving' "$work/serve.log" && break; sleep 0.1; done
+base=$(sed -n 's/^serving \(http:[^ ]*\)\/ .*/\1/p' "$work/serve.log")
+page=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' "$base/compare?a=raid%3D5&b=raid%3D10")
+peak=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' /proc/$served/status)
+kill "$served"
+wait "$served" 2>/dev/null || true
+printf '%-11s /compare?a=raid%%3D5&b=raid%%3D10: status %s, %6.2f s, server %s MiB peak RSS\n' serve ${page% *} ${page#* } "$peak"
+[ "${page% *}" = 200 ] && awk -v p="$peak" 'BEGIN { exit !(p <= 100) }' || over=1
 
 if psql -q "$server/postgres" -c "CREATE DATABASE $db" >/dev/null 2>&1; then
     pg=1
