@@ -13,6 +13,7 @@ mod agents_faults;
 mod check;
 mod common;
 mod compare;
+mod compare_many;
 mod counters;
 #[cfg(all(feature = "postgres", feature = "mysql"))]
 mod db_interrupts;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 
 /// A running `spindle serve`, stopped when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     /// `127.0.0.1:PORT`
     addr: String,
@@ -17,7 +17,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(store: &Path, args: &[&str]) -> Server {
+    pub(crate) fn start(store: &Path, args: &[&str]) -> Server {
         let mut child = spindle_process()
             .arg("serve")
             .arg("--store")
@@ -47,7 +47,7 @@ impl Server {
     }
 
     /// Status, headers and body of one request.
-    fn get(&self, path: &str, headers: &str) -> (u16, String, Vec<u8>) {
+    pub(crate) fn get(&self, path: &str, headers: &str) -> (u16, String, Vec<u8>) {
         raw(&self.addr, &format!("GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}\r\n", self.addr))
     }
 

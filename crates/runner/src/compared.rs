@@ -1,11 +1,11 @@
 //! B against A from the store, where each side is runs picked by id or label: what `spindle
 //! compare` prints and `spindle serve`'s compare page draws, judged by one function.
 
-use spindle_analysis::compare::{Comparison, Settings};
-use spindle_model::RunRecord;
+use spindle_analysis::compare::{Comparison, GroupFigures, Sequence, Settings, SideRuns, compare_sides};
 use spindle_model::usage::UsageError;
 use spindle_store::selection;
-use spindle_store::{Filter, GroupKind, Store, StoredRun};
+use spindle_store::{Filter, GroupKind, Store, StoreError, StoredRun};
+use std::collections::{BTreeSet, HashSet};
 
 /// One side of a comparison as asked: the flag (or field) that named it and its items (run
 /// ids, ranges, labels).
@@ -75,105 +75,116 @@ impl Compared {
 }
 
 /// B against A from `store`, as `spindle compare` and `spindle serve`'s compare page judge it.
+/// Each side is read a run at a time and kept as its figures and facts (`SideRuns`), never as
+/// records, so sides of thousands of runs take memory in proportion to their figures.
 pub fn compared(store: Option<&Store>, a: Side<'_>, b: Side<'_>, threshold_pct: f64) -> anyhow::Result<Compared> {
     let fa = selection::parse_selection(a.flag, a.items)?;
     let fb = selection::parse_selection(b.flag, b.items)?;
-    let load = |f: &Filter, side: Side<'_>| -> anyhow::Result<Vec<StoredRun>> {
-        let runs = match store {
-            Some(s) => s.load_all(f)?,
-            None => Vec::new(),
-        };
-        if runs.is_empty() {
-            return Err(UsageError::NoRuns { selection: format!("{} {}", side.flag, side.name()) }.into());
+    let no_runs = |side: Side<'_>| UsageError::NoRuns { selection: format!("{} {}", side.flag, side.name()) };
+    let Some(store) = store else { return Err(no_runs(a).into()) };
+    for (filter, side) in [(&fa, a), (&fb, b)] {
+        if store.count(filter)? == 0 {
+            return Err(no_runs(side).into());
         }
-        Ok(runs)
-    };
-    let runs_a = load(&fa, a)?;
-    let runs_b = load(&fb, b)?;
-    // A run that measured nothing (stopped in its warm-up) has no figures to compare: its
-    // zeros are not a result.
-    if let Some(empty) = runs_a.iter().chain(&runs_b).find(|r| r.record.summary.ios == 0) {
-        return Err(UsageError::request(format!(
-            "run {} measured nothing ({}, {:.1} s measured): leave it out of the selection",
-            empty.summary.id,
-            empty.record.status.name(),
-            empty.record.measured_seconds
-        ))
-        .into());
     }
-    if let Some(shared) =
-        runs_a.iter().find(|r| runs_b.iter().any(|x| x.summary.id == r.summary.id)).map(|r| r.summary.id)
-    {
-        if runs_a.len() > 1 || runs_b.len() > 1 {
+    // Labels that picked the sides are what is being compared, not a confounder.
+    let selected_by: Vec<String> = fa.labels.iter().chain(fb.labels.iter()).map(|(k, _)| k.clone()).collect();
+    let mut read = Read::default();
+    for (filter, is_b) in [(&fa, false), (&fb, true)] {
+        store.each_run_summarized(filter, |run| read.add(run, is_b, &selected_by))?;
+    }
+    if let Some(shared) = read.a_ids.iter().find(|id| read.b_ids.contains(id)) {
+        if read.a_ids.len() > 1 || read.b_ids.len() > 1 {
             return Err(
                 UsageError::request(format!("run {shared} is in both A and B; make the selections disjoint")).into()
             );
         }
     }
-    // Labels that picked the sides are what is being compared, not a confounder.
-    let selected_by: Vec<String> = fa.labels.iter().chain(fb.labels.iter()).map(|(k, _)| k.clone()).collect();
-    let history = match store {
-        Some(s) => history(s, &runs_a, &runs_b)?,
-        None => Vec::new(),
-    };
-    let history: Vec<Vec<&RunRecord>> = history.iter().map(|g| g.iter().map(|r| &r.record).collect()).collect();
+    // The host's drift matters only to sides that ran one after the other.
+    let one_after_the_other = read.parts.iter().any(|(_, ra, rb)| Sequence::of(ra, rb) == Sequence::OneAfterTheOther);
+    let history = if one_after_the_other { history(store, &read)? } else { Vec::new() };
     let settings = Settings { selected_by: &selected_by, threshold_pct, history: &history };
     // Large operations: each operation compared with the same operation only.
-    let parts = parts_of(&runs_a, &runs_b)
-        .into_iter()
+    let parts = read
+        .parts
+        .iter()
         .map(|(part, ra, rb)| {
             let result = if ra.is_empty() || rb.is_empty() {
                 PartResult::OnlyIn { a: rb.is_empty() }
             } else {
-                PartResult::Compared(Box::new(spindle_analysis::compare::compare(&ra, &rb, &settings)))
+                PartResult::Compared(Box::new(compare_sides(ra, rb, &settings)))
             };
-            (part, result)
+            (part.clone(), result)
         })
         .collect();
     Ok(Compared { a_name: a.name(), b_name: b.name(), parts })
 }
 
-/// A and B by part: one part for most runs; a large operation's runs by operation (a scan is
-/// compared with a scan, never with a load), in the order the operations run.
-type Part<'r> = (Option<String>, Vec<(i64, &'r RunRecord)>, Vec<(i64, &'r RunRecord)>);
+/// What was read of the two sides: A and B by part (one part for most runs; a large
+/// operation's runs by operation, so a scan is compared with a scan, never with a load, in the
+/// order the operations run), and what finds the runs that tell the host's drift.
+#[derive(Default)]
+struct Read {
+    parts: Vec<(Option<String>, SideRuns, SideRuns)>,
+    a_ids: Vec<i64>,
+    b_ids: HashSet<i64>,
+    hosts: BTreeSet<String>,
+    workloads: BTreeSet<String>,
+}
 
-fn parts_of<'r>(a: &'r [StoredRun], b: &'r [StoredRun]) -> Vec<Part<'r>> {
-    let part = |r: &RunRecord| r.details.large_op().map(|op| op.operation.clone());
-    let mut parts: Vec<Part<'r>> = Vec::new();
-    for (side, runs) in [(0, a), (1, b)] {
-        for r in runs {
-            let key = part(&r.record);
-            let i = match parts.iter().position(|p| p.0 == key) {
-                Some(i) => i,
-                None => {
-                    parts.push((key, Vec::new(), Vec::new()));
-                    parts.len() - 1
-                }
-            };
-            let sided = if side == 0 { &mut parts[i].1 } else { &mut parts[i].2 };
-            sided.push((r.summary.id, &r.record));
+impl Read {
+    fn add(&mut self, run: StoredRun, is_b: bool, selected_by: &[String]) -> anyhow::Result<()> {
+        let (summary, record) = (&run.summary, &run.record);
+        // A run that measured nothing (stopped in its warm-up) has no figures to compare: its
+        // zeros are not a result.
+        if record.summary.ios == 0 {
+            return Err(UsageError::request(format!(
+                "run {} measured nothing ({}, {:.1} s measured): leave it out of the selection",
+                summary.id,
+                record.status.name(),
+                record.measured_seconds
+            ))
+            .into());
         }
+        let key = record.details.large_op().map(|op| op.operation.clone());
+        let i = match self.parts.iter().position(|p| p.0 == key) {
+            Some(i) => i,
+            None => {
+                self.parts.push((key, SideRuns::new(selected_by), SideRuns::new(selected_by)));
+                self.parts.len() - 1
+            }
+        };
+        let part = &mut self.parts[i];
+        if is_b {
+            part.2.add(summary.id, record);
+            self.b_ids.insert(summary.id);
+        } else {
+            part.1.add(summary.id, record);
+            self.a_ids.push(summary.id);
+        }
+        self.hosts.insert(summary.hostname.clone());
+        self.workloads.insert(summary.workload.clone());
+        Ok(())
     }
-    parts
 }
 
 /// Stored repeat groups of the compared workloads on the compared hosts, other than the
-/// compared runs: what says how much this host drifts between groups.
-fn history(store: &Store, a: &[StoredRun], b: &[StoredRun]) -> anyhow::Result<Vec<Vec<StoredRun>>> {
-    let compared: Vec<i64> = a.iter().chain(b).map(|r| r.summary.id).collect();
-    let mut hosts: Vec<&str> = a.iter().chain(b).map(|r| r.summary.hostname.as_str()).collect();
-    hosts.sort_unstable();
-    hosts.dedup();
-    let mut workloads: Vec<String> = a.iter().chain(b).map(|r| r.summary.workload.clone()).collect();
-    workloads.sort_unstable();
-    workloads.dedup();
+/// compared runs, each as its figures: what says how much this host drifts between groups.
+fn history(store: &Store, read: &Read) -> anyhow::Result<Vec<GroupFigures>> {
+    let workloads: Vec<String> = read.workloads.iter().cloned().collect();
+    let compared: HashSet<i64> = read.a_ids.iter().chain(&read.b_ids).copied().collect();
     let mut groups = Vec::new();
-    for host in hosts {
-        for group in store.groups_like(GroupKind::Repeat, host, &workloads)? {
-            let others: Vec<StoredRun> = group.into_iter().filter(|r| !compared.contains(&r.summary.id)).collect();
-            if !others.is_empty() {
-                groups.push(others);
-            }
+    for host in &read.hosts {
+        for group in store.group_ids_like(GroupKind::Repeat, host, &workloads)? {
+            let mut others = SideRuns::new(&[]);
+            store.each_run_summarized(&Filter { group: Some(group), ..Filter::default() }, |run| {
+                let id = run.summary.id;
+                if !compared.contains(&id) {
+                    others.add(id, &run.record);
+                }
+                Ok::<_, StoreError>(())
+            })?;
+            groups.extend(GroupFigures::of(&others));
         }
     }
     Ok(groups)

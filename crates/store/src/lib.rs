@@ -8,6 +8,7 @@
 pub mod agents;
 mod backend;
 mod commit_columns;
+mod each_run;
 mod error;
 mod location;
 pub mod private;

@@ -359,32 +359,7 @@ impl Store {
     pub(crate) fn with_record(&self, summary: RunSummary) -> Result<StoredRun, StoreError> {
         let id = summary.id;
         let json = self.conn.query_first("SELECT json FROM records WHERE run_id = ?1", &[id.into()], |r| r.text(0))?;
-        let json = json.ok_or(StoreError::Corrupt { id, why: "its record is missing".into() })?;
-        let record = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt { id, why: e.to_string() })?;
-        Ok(StoredRun { summary, record })
-    }
-
-    /// The runs of every group of `kind` that holds a run on `hostname` of one of `workloads`
-    /// (the workload in words, as `runs list` shows it), group by group, oldest first. What a
-    /// comparison reads to estimate how much this host drifts between groups.
-    pub fn groups_like(
-        &self,
-        kind: GroupKind,
-        hostname: &str,
-        workloads: &[String],
-    ) -> Result<Vec<Vec<StoredRun>>, StoreError> {
-        if workloads.is_empty() {
-            return Ok(Vec::new());
-        }
-        let marks = vec!["?"; workloads.len()].join(", ");
-        let sql = format!(
-            "SELECT DISTINCT r.group_id FROM runs r JOIN groups g ON g.id = r.group_id
-             WHERE g.kind = ? AND r.hostname = ? AND r.workload IN ({marks}) ORDER BY r.group_id"
-        );
-        let mut args: Vec<Value> = vec![kind.name().into(), hostname.into()];
-        args.extend(workloads.iter().map(|w| w.as_str().into()));
-        let groups = self.conn.query(&sql, &args, |r| r.int(0))?;
-        groups.into_iter().map(|g| self.load_all(&Filter { group: Some(g), ..Filter::default() })).collect()
+        Ok(StoredRun { summary, record: crate::each_run::record_of(id, json)? })
     }
 
     /// Removes runs; all or nothing: an id not in the store removes none.

@@ -2,6 +2,7 @@
 //! environment, other labels. Seed 000 compared layouts on one server with one workload; a
 //! margin between runs that also differ in depth or host says little about the layout.
 
+use super::SideRuns;
 use serde::Serialize;
 use spindle_model::RunRecord;
 use spindle_model::record::{DeviceInfo, shared_disks};
@@ -30,8 +31,8 @@ pub struct Confounder {
 }
 
 /// Every fact whose values differ between A and B.
-pub fn confounders(a: &[&RunRecord], b: &[&RunRecord], selected_by: &[String]) -> Vec<Confounder> {
-    differing(&facts_of(a, selected_by), &facts_of(b, selected_by))
+pub fn confounders(a: &SideRuns, b: &SideRuns) -> Vec<Confounder> {
+    differing(&a.facts(), &b.facts())
 }
 
 /// How the devices under two sides' targets differ (the disks, the layers between: loop
@@ -85,7 +86,7 @@ fn meaning_of(key: &str) -> Option<&'static str> {
     })
 }
 
-type Facts = BTreeMap<(&'static str, String), BTreeSet<String>>;
+pub(crate) type Facts = BTreeMap<(&'static str, String), BTreeSet<String>>;
 
 /// The facts of the devices under one run's targets.
 fn device_facts(devices: &[DeviceInfo], add: &mut dyn FnMut(&'static str, String, String)) {
@@ -132,35 +133,28 @@ fn sharing_text(devices: &[DeviceInfo]) -> String {
     said.join("; ")
 }
 
-fn facts_of(runs: &[&RunRecord], selected_by: &[String]) -> Facts {
-    let mut facts = Facts::new();
-    for r in runs {
-        let mut add = |area: &'static str, key: String, value: String| {
-            facts.entry((area, key)).or_default().insert(value);
-        };
-        for (k, v) in workload_of(r, &IGNORED_SPEC_KEYS) {
-            add("workload", k, v);
-        }
-        let e = &r.environment;
-        add("environment", "hostname".into(), e.hostname.clone());
-        add("environment", "kernel".into(), e.kernel.clone());
-        add("environment", "cpu".into(), format!("{} x{}", e.cpu_model, e.logical_cpus));
-        add("environment", "memory_bytes".into(), e.memory_bytes.to_string());
-        device_facts(&e.devices, &mut add);
-        for (k, v) in &r.labels {
-            if !selected_by.contains(k) {
-                add("label", k.clone(), v.clone());
-            }
+/// The facts of one run A and B may differ in: its workload `settings` (`workload_of`), its
+/// environment and devices, and its labels other than those that picked the sides.
+pub(crate) fn add_run_facts(
+    r: &RunRecord,
+    settings: &[(String, String)],
+    selected_by: &[String],
+    add: &mut dyn FnMut(&'static str, String, String),
+) {
+    for (k, v) in settings {
+        add("workload", k.clone(), v.clone());
+    }
+    let e = &r.environment;
+    add("environment", "hostname".into(), e.hostname.clone());
+    add("environment", "kernel".into(), e.kernel.clone());
+    add("environment", "cpu".into(), format!("{} x{}", e.cpu_model, e.logical_cpus));
+    add("environment", "memory_bytes".into(), e.memory_bytes.to_string());
+    device_facts(&e.devices, add);
+    for (k, v) in &r.labels {
+        if !selected_by.contains(k) {
+            add("label", k.clone(), v.clone());
         }
     }
-    // A label only some runs of a side carry is absent on the others.
-    let labelled: Vec<String> = facts.keys().filter(|k| k.0 == "label").map(|k| k.1.clone()).collect();
-    for key in labelled {
-        if runs.iter().any(|r| !r.labels.contains_key(&key)) {
-            facts.entry(("label", key)).or_default().insert("-".into());
-        }
-    }
-    facts
 }
 
 /// Every setting in which two resolved specs differ, as `(key, A's value, B's value)` (`-`
@@ -195,43 +189,32 @@ pub fn setting_differences(a: &[(String, String)], b: &[(String, String)]) -> Ve
         .collect()
 }
 
-/// The run's kind and spec settings as `(key, value)` texts, leaving out `ignored` keys.
-fn workload_of(r: &RunRecord, ignored: &[&str]) -> Vec<(String, String)> {
+/// The run's kind and spec settings as `(key, value)` texts, leaving out those that do not
+/// change what is measured.
+pub(crate) fn workload_of(r: &RunRecord) -> Vec<(String, String)> {
     let mut spec = Vec::new();
     flatten("", &r.details.spec_json(), &mut spec);
-    spec.retain(|(k, _)| !ignored.contains(&k.as_str()));
+    spec.retain(|(k, _)| !IGNORED_SPEC_KEYS.contains(&k.as_str()));
     spec.insert(0, ("kind".into(), r.kind().name().to_string()));
     spec
 }
 
-fn repeat_ignored() -> Vec<&'static str> {
-    IGNORED_SPEC_KEYS.iter().chain(&TIMING_SPEC_KEYS).copied().collect()
+/// Of a run's `workload_of` settings, those repeats of one workload share: all but how long
+/// they ran.
+pub(crate) fn repeat_settings(settings: &[(String, String)]) -> Vec<(String, String)> {
+    settings.iter().filter(|(k, _)| !TIMING_SPEC_KEYS.contains(&k.as_str())).cloned().collect()
 }
 
-/// The workload settings of `runs` that make runs repeats of one another (kind and spec,
-/// durations aside), each with every value seen; `-` where a run lacks the key.
-pub(crate) fn workload_facts(runs: &[&RunRecord]) -> BTreeMap<String, BTreeSet<String>> {
-    let ignored = repeat_ignored();
-    let per_run: Vec<BTreeMap<String, String>> =
-        runs.iter().map(|r| workload_of(r, &ignored).into_iter().collect()).collect();
-    let mut facts: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for run in &per_run {
-        for key in per_run.iter().flat_map(|r| r.keys()) {
-            facts.entry(key.clone()).or_default().insert(run.get(key).cloned().unwrap_or_else(|| "-".into()));
-        }
-    }
-    facts
-}
-
-/// Equal for two runs exactly when they ran one workload (durations aside) on one host: how
-/// stored groups are matched to estimate a host's drift.
-pub fn workload_identity(r: &RunRecord) -> String {
-    let mut text = r.environment.hostname.clone();
-    for (k, v) in workload_of(r, &repeat_ignored()) {
+/// Of a run on `hostname` with its `repeat_settings`: equal for two runs exactly when they ran
+/// one workload (durations aside) on one host; how stored groups are matched to estimate a
+/// host's drift.
+pub(crate) fn identity_of(hostname: &str, repeat: &[(String, String)]) -> String {
+    let mut text = hostname.to_string();
+    for (k, v) in repeat {
         text.push('\n');
-        text.push_str(&k);
+        text.push_str(k);
         text.push('=');
-        text.push_str(&v);
+        text.push_str(v);
     }
     text
 }

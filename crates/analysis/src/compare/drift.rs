@@ -7,12 +7,10 @@
 //! between stored repeat groups of an identical workload on this host says how large a change
 //! drift alone could explain.
 
-use super::Metric;
-use super::confounders::workload_identity;
+use super::{Metric, SideRuns};
 use crate::stats::student_t_quantile;
 use serde::Serialize;
-use spindle_model::RunRecord;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How the two sides' runs lie in time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -31,13 +29,8 @@ impl Sequence {
     /// run and the other's first often share a second (short runs, one group straight after
     /// the other); that is read as one after the other, the cautious reading (drift then
     /// matters), unless both sides lie within one and the same second.
-    pub fn of(a: &[&RunRecord], b: &[&RunRecord]) -> Sequence {
-        fn span<'r>(runs: &[&'r RunRecord]) -> Option<(&'r str, &'r str)> {
-            let first = runs.iter().map(|r| r.started_at.as_str()).min();
-            let last = runs.iter().map(|r| r.started_at.as_str()).max();
-            first.zip(last)
-        }
-        match (span(a), span(b)) {
+    pub fn of(a: &SideRuns, b: &SideRuns) -> Sequence {
+        match (a.span(), b.span()) {
             (Some((a0, a1)), Some((b0, b1))) if (a1 <= b0 && a0 < b1) || (b1 <= a0 && b0 < a1) => {
                 Sequence::OneAfterTheOther
             }
@@ -57,29 +50,46 @@ pub struct Drift {
     pub groups: usize,
 }
 
+/// A stored group as the drift is estimated from it: the workload its runs ran (when they all
+/// ran one), when it began, and each metric's mean log figure (where every run's is positive).
+#[derive(Clone, Debug)]
+pub struct GroupFigures {
+    identity: Option<String>,
+    start: String,
+    log_means: [Option<f64>; Metric::ALL.len()],
+}
+
+impl GroupFigures {
+    /// `None` for a group without runs.
+    pub fn of(group: &SideRuns) -> Option<GroupFigures> {
+        let (start, _) = group.span()?;
+        let identity = match group.identities().iter().collect::<Vec<_>>().as_slice() {
+            [one] => Some(one.to_string()),
+            _ => None,
+        };
+        let log_means = Metric::ALL.map(|m| {
+            let logs = group.log_figures(m)?;
+            Some(logs.iter().sum::<f64>() / logs.len() as f64)
+        });
+        Some(GroupFigures { identity, start: start.to_string(), log_means })
+    }
+}
+
 /// The 95% range of the change between consecutive stored groups of an identical workload
-/// (the workload of any run in `like`), from `history`: stored repeat groups, each the runs
-/// of one group, none of them a compared run. `None` when no workload has two groups.
+/// (one of the `wanted` workload identities, `SideRuns::identities`), from `history`: stored
+/// repeat groups other than the compared runs. `None` when no workload has two groups.
 ///
 /// The steps' root mean square estimates their spread with one degree of freedom a step (their
 /// mean is taken as zero: drift wanders both ways), so the bound is Student's t at 97.5% with
 /// that many degrees of freedom times it: with one step t = 12.71, not the normal 1.96, and two
 /// stored groups 2% apart bound the drift at about ±29%, not ±4%.
-pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]) -> Option<Drift> {
-    let wanted: Vec<String> = like.iter().map(|r| workload_identity(r)).collect();
+pub fn estimate(metric: Metric, history: &[GroupFigures], wanted: &BTreeSet<String>) -> Option<Drift> {
     // Per workload, each group's start time and geometric mean.
-    let mut by_workload: BTreeMap<String, Vec<(String, f64)>> = BTreeMap::new();
+    let mut by_workload: BTreeMap<&str, Vec<(&str, f64)>> = BTreeMap::new();
     for group in history {
-        let Some(first) = group.first() else { continue };
-        let identity = workload_identity(first);
-        if !wanted.contains(&identity) || group.iter().any(|r| workload_identity(r) != identity) {
-            continue;
-        }
-        let logs: Option<Vec<f64>> =
-            group.iter().map(|r| metric.of(r)).map(|x| (x > 0.0 && x.is_finite()).then(|| x.ln())).collect();
-        let Some(logs) = logs else { continue };
-        let start = group.iter().map(|r| r.started_at.clone()).min().unwrap_or_default();
-        by_workload.entry(identity).or_default().push((start, logs.iter().sum::<f64>() / logs.len() as f64));
+        let Some(identity) = group.identity.as_deref().filter(|i| wanted.contains(*i)) else { continue };
+        let Some(log_mean) = group.log_means[metric.index()] else { continue };
+        by_workload.entry(identity).or_default().push((&group.start, log_mean));
     }
     let mut steps = Vec::new();
     let mut groups = 0;
@@ -88,7 +98,7 @@ pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]
             continue;
         }
         groups += series.len();
-        series.sort_by(|x, y| x.0.cmp(&y.0));
+        series.sort_by(|x, y| x.0.cmp(y.0));
         steps.extend(series.windows(2).map(|w| w[1].1 - w[0].1));
     }
     if steps.is_empty() {
@@ -102,7 +112,21 @@ pub fn estimate(metric: Metric, history: &[Vec<&RunRecord>], like: &[&RunRecord]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spindle_model::RunRecord;
     use spindle_model::fixtures::io_run;
+
+    fn side(runs: &[&RunRecord]) -> SideRuns {
+        let ids: Vec<(i64, &RunRecord)> = runs.iter().map(|r| (0, *r)).collect();
+        SideRuns::of(&ids, &[])
+    }
+
+    fn figures(history: &[Vec<&RunRecord>]) -> Vec<GroupFigures> {
+        history.iter().filter_map(|g| GroupFigures::of(&side(g))).collect()
+    }
+
+    fn identities(r: &RunRecord) -> BTreeSet<String> {
+        side(&[r]).identities().clone()
+    }
 
     fn run(iops: f64, at: &str) -> RunRecord {
         let mut r = io_run(&[iops; 3], 100_000, &[]);
@@ -114,14 +138,14 @@ mod tests {
     fn sides_run_one_after_the_other_or_interleaved() {
         let (a1, a2) = (run(100.0, "2026-11-23T10:00:00Z"), run(100.0, "2026-11-23T10:01:00Z"));
         let (b1, b2) = (run(100.0, "2026-11-23T10:02:00Z"), run(100.0, "2026-11-23T10:00:30Z"));
-        assert_eq!(Sequence::of(&[&a1, &a2], &[&b1]), Sequence::OneAfterTheOther);
-        assert_eq!(Sequence::of(&[&b1], &[&a1, &a2]), Sequence::OneAfterTheOther);
-        assert_eq!(Sequence::of(&[&a1, &a2], &[&b1, &b2]), Sequence::Interleaved);
-        assert_eq!(Sequence::of(&[&a1], &[&a1]), Sequence::Interleaved, "one instant cannot tell");
+        assert_eq!(Sequence::of(&side(&[&a1, &a2]), &side(&[&b1])), Sequence::OneAfterTheOther);
+        assert_eq!(Sequence::of(&side(&[&b1]), &side(&[&a1, &a2])), Sequence::OneAfterTheOther);
+        assert_eq!(Sequence::of(&side(&[&a1, &a2]), &side(&[&b1, &b2])), Sequence::Interleaved);
+        assert_eq!(Sequence::of(&side(&[&a1]), &side(&[&a1])), Sequence::Interleaved, "one instant cannot tell");
         // Short runs: A's last and B's first started in the same second.
         let b_same_second = run(100.0, "2026-11-23T10:01:00Z");
-        assert_eq!(Sequence::of(&[&a1, &a2], &[&b_same_second, &b1]), Sequence::OneAfterTheOther);
-        assert_eq!(Sequence::of(&[&b_same_second, &b1], &[&a1, &a2]), Sequence::OneAfterTheOther);
+        assert_eq!(Sequence::of(&side(&[&a1, &a2]), &side(&[&b_same_second, &b1])), Sequence::OneAfterTheOther);
+        assert_eq!(Sequence::of(&side(&[&b_same_second, &b1]), &side(&[&a1, &a2])), Sequence::OneAfterTheOther);
     }
 
     #[test]
@@ -134,12 +158,15 @@ mod tests {
         let history: Vec<Vec<&RunRecord>> =
             vec![g1.iter().collect(), g2.iter().collect(), g3.iter().collect(), vec![&other, &other]];
         let compared = run(1000.0, "2026-11-23T10:00:00Z");
-        let d = estimate(Metric::Iops, &history, &[&compared]).unwrap();
+        let d = estimate(Metric::Iops, &figures(&history), &identities(&compared)).unwrap();
         assert_eq!(d.groups, 3, "the other workload's group is left out");
         // Two steps of +-ln(1.1): the 95% range is exp(t(0.975, 2) ln 1.1) - 1, t = 4.303.
         assert!((d.pct - (4.302_652_7 * 1.1f64.ln()).exp_m1() * 100.0).abs() < 1e-4, "{d:?}");
-        assert!(estimate(Metric::Iops, &history[..1], &[&compared]).is_none(), "one group shows no drift");
-        assert!(estimate(Metric::Iops, &history, &[&other]).is_none());
+        assert!(
+            estimate(Metric::Iops, &figures(&history[..1]), &identities(&compared)).is_none(),
+            "one group shows no drift"
+        );
+        assert!(estimate(Metric::Iops, &figures(&history), &identities(&other)).is_none());
     }
 
     #[test]
@@ -149,7 +176,7 @@ mod tests {
         let g2 = [run(1020.0, "2026-11-21T10:00:00Z"), run(1020.0, "2026-11-21T10:01:00Z")];
         let history: Vec<Vec<&RunRecord>> = vec![g1.iter().collect(), g2.iter().collect()];
         let compared = run(1000.0, "2026-11-23T10:00:00Z");
-        let d = estimate(Metric::Iops, &history, &[&compared]).unwrap();
+        let d = estimate(Metric::Iops, &figures(&history), &identities(&compared)).unwrap();
         assert!((d.pct - (12.706_204_7 * 1.02f64.ln()).exp_m1() * 100.0).abs() < 1e-3, "{d:?}");
         assert!(d.pct > 28.0 && d.pct < 29.0, "{d:?}");
     }

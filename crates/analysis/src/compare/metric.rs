@@ -39,6 +39,11 @@ impl Metric {
         Metric::CommitLatency,
     ];
 
+    /// The metric's place in `ALL` (its declaration order).
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
     /// As the text report names it, for runs that count `counts`: a Hammer run's rate is
     /// calls a second, not IOPS.
     pub fn label(self, counts: Counts) -> &'static str {

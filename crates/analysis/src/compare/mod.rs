@@ -12,9 +12,12 @@
 
 mod confounders;
 mod drift;
+#[cfg(test)]
+mod golden_tests;
 mod metric;
 mod rounds;
 mod samples;
+mod side;
 #[cfg(test)]
 mod tests;
 mod verdict;
@@ -22,16 +25,15 @@ pub mod words;
 
 pub use confounders::{
     Confounder, confounders, device_differences, setting_differences, spec_differences, value_differences,
-    workload_identity,
 };
-pub use drift::{Drift, Sequence};
+pub use drift::{Drift, GroupFigures, Sequence};
 pub use metric::Metric;
 pub use rounds::{ROUND_LABEL, SIDE_LABEL, compare_rounds, pair_rounds};
-pub use samples::{Basis, differing_keys};
+pub use samples::Basis;
+pub use side::SideRuns;
 pub use verdict::{ALPHA, DEFAULT_THRESHOLD_PCT, Lean, Settle, Verdict, simultaneous_confidence};
 
 use crate::stats::{TTest, bonferroni, mean, paired, sample_stddev, welch};
-use samples::log_figures;
 use serde::Serialize;
 use spindle_model::RunRecord;
 use spindle_model::db::Counts;
@@ -45,8 +47,8 @@ pub struct Settings<'a> {
     pub selected_by: &'a [String],
     /// Changes within ± this percent are too small to act on.
     pub threshold_pct: f64,
-    /// Stored repeat groups (each the runs of one group) other than the compared runs.
-    pub history: &'a [Vec<&'a RunRecord>],
+    /// Stored repeat groups (each the figures of one group's runs) other than the compared runs.
+    pub history: &'a [GroupFigures],
 }
 
 impl MetricComparison {
@@ -138,27 +140,30 @@ pub struct Comparison {
 
 /// Independent groups: B's runs against A's runs.
 pub fn compare(a: &[(i64, &RunRecord)], b: &[(i64, &RunRecord)], settings: &Settings<'_>) -> Comparison {
-    let ra: Vec<&RunRecord> = a.iter().map(|(_, r)| *r).collect();
-    let rb: Vec<&RunRecord> = b.iter().map(|(_, r)| *r).collect();
-    let basis = Basis::for_sides(&ra, &rb);
-    let sequence = Sequence::of(&ra, &rb);
-    let both: Vec<&RunRecord> = ra.iter().chain(&rb).copied().collect();
+    compare_sides(&SideRuns::of(a, settings.selected_by), &SideRuns::of(b, settings.selected_by), settings)
+}
+
+/// Independent groups, each side gathered a run at a time (`SideRuns`, made with
+/// `settings.selected_by`): what `compare` judges, for sides too large to hold as records.
+pub fn compare_sides(a: &SideRuns, b: &SideRuns, settings: &Settings<'_>) -> Comparison {
+    let basis = Basis::for_sides(a, b);
+    let sequence = Sequence::of(a, b);
+    let wanted: std::collections::BTreeSet<String> = a.identities().union(b.identities()).cloned().collect();
     let drift_of = |m: Metric| {
-        (sequence == Sequence::OneAfterTheOther).then(|| drift::estimate(m, settings.history, &both)).flatten()
+        (sequence == Sequence::OneAfterTheOther).then(|| drift::estimate(m, settings.history, &wanted)).flatten()
     };
     let evidence = |m: Metric| -> Option<Evidence> {
         if basis != Basis::Independent {
             return None;
         }
-        let (la, lb) = (log_figures(m, &ra)?, log_figures(m, &rb)?);
+        let (la, lb) = (a.log_figures(m)?, b.log_figures(m)?);
         let test = welch(&la, &lb)?;
         let var = |xs: &[f64]| sample_stddev(xs).powi(2);
         let spread = Spread::Independent { var_a: var(&la), var_b: var(&lb) };
         Some(Evidence { test, spread, n: la.len().min(lb.len()) })
     };
-    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, sequence, drift_of);
-    let ids = |side: &[(i64, &RunRecord)]| side.iter().map(|(id, _)| *id).collect();
-    assemble(Sides { ids: (ids(a), ids(b)), runs: (&ra, &rb) }, basis, sequence, metrics, settings)
+    let metrics = judge_all(a, b, settings.threshold_pct, evidence, sequence, drift_of);
+    assemble(a, b, basis, sequence, metrics, settings)
 }
 
 /// One round of an A/B experiment: A's run and B's run, each with its stored id.
@@ -171,43 +176,36 @@ pub struct Pair<'a> {
 /// Alternated rounds: each pair is a round's A and B; the test is on the rounds' log ratios,
 /// so drift that a round's two runs share cancels.
 pub fn compare_paired(pairs: &[Pair<'_>], settings: &Settings<'_>) -> Comparison {
-    let ra: Vec<&RunRecord> = pairs.iter().map(|p| p.a.1).collect();
-    let rb: Vec<&RunRecord> = pairs.iter().map(|p| p.b.1).collect();
+    let (ra, rb): (Vec<_>, Vec<_>) = pairs.iter().map(|p| (p.a, p.b)).unzip();
+    let (a, b) = (SideRuns::of(&ra, settings.selected_by), SideRuns::of(&rb, settings.selected_by));
     let basis = if pairs.len() >= 2 { Basis::Paired } else { Basis::SingleRun };
     let evidence = |m: Metric| -> Option<Evidence> {
         if basis != Basis::Paired {
             return None;
         }
-        let (la, lb) = (log_figures(m, &ra)?, log_figures(m, &rb)?);
+        let (la, lb) = (a.log_figures(m)?, b.log_figures(m)?);
         let d: Vec<f64> = la.iter().zip(&lb).map(|(x, y)| y - x).collect();
         let test = paired(&d)?;
         Some(Evidence { test, spread: Spread::Paired { var_d: sample_stddev(&d).powi(2) }, n: d.len() })
     };
-    let metrics = judge_all(&ra, &rb, settings.threshold_pct, evidence, Sequence::Rounds, |_| None);
-    let ids = (pairs.iter().map(|p| p.a.0).collect(), pairs.iter().map(|p| p.b.0).collect());
-    assemble(Sides { ids, runs: (&ra, &rb) }, basis, Sequence::Rounds, metrics, settings)
-}
-
-/// A's and B's run ids and records.
-struct Sides<'s, 'r> {
-    ids: (Vec<i64>, Vec<i64>),
-    runs: (&'s [&'r RunRecord], &'s [&'r RunRecord]),
+    let metrics = judge_all(&a, &b, settings.threshold_pct, evidence, Sequence::Rounds, |_| None);
+    assemble(&a, &b, basis, Sequence::Rounds, metrics, settings)
 }
 
 /// The comparison around judged metrics: confounders, then the words.
 fn assemble(
-    sides: Sides<'_, '_>,
+    a: &SideRuns,
+    b: &SideRuns,
     basis: Basis,
     sequence: Sequence,
     metrics: Vec<MetricComparison>,
     settings: &Settings<'_>,
 ) -> Comparison {
-    let (a, b) = sides.runs;
     let tested = metrics.iter().filter(|m| m.test.is_some()).count();
     let mut c = Comparison {
-        counts: a.iter().chain(b).next().map_or(Counts::Ios, |r| r.counts),
-        a_runs: sides.ids.0,
-        b_runs: sides.ids.1,
+        counts: a.counts().or(b.counts()).unwrap_or(Counts::Ios),
+        a_runs: a.ids().to_vec(),
+        b_runs: b.ids().to_vec(),
         basis,
         sequence,
         method: words::method(basis, a.len(), b.len(), settings.threshold_pct, tested),
@@ -215,7 +213,7 @@ fn assemble(
         correction: "bonferroni",
         interval_confidence: simultaneous_confidence(tested),
         metrics,
-        confounders: confounders(a, b, settings.selected_by),
+        confounders: confounders(a, b),
         notes: Vec::new(),
         headline: String::new(),
     };
@@ -227,15 +225,15 @@ fn assemble(
 /// Every metric judged, with Bonferroni's correction over those that could be tested. `drift_of`
 /// is the host's drift when the sides ran one after the other (`sequence`) and it is known.
 fn judge_all(
-    a: &[&RunRecord],
-    b: &[&RunRecord],
+    a: &SideRuns,
+    b: &SideRuns,
     threshold_pct: f64,
     evidence: impl Fn(Metric) -> Option<Evidence>,
     sequence: Sequence,
     drift_of: impl Fn(Metric) -> Option<Drift>,
 ) -> Vec<MetricComparison> {
     // Only figures every run has are compared: an absent one is not a zero.
-    let present: Vec<Metric> = Metric::ALL.into_iter().filter(|m| m.present_in_all(a) && m.present_in_all(b)).collect();
+    let present: Vec<Metric> = Metric::ALL.into_iter().filter(|&m| a.all_have(m) && b.all_have(m)).collect();
     let found: Vec<Option<Evidence>> = present.iter().map(|&m| evidence(m)).collect();
     let tested: Vec<f64> = found.iter().flatten().map(|e| e.test.p_value).collect();
     let confidence = simultaneous_confidence(tested.len());
@@ -244,8 +242,7 @@ fn judge_all(
         .iter()
         .zip(found)
         .map(|(&m, e)| {
-            let a_mean = mean(&a.iter().map(|r| m.of(r)).collect::<Vec<_>>());
-            let b_mean = mean(&b.iter().map(|r| m.of(r)).collect::<Vec<_>>());
+            let (a_mean, b_mean) = (mean(a.figures(m)), mean(b.figures(m)));
             let (a_geomean, b_geomean) = (geometric_mean(m, a), geometric_mean(m, b));
             let Some(e) = e else {
                 let (ca, cb) = a_geomean.zip(b_geomean).unwrap_or((a_mean, b_mean));
@@ -314,6 +311,6 @@ fn judge_all(
 
 /// The geometric mean of the runs' figures: what a test on log figures compares. `None` where
 /// a figure is not positive.
-fn geometric_mean(m: Metric, runs: &[&RunRecord]) -> Option<f64> {
-    log_figures(m, runs).filter(|l| !l.is_empty()).map(|l| mean(&l).exp())
+fn geometric_mean(m: Metric, runs: &SideRuns) -> Option<f64> {
+    runs.log_figures(m).filter(|l| !l.is_empty()).map(|l| mean(&l).exp())
 }

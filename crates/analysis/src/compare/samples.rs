@@ -5,10 +5,8 @@
 //! says nothing about the variation between runs). Runs of different workloads on one side
 //! (other session counts, another depth) are not repeats and are not pooled.
 
-use super::Metric;
-use super::confounders::workload_facts;
+use super::SideRuns;
 use serde::Serialize;
-use spindle_model::RunRecord;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -24,8 +22,8 @@ pub enum Basis {
 }
 
 impl Basis {
-    pub fn for_sides(a: &[&RunRecord], b: &[&RunRecord]) -> Basis {
-        if !differing_keys(a).is_empty() || !differing_keys(b).is_empty() {
+    pub fn for_sides(a: &SideRuns, b: &SideRuns) -> Basis {
+        if !a.differing_keys().is_empty() || !b.differing_keys().is_empty() {
             Basis::NotRepeats
         } else if a.len() >= 2 && b.len() >= 2 {
             Basis::Independent
@@ -33,18 +31,4 @@ impl Basis {
             Basis::SingleRun
         }
     }
-}
-
-/// Workload settings whose value differs among `runs` (empty when they are repeats of one
-/// workload).
-pub fn differing_keys(runs: &[&RunRecord]) -> Vec<String> {
-    let facts = workload_facts(runs);
-    facts.into_iter().filter(|(_, values)| values.len() > 1).map(|(key, _)| key).collect()
-}
-
-/// The metric's figure of each run on the log scale, where a ratio becomes a difference and
-/// every interval of a ratio stays above -100%. `None` when a run's figure is not positive
-/// (a run that measured nothing has no ratio to anything).
-pub fn log_figures(metric: Metric, runs: &[&RunRecord]) -> Option<Vec<f64>> {
-    runs.iter().map(|r| metric.of(r)).map(|x| (x > 0.0 && x.is_finite()).then(|| x.ln())).collect()
 }

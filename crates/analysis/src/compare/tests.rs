@@ -176,7 +176,8 @@ fn groups_run_one_after_the_other_are_judged_against_the_hosts_drift() {
             rs
         })
         .collect();
-    let history: Vec<Vec<&spindle_model::RunRecord>> = old.iter().map(|g| g.iter().collect()).collect();
+    let history: Vec<GroupFigures> =
+        old.iter().filter_map(|g| GroupFigures::of(&SideRuns::of(&side(g, 1), &[]))).collect();
     let with_history = Settings { selected_by: &selected, history: &history, ..Settings::default() };
     let c = compare(&side(&a, 1), &side(&b, 4), &with_history);
     let iops = &c.metrics[0];

@@ -3,9 +3,8 @@
 //! outperformed VRAID5 by 117.65% IOPS") where the data allow it, and plainly not where they
 //! do not.
 
-use super::{Basis, Comparison, MetricComparison, Sequence, Settle, Verdict, differing_keys, simultaneous_confidence};
+use super::{Basis, Comparison, MetricComparison, Sequence, Settle, SideRuns, Verdict, simultaneous_confidence};
 use crate::compare::verdict::Lean;
-use spindle_model::RunRecord;
 use spindle_model::units::signed_pct;
 
 /// How the verdicts were reached, in a sentence.
@@ -58,9 +57,8 @@ pub fn p_text(p: f64) -> String {
     if p < 0.001 { "p < 0.001".to_string() } else { format!("p = {p:.3}") }
 }
 
-fn span(runs: &[&RunRecord]) -> String {
-    let first = runs.iter().map(|r| r.started_at.as_str()).min().unwrap_or("");
-    let last = runs.iter().map(|r| r.started_at.as_str()).max().unwrap_or("");
+fn span(runs: &SideRuns) -> String {
+    let (first, last) = runs.span().unwrap_or(("", ""));
     if first == last { first.to_string() } else { format!("{first} .. {last}") }
 }
 
@@ -86,7 +84,7 @@ pub fn settle_words(settle: Option<Settle>, basis: Basis) -> String {
 }
 
 /// What the table alone does not say.
-pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<String> {
+pub(crate) fn notes(c: &Comparison, a: &SideRuns, b: &SideRuns) -> Vec<String> {
     let mut notes = Vec::new();
     match c.basis {
         Basis::SingleRun => notes.push(
@@ -97,7 +95,7 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
         ),
         Basis::NotRepeats => {
             for (side, runs) in [("A", a), ("B", b)] {
-                let keys = differing_keys(runs);
+                let keys = runs.differing_keys();
                 if !keys.is_empty() {
                     notes.push(format!(
                         "{side}'s runs are not repeats of one workload (they differ in {}), so they are not pooled \
@@ -131,8 +129,8 @@ pub(crate) fn notes(c: &Comparison, a: &[&RunRecord], b: &[&RunRecord]) -> Vec<S
     }
     // Kept in each record when the run finished: a run whose rate changed level for good
     // averages two levels, and the reader should know which.
-    for (side, ids, runs) in [("A", &c.a_runs, a), ("B", &c.b_runs, b)] {
-        for (id, shift) in ids.iter().zip(runs).filter_map(|(id, r)| Some((id, r.level_shift.as_ref()?))) {
+    for (side, runs) in [("A", a), ("B", b)] {
+        for (id, shift) in runs.shifts() {
             notes.push(format!(
                 "{side}'s run {id}: the rate {}; its figures average the two levels.",
                 crate::over_time::shift_words(shift, c.counts)

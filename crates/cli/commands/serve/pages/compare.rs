@@ -1,11 +1,11 @@
 //! Compare any two selections: the same verdicts as `spindle compare` (the same function, so
 //! the paired basis where the runs came from `ab`), drawn as the report draws an A/B group;
-//! `format=json` gives exactly what `spindle compare --json` prints.
+//! `format=json` gives exactly what `spindle compare --json` prints. Sides of any size: the
+//! comparison reads a run at a time and keeps each run's figures, not its record.
 
-use super::{Page, PageError, frame, within_limit};
+use super::{Page, PageError, frame};
 use crate::args::VerdictArgs;
 use crate::flags::threshold_of;
-use crate::selection;
 use spindle_report::served::compare::{self, PartView};
 use spindle_report::view::ReportView;
 use spindle_runner::compared::{PartResult, Side, compared};
@@ -36,9 +36,6 @@ pub fn page(store: &Store, req: &Request) -> Page {
         let missing = if a.is_empty() { "A" } else { "B" };
         view.overview.push(format!("Now pick side {missing}: run ids (12 14-16) or labels (raid=10); all must hold."));
         return Ok(frame::page(&view, form));
-    }
-    for (flag, side) in [("--a", &a), ("--b", &b)] {
-        within_limit(store, &selection::parse_selection(flag, side)?)?;
     }
     let threshold_pct = threshold_of(&VerdictArgs { threshold: req.param("threshold").map(String::from) })?;
     let c = compared(Some(store), Side { flag: "--a", items: &a }, Side { flag: "--b", items: &b }, threshold_pct)?;
