@@ -42,7 +42,7 @@ impl Server {
         Server { child, addr, banner }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
 
@@ -72,7 +72,26 @@ fn raw(addr: &str, request: &str) -> (u16, String, Vec<u8>) {
     let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head");
     let head = String::from_utf8_lossy(&bytes[..end]).to_string();
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
-    (status, head, bytes[end + 4..].to_vec())
+    let body = &bytes[end + 4..];
+    let chunked = head.lines().any(|l| l.eq_ignore_ascii_case("transfer-encoding: chunked"));
+    (status, head, if chunked { unchunked(body) } else { body.to_vec() })
+}
+
+/// A chunked body's bytes (a streamed download's): it must end with its last chunk, or it
+/// was cut.
+fn unchunked(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = body.windows(2).position(|w| w == b"\r\n").expect("a chunk's size line: the body was cut");
+        let size = std::str::from_utf8(&body[..line_end]).unwrap().split(';').next().unwrap();
+        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+        body = &body[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&body[..size]);
+        body = &body[size + 2..];
+    }
 }
 
 /// A store with an I/O run labelled with markup, a group of two repeats, and runs to compare.

@@ -2,11 +2,15 @@
 //! every format (written as it is sent, run by run), and the runs page sorted by p99 pages
 //! through them in the order the stored figures give, each run once.
 
-use crate::common::{spindle_process, spindle_with_store};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use crate::common::spindle_with_store;
+use crate::serve::Server;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+
+/// Status and body of a GET.
+fn get(server: &Server, path: &str) -> (u16, Vec<u8>) {
+    let (status, _, body) = server.get(path, "");
+    (status, body)
+}
 
 /// More than two pages of the runs page (100 a page).
 const RUNS: i64 = 250;
@@ -35,58 +39,14 @@ fn many_runs(dir: &Path) -> PathBuf {
     store
 }
 
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start(store: &Path) -> Server {
-        let mut child = spindle_process()
-            .args(["serve", "--listen", "127.0.0.1:0", "--store"])
-            .arg(store)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let addr = loop {
-            let line = lines.next().expect("serve printed its address").unwrap();
-            if let Some(rest) = line.strip_prefix("serving http://") {
-                break rest.split('/').next().unwrap().to_string();
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, addr }
-    }
-
-    /// Status and body of a GET.
-    fn get(&self, path: &str) -> (u16, Vec<u8>) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr).as_bytes()).unwrap();
-        let mut bytes = Vec::new();
-        s.read_to_end(&mut bytes).unwrap();
-        let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head");
-        let head = String::from_utf8_lossy(&bytes[..end]).to_string();
-        (head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status"), bytes[end + 4..].to_vec())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn a_download_of_every_run_is_whole_in_each_format() {
     let dir = tempfile::tempdir().unwrap();
     let store = many_runs(dir.path());
-    let server = Server::start(&store);
+    let server = Server::start(&store, &[]);
     let all = format!("/download?runs=1-{RUNS}&format=");
 
-    let (status, csv) = server.get(&format!("{all}csv"));
+    let (status, csv) = get(&server, &format!("{all}csv"));
     assert_eq!(status, 200);
     let csv = String::from_utf8(csv).unwrap();
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
@@ -96,20 +56,20 @@ fn a_download_of_every_run_is_whole_in_each_format() {
     let ids: Vec<i64> = totals.iter().map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
     assert_eq!(ids, (1..=RUNS).collect::<Vec<_>>(), "every run once, oldest first");
 
-    let (status, json) = server.get(&format!("{all}json"));
+    let (status, json) = get(&server, &format!("{all}json"));
     assert_eq!(status, 200);
     let json: serde_json::Value = serde_json::from_slice(&json).expect("the download parses as JSON");
     let records = json.as_array().expect("an array of records");
     assert_eq!(records.len(), RUNS as usize);
     assert!(records.iter().all(|r| r["labels"].is_object() && r["summary"]["ios"].as_u64() > Some(0)));
 
-    let (status, html) = server.get(&format!("{all}html"));
+    let (status, html) = get(&server, &format!("{all}html"));
     assert_eq!(status, 200);
     let html = String::from_utf8(html).unwrap();
     assert_eq!(html.matches("<section id=\"run-").count(), RUNS as usize, "a section per run");
     assert!(html.ends_with("</body></html>\n"), "the page is whole");
 
-    let (status, md) = server.get(&format!("{all}md"));
+    let (status, md) = get(&server, &format!("{all}md"));
     assert_eq!(status, 200);
     let md = String::from_utf8(md).unwrap();
     assert!(md.starts_with("# spindle report\n"));
@@ -117,7 +77,7 @@ fn a_download_of_every_run_is_whole_in_each_format() {
     assert!(md.contains(&format!("### run {RUNS}")), "the last run's section is there");
 
     if cfg!(feature = "xlsx") {
-        let (status, xlsx) = server.get(&format!("{all}xlsx"));
+        let (status, xlsx) = get(&server, &format!("{all}xlsx"));
         assert_eq!(status, 200);
         let sheets = spindle_testenv::xlsx::read(&xlsx).expect("the workbook opens");
         let (_, details) =
@@ -144,19 +104,19 @@ fn the_runs_page_sorted_by_p99_pages_through_the_stored_order() {
     let expected: Vec<i64> = expected.into_iter().map(|(_, id)| id).collect();
     assert_eq!(expected.len(), RUNS as usize);
 
-    let server = Server::start(&store);
+    let server = Server::start(&store, &[]);
     let mut shown = Vec::new();
     for page in 1..=3 {
-        let (status, body) = server.get(&format!("/?sort=p99&page={page}"));
+        let (status, body) = get(&server, &format!("/?sort=p99&page={page}"));
         assert_eq!(status, 200, "page {page}");
         let body = String::from_utf8(body).unwrap();
         shown
             .extend(body.split("<tr data-id=\"").skip(1).map(|s| s.split('"').next().unwrap().parse::<i64>().unwrap()));
     }
     assert_eq!(shown, expected, "three pages in p99 order, each run once, none missing");
-    let (status, _) = server.get("/?sort=p99&page=4");
+    let (status, _) = get(&server, "/?sort=p99&page=4");
     assert_eq!(status, 400, "there are three pages");
-    let (_, ascending) = server.get("/?sort=p99&order=asc");
+    let (_, ascending) = get(&server, "/?sort=p99&order=asc");
     let ascending = String::from_utf8(ascending).unwrap();
     let first = ascending.split("<tr data-id=\"").nth(1).unwrap().split('"').next().unwrap().parse::<i64>().unwrap();
     assert_eq!(first, *expected.last().unwrap(), "ascending starts at the lowest p99, oldest first");
@@ -169,8 +129,8 @@ fn the_runs_table_fits_a_1280_pixel_window() {
     let dir = tempfile::tempdir().unwrap();
     let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) else { return };
     let store = many_runs(dir.path());
-    let server = Server::start(&store);
-    browser.open(&format!("http://{}/", server.addr)).unwrap();
+    let server = Server::start(&store, &[]);
+    browser.open(&server.url("/")).unwrap();
     let width = browser.eval("document.documentElement.scrollWidth").unwrap();
     assert!(width.as_u64().unwrap() <= 1280, "the page is {width} px wide");
     let lines = browser
