@@ -2,11 +2,10 @@
 //! downloads the ticked runs, the table of runs (each column sorting), and the pager.
 
 use crate::html::escape::esc;
-use crate::view::rate_text;
+use crate::view::{LatencyUnit, rate_text};
 use spindle_model::RunKind;
 use spindle_model::group::Point;
 use spindle_model::record::LatencyOf;
-use spindle_model::units::format_latency_opt;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -123,9 +122,14 @@ fn selection_form(out: &mut String) {
 }
 
 /// The runs, each with the latency it leads with (`mean`, `p99`); where one on the page
-/// commits, what each run's latency is of and each I/O's mean beside it.
+/// commits, what each run's latency is of and each I/O's mean beside it. Every latency in
+/// one unit, the one most of the page's suit, so a column reads down without converting.
 fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascending: bool) {
     let commits = runs.iter().any(|r| r.latency_of == LatencyOf::Commit);
+    let shown = |r: &RunRow<'_>| [r.lead_mean_ns, r.lead_p99_ns.map(|p| p as f64), r.io_mean_ns.filter(|_| commits)];
+    let unit = LatencyUnit::for_most(runs.iter().flat_map(shown).flatten());
+    let latency =
+        |ns: Option<f64>| ns.map_or_else(|| spindle_model::units::NOT_RECORDED.to_string(), |ns| unit.text(ns));
     out.push_str("<table class=\"runs\" id=\"runs\"><tr><th>A</th><th>B</th>");
     for (key, title) in SORTS.iter().take(6) {
         header(out, kept, key, title, sort, ascending);
@@ -150,7 +154,7 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
                 (format!("<td>{one}</td>"), "<td class=\"n\"></td>".to_string())
             }
             (true, LatencyOf::Commit) => {
-                ("<td>commit</td>".to_string(), format!("<td class=\"n\">{}</td>", format_latency_opt(r.io_mean_ns)))
+                ("<td>commit</td>".to_string(), format!("<td class=\"n\">{}</td>", latency(r.io_mean_ns)))
             }
         };
         let labels: Vec<String> = r.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -173,8 +177,8 @@ fn table(out: &mut String, runs: &[RunRow<'_>], kept: &str, sort: &str, ascendin
             esc(&labels.join(", ")),
             r.rate.map_or("-".to_string(), rate_text),
             r.mb_per_sec.map_or("-".to_string(), rate_text),
-            format_latency_opt(r.lead_mean_ns),
-            format_latency_opt(r.lead_p99_ns.map(|p| p as f64)),
+            latency(r.lead_mean_ns),
+            latency(r.lead_p99_ns.map(|p| p as f64)),
             id = r.id,
         );
     }
@@ -263,12 +267,12 @@ mod tests {
         let line = |id: i64| page.lines().find(|l| l.starts_with(&format!("<tr data-id=\"{id}\""))).unwrap();
         assert!(
             line(1).contains(
-                "<td>commit</td><td class=\"n\">252.00us</td><td class=\"n\">1.20ms</td><td class=\"n\">25.20us</td>"
+                "<td>commit</td><td class=\"n\">252 µs</td><td class=\"n\">1,200 µs</td><td class=\"n\">25.2 µs</td>"
             ),
             "{}",
             line(1)
         );
-        assert!(line(2).contains("<td>I/O</td><td class=\"n\">25.20us</td>"), "{}", line(2));
+        assert!(line(2).contains("<td>I/O</td><td class=\"n\">25.2 µs</td>"), "{}", line(2));
         let mut plain = String::new();
         table(&mut plain, &[row(2, LatencyOf::Io, 25_200.0, &labels)], "", "id", false);
         assert!(!plain.contains("latency of") && !plain.contains("I/O mean"), "{plain}");
