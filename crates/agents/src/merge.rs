@@ -181,6 +181,7 @@ mod tests {
             started_at: String::new(),
             updated_ms,
             points: vec![[6.0, 10.0, 0.0, 0.0], [7.0, 10.0, 0.0, 0.0]],
+            run_id: None,
         };
         let (after, before) = (start_at / 1_000_000 + 7_000, start_at / 1_000_000 - 60_000);
         let warmup = Duration::from_secs(2);
