@@ -30,7 +30,8 @@ impl Server {
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let mut banner = String::new();
         let addr = loop {
-            let line = lines.next().expect("serve printed its address").unwrap();
+            let Some(line) = lines.next() else { panic!("serve ended before printing its address:\n{banner}") };
+            let line = line.unwrap();
             banner.push_str(&line);
             banner.push('\n');
             if let Some(rest) = line.strip_prefix("serving http://") {

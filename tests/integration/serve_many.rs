@@ -43,7 +43,7 @@ fn many_runs(dir: &Path) -> PathBuf {
 fn a_download_of_every_run_is_whole_in_each_format() {
     let dir = tempfile::tempdir().unwrap();
     let store = many_runs(dir.path());
-    let server = Server::start(&store, &[]);
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
     let all = format!("/download?runs=1-{RUNS}&format=");
 
     let (status, csv) = get(&server, &format!("{all}csv"));
@@ -104,7 +104,7 @@ fn the_runs_page_sorted_by_p99_pages_through_the_stored_order() {
     let expected: Vec<i64> = expected.into_iter().map(|(_, id)| id).collect();
     assert_eq!(expected.len(), RUNS as usize);
 
-    let server = Server::start(&store, &[]);
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
     let mut shown = Vec::new();
     for page in 1..=3 {
         let (status, body) = get(&server, &format!("/?sort=p99&page={page}"));
@@ -129,7 +129,7 @@ fn the_runs_table_fits_a_1280_pixel_window() {
     let dir = tempfile::tempdir().unwrap();
     let Some(mut browser) = spindle_testenv::chromium(&dir.path().join("profile")) else { return };
     let store = many_runs(dir.path());
-    let server = Server::start(&store, &[]);
+    let server = Server::start(&store, &["--listen", "127.0.0.1:0"]);
     browser.open(&server.url("/")).unwrap();
     let width = browser.eval("document.documentElement.scrollWidth").unwrap();
     assert!(width.as_u64().unwrap() <= 1280, "the page is {width} px wide");
