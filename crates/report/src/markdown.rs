@@ -3,7 +3,7 @@
 
 use crate::document::{RunSource, slim_document};
 use crate::format::{ExportError, Exporter};
-use crate::view::{Section, Table, run_section, summary_view};
+use crate::view::{Section, Table, each_run_section, summary_view};
 use std::fmt::Write;
 
 pub struct MarkdownExporter;
@@ -24,11 +24,9 @@ impl Exporter for MarkdownExporter {
             section(&mut text, s);
         }
         out.write_all(text.as_bytes())?;
-        let mut position = 0;
-        runs.each(&mut |r| {
+        each_run_section(runs, v.latency_unit, &mut |s| {
             let mut text = String::new();
-            section(&mut text, &run_section(r, position, v.latency_unit));
-            position += 1;
+            section(&mut text, &s);
             Ok(out.write_all(text.as_bytes())?)
         })
     }

@@ -7,7 +7,7 @@
 
 use crate::document::{RunSource, slim_document};
 use crate::format::{ExportError, Exporter};
-use crate::view::{Cell, Chart, ChartKind, Section, Table, run_section, summary_view};
+use crate::view::{Cell, Chart, ChartKind, Section, Table, each_run_section, summary_view};
 use rust_xlsxwriter::{
     Chart as XChart, ChartAxisCrossing, ChartType, Format as XFormat, Workbook, Worksheet, XlsxError,
 };
@@ -102,10 +102,9 @@ fn workbook(runs: &dyn RunSource, file: &mut std::fs::File) -> Result<(), Export
         sheet.set_name(names.unique("Run details"))?;
         // Before any row: a constant-memory sheet's rows are written out as they end.
         sheet.set_column_width(0, 28)?;
-        let (mut row, mut position) = (0, 0);
-        runs.each(&mut |r| {
-            row = section_body(sheet, row, &run_section(r, position, view.latency_unit), &bold)?.0 + 1;
-            position += 1;
+        let mut row = 0;
+        each_run_section(runs, view.latency_unit, &mut |s| {
+            row = section_body(sheet, row, &s, &bold)?.0 + 1;
             Ok(())
         })?;
     }

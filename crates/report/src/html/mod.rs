@@ -7,7 +7,7 @@ mod svg;
 
 use crate::document::{RunSource, slim_document};
 use crate::format::{ExportError, Exporter};
-use crate::view::{ReportView, Section, Table, run_section, summary_view};
+use crate::view::{ReportView, Section, Table, each_run_section, summary_view};
 use escape::{esc, esc_breakable};
 use std::fmt::Write;
 
@@ -20,11 +20,9 @@ impl Exporter for HtmlExporter {
         let view = summary_view(&slim_document(runs)?);
         let frame = Frame::default();
         out.write_all(top(&view, &frame).as_bytes())?;
-        let mut position = 0;
-        runs.each(&mut |r| {
+        each_run_section(runs, view.latency_unit, &mut |s| {
             let mut text = String::new();
-            section(&mut text, &run_section(r, position, view.latency_unit));
-            position += 1;
+            section(&mut text, &s);
             Ok(out.write_all(text.as_bytes())?)
         })?;
         out.write_all(bottom(&frame).as_bytes())?;

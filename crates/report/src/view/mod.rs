@@ -14,7 +14,8 @@ mod units;
 pub use crate::figures::{Cell, LatencyUnit, counter_text, rate_text};
 pub use groups::{comparison_section, kind_title};
 
-use crate::document::{Document, ReportRun};
+use crate::document::{Document, RunSource};
+use crate::format::ExportError;
 use serde::Serialize;
 use spindle_model::RunRecord;
 
@@ -155,7 +156,7 @@ pub fn report_view(doc: &Document) -> ReportView {
 
 /// The report's overview and its sections over every run (a kind's, a group's), without the
 /// runs' own: what a streamed export writes first, built from slim runs (`ReportRun::slim`
-/// keeps all they read), before it writes each run's section (`run_section`) as the run is
+/// keeps all they read), before it writes each run's section (`each_run_section`) as the run is
 /// read. Its latency unit is chosen as `report_view` chooses it, counting each run's own
 /// section too (built here from the runs given and dropped), so every section of the page
 /// shares it.
@@ -168,12 +169,20 @@ pub fn summary_view(doc: &Document) -> ReportView {
     view
 }
 
-/// One run's own section (level 3), from its whole record, its latencies in the page's
-/// `unit`; `position` is its place among the report's runs.
-pub fn run_section(run: &ReportRun, position: usize, unit: LatencyUnit) -> Section {
-    let mut section = runs::section(run, position);
-    units::put_in(std::slice::from_mut(&mut section), unit);
-    section
+/// Each run's own section (level 3), from its whole record as `runs` reads it, its latencies
+/// in the page's `unit`, given to `each` in the report's order.
+pub fn each_run_section(
+    runs: &dyn RunSource,
+    unit: LatencyUnit,
+    each: &mut dyn FnMut(Section) -> Result<(), ExportError>,
+) -> Result<(), ExportError> {
+    let mut position = 0;
+    runs.each(&mut |run| {
+        let mut section = runs::section(run, position);
+        position += 1;
+        units::put_in(std::slice::from_mut(&mut section), unit);
+        each(section)
+    })
 }
 
 /// The overview and the sections over every run, their latencies still in nanoseconds.
